@@ -1,0 +1,249 @@
+#pragma once
+// The fleet-routing problem, in two layers:
+//  - ProblemSpec: a plain description with the concepts of VROOM's JSON API, filled by parsers
+//    (io/) or by code. Nothing is checked yet.
+//  - Problem: immutable, validated, indexed data built from a spec. Solvers only see this.
+// Semantics follow VROOM (https://github.com/VROOM-Project/vroom/blob/master/docs/API.md):
+//  * a job delivers `delivery` (loaded at the route start) and picks up `pickup` (kept until the end);
+//  * a shipment picks up `amount` at its pickup and drops it at its delivery, same route, in order;
+//  * setup time is spent at a task only when arriving from a different location;
+//  * service starts at max(arrival, time window start) and must start no later than the window end;
+//  * a break is taken at the vehicle's current location, between two steps, inside one of its windows;
+//  * cost = fixed + per_hour * travel time + per_km * distance, or the profile's `costs` matrix.
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "routesolve/types.hpp"
+
+namespace routesolve {
+
+// ---------------------------------------------------------------------------------------------
+// Spec: what a user describes.
+// ---------------------------------------------------------------------------------------------
+
+/// A place: a matrix index, coordinates, or both (VROOM: `location_index` / `location`).
+struct LocationSpec {
+  std::optional<std::size_t> index;
+  std::optional<Coordinates> coords;
+};
+
+struct JobSpec {
+  Id id = 0;
+  LocationSpec location;
+  Duration setup = 0;
+  Duration service = 0;
+  Amount delivery;  ///< empty = zero in every dimension
+  Amount pickup;    ///< empty = zero in every dimension
+  std::vector<std::uint32_t> skills;
+  int priority = 0;                   ///< 0..100
+  std::vector<TimeWindow> time_windows;  ///< empty = always open
+  std::string description;
+};
+
+struct ShipmentStepSpec {
+  Id id = 0;
+  LocationSpec location;
+  Duration setup = 0;
+  Duration service = 0;
+  std::vector<TimeWindow> time_windows;
+  std::string description;
+};
+
+struct ShipmentSpec {
+  ShipmentStepSpec pickup;
+  ShipmentStepSpec delivery;
+  Amount amount;  ///< empty = zero in every dimension
+  std::vector<std::uint32_t> skills;
+  int priority = 0;
+};
+
+struct BreakSpec {
+  Id id = 0;
+  std::vector<TimeWindow> time_windows;  ///< empty = always open
+  Duration service = 0;
+  std::optional<Amount> max_load;  ///< the load may not exceed this while the break is taken
+  std::string description;
+};
+
+struct VehicleCosts {
+  Cost fixed = 0;
+  Cost per_hour = 3600;  ///< VROOM default: cost equals travel seconds
+  Cost per_km = 0;
+};
+
+struct VehicleSpec {
+  Id id = 0;
+  std::string profile = "car";
+  std::optional<LocationSpec> start;  ///< absent: the route starts at its first task
+  std::optional<LocationSpec> end;    ///< absent: open route, ends at its last task
+  Amount capacity;                    ///< empty = unlimited in every dimension
+  std::vector<std::uint32_t> skills;
+  TimeWindow time_window;
+  std::vector<BreakSpec> breaks;
+  std::optional<std::size_t> max_tasks;
+  std::optional<Duration> max_travel_time;
+  std::optional<Distance> max_distance;
+  VehicleCosts costs;
+  double speed_factor = 1.0;  ///< travel durations are divided by this (VROOM semantics)
+  std::string description;
+};
+
+/// Travel matrices of one routing profile, indexed by location index.
+struct ProfileMatrices {
+  Matrix durations;
+  Matrix distances;                ///< may be empty: distances unknown (then reported as 0)
+  std::optional<Matrix> costs;     ///< when given, replaces per_hour/per_km travel cost
+};
+
+/// How internal integer units map to the units written out. Benchmark formats with
+/// fractional Euclidean distances store them scaled (e.g. x1000) to keep exact integers.
+struct UnitScale {
+  double time = 1.0;      ///< internal time units per output time unit
+  double distance = 1.0;  ///< internal distance units per output distance unit
+  double cost = 1.0;      ///< internal matrix cost units per output cost unit
+};
+
+struct ProblemSpec {
+  std::vector<JobSpec> jobs;
+  std::vector<ShipmentSpec> shipments;
+  std::vector<VehicleSpec> vehicles;
+  std::map<std::string, ProfileMatrices> matrices;  ///< by profile name; may be empty with coordinates
+  UnitScale scale;
+  std::string name;    ///< instance name, for reports
+  std::string source;  ///< file it came from, for error messages ("" = in memory)
+};
+
+/// Fills missing matrices from coordinates: great-circle (haversine) distance in metres and
+/// duration at `speed_mps`, for every profile used by a vehicle. Assigns location indices to
+/// every distinct coordinate. Returns false (and leaves the spec unchanged) when matrices were
+/// already given. Throws invalid_input when a location has neither index nor coordinates.
+bool fill_matrices_from_coordinates(ProblemSpec& spec, double speed_mps = 50.0 / 3.6);
+
+// ---------------------------------------------------------------------------------------------
+// Problem: validated, indexed, immutable.
+// ---------------------------------------------------------------------------------------------
+
+enum class TaskType { Job, Pickup, Delivery };
+
+/// One visit a vehicle can make: a job, or one half of a shipment.
+struct Task {
+  TaskType type = TaskType::Job;
+  Id id = 0;                 ///< user id (job id, or the shipment step's id)
+  std::size_t location = 0;  ///< matrix index
+  std::optional<Coordinates> coords;
+  Duration setup = 0;
+  Duration service = 0;
+  Amount delivery;  ///< dropped here (jobs: carried from the start; deliveries: the shipment amount)
+  Amount pickup;    ///< loaded here (jobs: kept to the end; pickups: the shipment amount)
+  std::vector<std::uint32_t> skills;  ///< sorted, unique
+  int priority = 0;
+  std::vector<TimeWindow> time_windows;  ///< sorted, disjoint, never empty
+  std::size_t sibling = kNone;  ///< the other half of a shipment; kNone for jobs
+  std::size_t source_index = 0; ///< index in spec.jobs or spec.shipments
+  std::string description;
+};
+
+struct Break {
+  Id id = 0;
+  std::vector<TimeWindow> time_windows;  ///< sorted, disjoint, never empty
+  Duration service = 0;
+  std::optional<Amount> max_load;
+  std::string description;
+};
+
+struct Vehicle {
+  Id id = 0;
+  std::size_t profile = 0;  ///< index into Problem::profile_names()
+  std::size_t start = kNone;  ///< matrix index, or kNone
+  std::size_t end = kNone;    ///< matrix index, or kNone
+  std::optional<Coordinates> start_coords, end_coords;
+  Amount capacity;  ///< always problem.dimensions() entries (unlimited = large value)
+  std::vector<std::uint32_t> skills;  ///< sorted, unique
+  TimeWindow time_window;
+  std::vector<Break> breaks;  ///< in the order they must be taken
+  std::size_t max_tasks = kNone;
+  Duration max_travel_time = kMaxTime;
+  Distance max_distance = kMaxTime;
+  VehicleCosts costs;
+  double speed_factor = 1.0;
+  std::size_t travel = 0;  ///< index into Problem::travel(): shared by vehicles of equal profile/speed/costs
+  std::string description;
+};
+
+/// The travel data one vehicle sees: durations after speed_factor, distances, and per-arc cost
+/// in internal cost units. Plain row-major arrays (n x n), usable by host and device code alike.
+struct TravelView {
+  std::size_t n = 0;
+  const std::int64_t* durations = nullptr;
+  const std::int64_t* distances = nullptr;
+  const std::int64_t* costs = nullptr;
+  [[nodiscard]] std::int64_t duration(std::size_t i, std::size_t j) const noexcept { return durations[i * n + j]; }
+  [[nodiscard]] std::int64_t distance(std::size_t i, std::size_t j) const noexcept { return distances[i * n + j]; }
+  [[nodiscard]] std::int64_t cost(std::size_t i, std::size_t j) const noexcept { return costs[i * n + j]; }
+};
+
+class Problem {
+ public:
+  /// Validates and indexes a spec. Throws Error(InvalidInput) naming the JSON path and field
+  /// (e.g. "jobs[3].time_windows[0]: start 50 is after end 10") prefixed by spec.source.
+  /// The spec must have matrices (see fill_matrices_from_coordinates).
+  static std::shared_ptr<const Problem> create(ProblemSpec spec);
+
+  [[nodiscard]] const ProblemSpec& spec() const noexcept { return spec_; }
+  [[nodiscard]] const std::vector<Task>& tasks() const noexcept { return tasks_; }
+  [[nodiscard]] const std::vector<Vehicle>& vehicles() const noexcept { return vehicles_; }
+  [[nodiscard]] const Task& task(std::size_t i) const { return tasks_[i]; }
+  [[nodiscard]] const Vehicle& vehicle(std::size_t v) const { return vehicles_[v]; }
+  [[nodiscard]] std::size_t dimensions() const noexcept { return dimensions_; }
+  [[nodiscard]] std::size_t locations() const noexcept { return locations_; }
+  [[nodiscard]] const std::vector<std::string>& profile_names() const noexcept { return profile_names_; }
+  [[nodiscard]] bool has_distances() const noexcept { return has_distances_; }
+
+  /// Travel data of vehicle v (durations divided by its speed factor, its cost per arc).
+  [[nodiscard]] TravelView travel(std::size_t v) const;
+  [[nodiscard]] std::size_t travel_count() const noexcept { return travel_.size(); }
+  [[nodiscard]] TravelView travel_by_index(std::size_t t) const;
+
+  /// Internal cost units per output cost unit: reported cost = internal / cost_scale().
+  [[nodiscard]] double cost_scale() const noexcept { return cost_scale_; }
+  /// Fixed cost of using vehicle v, in internal cost units.
+  [[nodiscard]] Cost fixed_cost(std::size_t v) const;
+
+  /// Task index of a job id, a pickup id or a delivery id; kNone if unknown.
+  [[nodiscard]] std::size_t find_task(TaskType type, Id id) const;
+  /// Vehicle index of a vehicle id; kNone if unknown.
+  [[nodiscard]] std::size_t find_vehicle(Id id) const;
+
+  /// True when vehicle v has every skill task t requires.
+  [[nodiscard]] bool compatible(std::size_t v, std::size_t t) const;
+
+  struct TravelData {
+    std::size_t profile = 0;
+    double speed_factor = 1.0;
+    Cost per_hour = 0, per_km = 0;
+    std::vector<std::int64_t> durations, distances, costs;
+  };
+
+ private:
+  Problem() = default;
+  ProblemSpec spec_;
+  std::vector<Task> tasks_;
+  std::vector<Vehicle> vehicles_;
+  std::vector<std::string> profile_names_;
+  std::vector<TravelData> travel_;
+  std::vector<std::vector<char>> compatible_;  // [vehicle][task]
+  std::map<std::pair<int, Id>, std::size_t> task_by_id_;
+  std::map<Id, std::size_t> vehicle_by_id_;
+  std::size_t dimensions_ = 0;
+  std::size_t locations_ = 0;
+  bool has_distances_ = false;
+  double cost_scale_ = 1.0;
+};
+
+using ProblemPtr = std::shared_ptr<const Problem>;
+
+}  // namespace routesolve

@@ -1,0 +1,127 @@
+#pragma once
+// A solution: routes of timed steps, unassigned tasks with reasons, and a summary.
+// All figures are in the problem's internal units (see UnitScale); writers convert.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "routesolve/problem.hpp"
+#include "routesolve/types.hpp"
+
+namespace routesolve {
+
+enum class StepType { Start, Job, Pickup, Delivery, Break, End };
+
+std::string_view to_string(StepType type) noexcept;
+
+struct Step {
+  StepType type = StepType::Job;
+  Id id = 0;                   ///< task or break id (unused for start/end)
+  std::size_t task = kNone;    ///< task index for job/pickup/delivery steps
+  std::size_t location = kNone;  ///< matrix index; kNone for breaks and missing start/end
+  Duration arrival = 0;        ///< time the vehicle reaches the step
+  Duration setup = 0;
+  Duration service = 0;
+  Duration waiting_time = 0;   ///< service starts at arrival + waiting_time
+  Duration duration = 0;       ///< cumulative travel time up to this step
+  Distance distance = 0;       ///< cumulative distance up to this step
+  Amount load;                 ///< vehicle load after this step
+};
+
+struct Route {
+  std::size_t vehicle = 0;  ///< vehicle index
+  Id vehicle_id = 0;
+  std::vector<Step> steps;  ///< Start (if the vehicle has one), tasks and breaks, End (if any)
+  Cost cost = 0;            ///< internal cost units, fixed cost included
+  Duration setup = 0, service = 0, duration = 0, waiting_time = 0;
+  Distance distance = 0;
+  Amount delivery, pickup;
+  int priority = 0;
+};
+
+/// Why a task could not be served.
+enum class UnassignedReason {
+  NoCompatibleVehicle,  ///< no vehicle has the skills
+  Capacity,             ///< exceeds capacity (alone, or no room left)
+  TimeWindow,           ///< its time windows cannot be met
+  MaxTasks,             ///< every fitting vehicle is at its max_tasks
+  MaxTravelTime,        ///< would exceed a vehicle's max_travel_time
+  MaxDistance,          ///< would exceed a vehicle's max_distance
+  Unreachable,          ///< no path between it and the vehicles' locations
+  Break,                ///< no placement keeps every break feasible
+  NotRouted,            ///< feasible alone, left out by the search (e.g. time limit)
+};
+
+std::string_view to_string(UnassignedReason reason) noexcept;
+
+struct Unassigned {
+  std::size_t task = kNone;
+  Id id = 0;
+  TaskType type = TaskType::Job;
+  UnassignedReason reason = UnassignedReason::NotRouted;
+};
+
+struct Summary {
+  Cost cost = 0;
+  std::size_t routes = 0;
+  std::size_t unassigned = 0;
+  Duration setup = 0, service = 0, duration = 0, waiting_time = 0;
+  Distance distance = 0;
+  Amount delivery, pickup;
+  int priority = 0;
+};
+
+/// Time spent per stage, for `--profile` and the benchmark suites.
+struct StageTime {
+  std::string stage;
+  double seconds = 0.0;
+};
+
+struct Solution {
+  std::vector<Route> routes;
+  std::vector<Unassigned> unassigned;
+  Summary summary;
+  std::vector<StageTime> profile;
+  std::string backend;  ///< name of the backend that produced it
+};
+
+// ---------------------------------------------------------------------------------------------
+// Plans and scheduling: solvers decide the order of visits; core computes every figure.
+// ---------------------------------------------------------------------------------------------
+
+/// One visit in a plan: a task or one of the vehicle's breaks.
+struct PlannedVisit {
+  bool is_break = false;
+  std::size_t index = 0;  ///< task index, or break index within the vehicle
+};
+
+struct RoutePlan {
+  std::size_t vehicle = 0;
+  std::vector<PlannedVisit> visits;  ///< in order; breaks included or left to the scheduler
+};
+
+/// Result of scheduling a sequence of tasks for one vehicle.
+struct ScheduleResult {
+  bool feasible = false;
+  std::optional<UnassignedReason> violation;  ///< first violated constraint when infeasible
+  Route route;                                ///< filled when feasible
+};
+
+/// Schedules tasks in the given order on vehicle v at earliest times, placing the vehicle's
+/// breaks where they fit best (exact dynamic programme over positions x breaks taken).
+/// Checks capacity, time windows, skills, shipment order and pairing within the route,
+/// max_tasks, max_travel_time and max_distance.
+ScheduleResult schedule_route(const Problem& problem, std::size_t vehicle,
+                              const std::vector<std::size_t>& tasks);
+
+/// Schedules a plan whose visits (breaks included) are in a fixed order.
+ScheduleResult schedule_plan(const Problem& problem, const RoutePlan& plan);
+
+/// Builds a full solution (routes, summary) from routes already scheduled and the unassigned.
+/// Empty routes are dropped. Throws Error(Internal) if a route is infeasible.
+Solution make_solution(const Problem& problem, std::vector<Route> routes,
+                       std::vector<Unassigned> unassigned);
+
+}  // namespace routesolve

@@ -1,0 +1,64 @@
+#pragma once
+// The fleet-routing API: solve(problem, options) through one of the backends.
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "routesolve/problem.hpp"
+#include "routesolve/solution.hpp"
+
+namespace routesolve {
+
+enum class BackendKind { Cpu, Cuda, Auto };
+
+/// "cpu", "cuda", "auto".
+std::string_view to_string(BackendKind kind) noexcept;
+/// Parses "cpu" | "cuda" | "auto"; throws invalid_input otherwise.
+BackendKind parse_backend(std::string_view text);
+
+enum class Objective {
+  Cost,                ///< minimise total cost (VROOM's model)
+  VehiclesThenCost,    ///< fewest routes first, then cost
+};
+
+/// Progress report sent by a solver from time to time.
+struct Progress {
+  double elapsed_s = 0.0;
+  double fraction = 0.0;  ///< 0..1 of the time budget (or of the work, when unlimited)
+  Cost best_cost = 0;
+  std::size_t best_routes = 0;
+  std::size_t unassigned = 0;
+};
+
+struct SolveOptions {
+  BackendKind backend = BackendKind::Auto;
+  double time_limit_s = 0.0;  ///< 0 = stop at the local optimum of the construction + descent
+  std::uint64_t seed = 1;
+  unsigned threads = 1;
+  Objective objective = Objective::Cost;
+  const std::atomic<bool>* stop = nullptr;        ///< set to true to stop early (SIGINT)
+  std::function<void(const Progress&)> on_progress;  ///< may be empty
+};
+
+/// A solver behind the common API.
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  [[nodiscard]] virtual std::string_view name() const noexcept = 0;
+  /// Solves; the result has every task either routed or unassigned with a reason.
+  virtual Solution solve(const Problem& problem, const SolveOptions& options) = 0;
+};
+
+/// The backend `kind` resolves to on this machine. Throws Error(Device) for Cuda without a
+/// device; Auto falls back to the CPU backend.
+std::unique_ptr<Backend> make_backend(BackendKind kind);
+
+/// Solves a problem with the backend the options ask for.
+Solution solve(const Problem& problem, const SolveOptions& options = {});
+
+}  // namespace routesolve

@@ -1,0 +1,106 @@
+#pragma once
+// Basic vocabulary: integer measures, amounts, time windows, coordinates.
+// All travel measures are integers so that move deltas and batched (GPU) results are exact.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace routesolve {
+
+using Duration = std::int64_t;  ///< time in the problem's time unit (VROOM: seconds)
+using Distance = std::int64_t;  ///< distance in the problem's distance unit (VROOM: metres)
+using Cost = std::int64_t;      ///< cost in internal cost units, see Problem::cost_scale()
+using Id = std::uint64_t;       ///< user-facing id of a job, shipment step, vehicle or break
+
+inline constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+
+/// Latest representable instant; an open time window ends here.
+inline constexpr Duration kMaxTime = std::numeric_limits<std::int64_t>::max() / 8;
+
+/// A matrix entry at or above this value means "no path" (unreachable pair).
+inline constexpr std::int64_t kUnreachable = std::numeric_limits<std::int64_t>::max() / 8;
+
+/// A multi-dimensional quantity (capacity, delivery, pickup, load).
+/// All amounts of one problem share the same number of dimensions.
+class Amount {
+ public:
+  Amount() = default;
+  explicit Amount(std::size_t dims) : v_(dims, 0) {}
+  Amount(std::initializer_list<std::int64_t> values) : v_(values) {}
+  explicit Amount(std::vector<std::int64_t> values) : v_(std::move(values)) {}
+
+  [[nodiscard]] std::size_t size() const noexcept { return v_.size(); }
+  [[nodiscard]] bool empty() const noexcept { return v_.empty(); }
+  std::int64_t& operator[](std::size_t i) { return v_[i]; }
+  std::int64_t operator[](std::size_t i) const { return v_[i]; }
+  [[nodiscard]] const std::vector<std::int64_t>& values() const noexcept { return v_; }
+  [[nodiscard]] auto begin() const noexcept { return v_.begin(); }
+  [[nodiscard]] auto end() const noexcept { return v_.end(); }
+
+  Amount& operator+=(const Amount& o) {
+    for (std::size_t i = 0; i < v_.size(); ++i) v_[i] += o.v_[i];
+    return *this;
+  }
+  Amount& operator-=(const Amount& o) {
+    for (std::size_t i = 0; i < v_.size(); ++i) v_[i] -= o.v_[i];
+    return *this;
+  }
+  friend Amount operator+(Amount a, const Amount& b) { return a += b; }
+  friend Amount operator-(Amount a, const Amount& b) { return a -= b; }
+  friend bool operator==(const Amount&, const Amount&) = default;
+
+  /// Component-wise a <= b (fits within capacity).
+  [[nodiscard]] bool fits_in(const Amount& capacity) const {
+    for (std::size_t i = 0; i < v_.size(); ++i)
+      if (v_[i] > capacity.v_[i]) return false;
+    return true;
+  }
+  /// Component-wise maximum, in place.
+  void max_with(const Amount& o) {
+    for (std::size_t i = 0; i < v_.size(); ++i) v_[i] = std::max(v_[i], o.v_[i]);
+  }
+
+ private:
+  std::vector<std::int64_t> v_;
+};
+
+struct TimeWindow {
+  Duration start = 0;
+  Duration end = kMaxTime;
+  [[nodiscard]] bool contains(Duration t) const noexcept { return start <= t && t <= end; }
+  friend bool operator==(const TimeWindow&, const TimeWindow&) = default;
+};
+
+/// WGS84 position (or planar x/y for benchmark instances: lon = x, lat = y).
+struct Coordinates {
+  double lon = 0.0;
+  double lat = 0.0;
+  friend bool operator==(const Coordinates&, const Coordinates&) = default;
+};
+
+/// A dense row-major square matrix of integer travel measures.
+class Matrix {
+ public:
+  Matrix() = default;
+  explicit Matrix(std::size_t n, std::int64_t fill = 0) : n_(n), data_(n * n, fill) {}
+  Matrix(std::size_t n, std::vector<std::int64_t> data) : n_(n), data_(std::move(data)) {}
+
+  [[nodiscard]] std::size_t size() const noexcept { return n_; }
+  [[nodiscard]] std::int64_t operator()(std::size_t i, std::size_t j) const noexcept {
+    return data_[i * n_ + j];
+  }
+  std::int64_t& operator()(std::size_t i, std::size_t j) noexcept { return data_[i * n_ + j]; }
+  [[nodiscard]] const std::int64_t* data() const noexcept { return data_.data(); }
+  std::int64_t* data() noexcept { return data_.data(); }
+  [[nodiscard]] bool empty() const noexcept { return n_ == 0; }
+  friend bool operator==(const Matrix&, const Matrix&) = default;
+
+ private:
+  std::size_t n_ = 0;
+  std::vector<std::int64_t> data_;
+};
+
+}  // namespace routesolve
