@@ -1,1 +1,51 @@
-// placeholder: being written
+// solve(): picks a backend and runs it. Lives in the `routesolve` library target, which links
+// both backends; routesolve_core itself stays free of them.
+
+#include "routesolve/solve.hpp"
+
+#include <string>
+
+#include "routesolve/cpu/cpu_backend.hpp"
+#include "routesolve/cuda/cuda_backend.hpp"
+#include "routesolve/error.hpp"
+
+namespace routesolve {
+
+std::string_view to_string(BackendKind kind) noexcept {
+  switch (kind) {
+    case BackendKind::Cpu: return "cpu";
+    case BackendKind::Cuda: return "cuda";
+    case BackendKind::Auto: return "auto";
+  }
+  return "?";
+}
+
+BackendKind parse_backend(std::string_view text) {
+  if (text == "cpu") return BackendKind::Cpu;
+  if (text == "cuda") return BackendKind::Cuda;
+  if (text == "auto") return BackendKind::Auto;
+  throw invalid_input("--backend", "unknown backend '" + std::string(text) + "' (expected cpu, cuda or auto)");
+}
+
+std::unique_ptr<Backend> make_backend(BackendKind kind) {
+  switch (kind) {
+    case BackendKind::Cpu:
+      return cpu::make_cpu_backend();
+    case BackendKind::Cuda:
+      return cuda::make_cuda_backend();  // throws Error(Device) naming the reason when none
+    case BackendKind::Auto:
+      // Until the CUDA backend has a search of its own (batched move evaluation), the CPU
+      // backend is the better choice everywhere; auto never fails for lack of a device.
+      return cpu::make_cpu_backend();
+  }
+  throw Error(ErrorCode::Internal, "make_backend: unknown backend kind");
+}
+
+Solution solve(const Problem& problem, const SolveOptions& options) {
+  auto backend = make_backend(options.backend);
+  Solution solution = backend->solve(problem, options);
+  if (solution.backend.empty()) solution.backend = std::string(backend->name());
+  return solution;
+}
+
+}  // namespace routesolve

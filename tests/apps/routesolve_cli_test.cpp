@@ -1,0 +1,206 @@
+// End-to-end tests of the routesolve tool: exit codes, outputs, and every solution it writes
+// passed through the validator (in-process, reading the file back).
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "routesolve/io/formats.hpp"
+#include "routesolve/io/vroom_json.hpp"
+#include "routesolve/problem.hpp"
+#include "routesolve/validator.hpp"
+#include "test_support.hpp"
+
+namespace fs = std::filesystem;
+using namespace routesolve;
+
+namespace {
+
+struct Run {
+  int exit_code = -1;
+  std::string out;  // stdout and stderr together
+};
+
+Run run(const std::string& args) {
+  const std::string cmd = (test::bin_dir() / "routesolve").string() + " " + args + " 2>&1";
+  Run r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return r;
+  std::array<char, 4096> buf{};
+  std::size_t n = 0;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
+  const int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+fs::path temp_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("routesolve_cli_" + name + "_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string example(const std::string& name) { return (test::source_dir() / "examples" / name).string(); }
+
+void write_file(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+
+/// Reads a problem and a VROOM solution file and runs the validator on them.
+ValidationReport validate_files(const fs::path& input, const fs::path& solution) {
+  ProblemSpec spec = io::read_problem(input);
+  fill_matrices_from_coordinates(spec);
+  auto problem = Problem::create(std::move(spec));
+  return validate(*problem, io::read_vroom_solution(solution, *problem));
+}
+
+}  // namespace
+
+TEST(Cli, VersionAndHelp) {
+  EXPECT_EQ(run("--version").exit_code, 0);
+  for (const char* sub : {"solve", "batch", "validate"}) {
+    const Run r = run(std::string(sub) + " --help");
+    EXPECT_EQ(r.exit_code, 0) << sub;
+    EXPECT_NE(r.out.find("Usage"), std::string::npos) << r.out;
+  }
+  EXPECT_EQ(run("").exit_code, 2);
+  EXPECT_EQ(run("solve").exit_code, 2);
+  EXPECT_EQ(run("solve x.json --backend gpu").exit_code, 2);
+}
+
+TEST(Cli, SolvesTheExampleWithMatricesAndTheOutputValidates) {
+  const auto dir = temp_dir("example");
+  const auto out = dir / "solution.json";
+  const Run r = run("solve " + example("fleet.json") + " -o " + out.string() + " --quiet --seed 3");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_TRUE(r.out.empty()) << "--quiet must print nothing: " << r.out;
+  const auto report = validate_files(example("fleet.json"), out);
+  EXPECT_TRUE(report.ok()) << report.to_text();
+  const auto json = nlohmann::json::parse(std::ifstream(out));
+  EXPECT_EQ(json["code"], 0);
+  EXPECT_GE(json["routes"].size(), 1u);
+  EXPECT_TRUE(json["summary"].contains("cost"));
+  // The tool's own validate subcommand agrees.
+  EXPECT_EQ(run("validate " + example("fleet.json") + " " + out.string()).exit_code, 0);
+}
+
+TEST(Cli, SolvesCoordinatesOnlyWithAGreatCircleNote) {
+  const auto dir = temp_dir("coords");
+  const auto out = dir / "solution.json";
+  const Run r = run("solve " + example("fleet_coordinates.json") + " -o " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("great-circle"), std::string::npos) << r.out;
+  const auto report = validate_files(example("fleet_coordinates.json"), out);
+  EXPECT_TRUE(report.ok()) << report.to_text();
+  for (const char* fmt : {"geojson", "svg", "csv"}) {
+    const Run w = run("solve " + example("fleet_coordinates.json") + " --quiet --output-format " + fmt + " -o " +
+                      (dir / (std::string("out.") + fmt)).string());
+    EXPECT_EQ(w.exit_code, 0) << fmt << ": " << w.out;
+    EXPECT_GT(fs::file_size(dir / (std::string("out.") + fmt)), 100u) << fmt;
+  }
+}
+
+TEST(Cli, OutputIsDeterministicForASeed) {
+  const auto dir = temp_dir("determinism");
+  ASSERT_EQ(run("solve " + example("fleet.json") + " --quiet --seed 9 --time-limit 0.5 -o " + (dir / "a.json").string()).exit_code, 0);
+  ASSERT_EQ(run("solve " + example("fleet.json") + " --quiet --seed 9 --time-limit 0.5 -o " + (dir / "b.json").string()).exit_code, 0);
+  auto a = nlohmann::json::parse(std::ifstream(dir / "a.json"));
+  auto b = nlohmann::json::parse(std::ifstream(dir / "b.json"));
+  a["summary"].erase("computing_times");
+  b["summary"].erase("computing_times");
+  EXPECT_EQ(a["routes"], b["routes"]);
+  EXPECT_EQ(a["summary"], b["summary"]);
+}
+
+TEST(Cli, CudaWithoutADeviceIsAClearError) {
+  const Run r = run("solve " + example("fleet.json") + " --backend cuda --quiet");
+  if (r.exit_code == 0) GTEST_SKIP() << "a CUDA device is present: nothing to check";
+  EXPECT_EQ(r.exit_code, 3) << r.out;
+  EXPECT_NE(r.out.find("CUDA"), std::string::npos) << r.out;
+  // auto falls back to the CPU backend.
+  EXPECT_EQ(run("solve " + example("fleet.json") + " --backend auto --quiet -o /dev/null").exit_code, 0);
+}
+
+TEST(Cli, BadInputGetsExitCode2AndNamesTheFile) {
+  const auto dir = temp_dir("bad");
+  const std::pair<std::string, std::string> cases[] = {
+      {"empty.json", ""},
+      {"malformed.json", "{\"vehicles\": [ {\"id\": 1,,}]}"},
+      {"garbage.json", std::string("\x7f\x45\x4c\x46\x02\x01\x01\x00\xff\xfe", 10)},
+      {"negcap.json", R"({"vehicles":[{"id":1,"start_index":0,"capacity":[-3]}],"jobs":[{"id":1,"location_index":0}],"matrix":[[0]]})"},
+      {"shape.json", R"({"vehicles":[{"id":1,"start_index":0}],"jobs":[{"id":1,"location_index":1}],"matrix":[[0,1],[1]]})"},
+  };
+  for (const auto& [name, text] : cases) {
+    write_file(dir / name, text);
+    const Run r = run("solve " + (dir / name).string() + " --quiet");
+    EXPECT_EQ(r.exit_code, 2) << name << ": " << r.out;
+    EXPECT_NE(r.out.find(name), std::string::npos) << "message must name the file: " << r.out;
+  }
+  const Run missing = run("solve " + (dir / "does-not-exist.json").string());
+  EXPECT_EQ(missing.exit_code, 2) << missing.out;
+  EXPECT_NE(missing.out.find("does-not-exist.json"), std::string::npos) << missing.out;
+}
+
+TEST(Cli, ValidateReportsViolations) {
+  const auto dir = temp_dir("validate");
+  const auto out = dir / "solution.json";
+  ASSERT_EQ(run("solve " + example("fleet.json") + " --quiet -o " + out.string()).exit_code, 0);
+  auto json = nlohmann::json::parse(std::ifstream(out));
+  ASSERT_FALSE(json["routes"].empty());
+  // Break the arrival time of the first task step: the validator must say so and exit 1.
+  auto& steps = json["routes"][0]["steps"];
+  for (auto& step : steps)
+    if (step["type"] == "job" || step["type"] == "pickup") {
+      step["arrival"] = step["arrival"].get<long long>() - 1000;
+      break;
+    }
+  write_file(dir / "broken.json", json.dump());
+  const Run r = run("validate " + example("fleet.json") + " " + (dir / "broken.json").string());
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("routes[0]"), std::string::npos) << r.out;
+}
+
+TEST(Cli, BatchSolvesAFolderAndKeepsGoingPastFailures) {
+  const auto dir = temp_dir("batch");
+  const auto in = dir / "in";
+  fs::create_directories(in);
+  fs::copy_file(example("fleet.json"), in / "a.json");
+  fs::copy_file(example("fleet_coordinates.json"), in / "b.json");
+  write_file(in / "c.json", "{ not json");
+  write_file(in / "notes.md", "ignored: not a fleet file extension");
+  const Run r = run("batch " + in.string() + " --out-dir " + (dir / "out").string() + " --quiet");
+  EXPECT_EQ(r.exit_code, 1) << "one file failed: " << r.out;
+  EXPECT_NE(r.out.find("3 files, 2 ok, 1 failed"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::exists(dir / "out" / "a.json"));
+  EXPECT_TRUE(fs::exists(dir / "out" / "b.json"));
+  EXPECT_TRUE(fs::exists(dir / "out" / "summary.csv"));
+  EXPECT_TRUE(validate_files(in / "a.json", dir / "out" / "a.json").ok());
+  // All good -> exit 0.
+  fs::remove(in / "c.json");
+  EXPECT_EQ(run("batch " + in.string() + " --out-dir " + (dir / "out2").string() + " --quiet").exit_code, 0);
+}
+
+TEST(Cli, BenchmarkFormatsEndToEnd) {
+  ROUTESOLVE_REQUIRE_DATASET("cvrp/augerat/A");
+  const auto dir = temp_dir("formats");
+  const auto ds = test::datasets_dir();
+  const std::string inputs[] = {(ds / "cvrp/augerat/A/A-n32-k5.vrp").string(), (ds / "vrptw/solomon/C101.txt").string(),
+                                (ds / "pdptw/li_lim/lc101.txt").string()};
+  for (const auto& input : inputs) {
+    const auto out = dir / (fs::path(input).stem().string() + ".json");
+    const Run r = run("solve " + input + " --quiet -o " + out.string());
+    ASSERT_EQ(r.exit_code, 0) << input << ": " << r.out;
+    const auto report = validate_files(input, out);
+    EXPECT_TRUE(report.ok()) << input << ": " << report.to_text();
+  }
+  // CVRPLIB .sol output validates through the tool as well.
+  const auto sol = dir / "A-n32-k5.sol";
+  ASSERT_EQ(run("solve " + inputs[0] + " --quiet --output-format sol -o " + sol.string()).exit_code, 0);
+  EXPECT_EQ(run("validate " + inputs[0] + " " + sol.string()).exit_code, 0);
+}
