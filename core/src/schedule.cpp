@@ -1,1 +1,438 @@
-// placeholder: being written
+// Scheduling: the figures of a route from the order of its visits.
+//
+// Timing model (VROOM): the vehicle leaves its start at time_window.start. At a task,
+//   arrival  = departure from the previous step + travel,
+//   begin    = earliest instant >= arrival in one of the task's windows (first window whose
+//              end >= arrival); waiting_time = begin - arrival,
+//   departure = begin + setup + service, setup counted only when arriving from another location
+//              (always for the first task of a route without start).
+// The time windows bound the instant the work (setup, then service) begins. A break is taken at
+// the current location after the previous departure, before travelling on: it begins at the
+// earliest instant of one of its windows and lasts `service`. The route ends on arrival at the
+// vehicle's end (or at the last departure of an open route), which must be <= time_window.end.
+//
+// Waiting is always allowed and no constraint penalises being early, so the earliest schedule of
+// a fixed order is optimal; breaks are placed by an exact DP over (tasks done, breaks taken)
+// keeping the earliest time, O(tasks x breaks).
+//
+// Checks run cheapest and most static first, and the first failure is the reported violation:
+// skills, shipment pairing/order (and duplicates: reported as NotRouted, which has no better
+// name), max_tasks, capacity, unreachable arcs, max_travel_time, max_distance, time windows,
+// breaks. Infeasible calls allocate nothing after warm-up (thread-local scratch).
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "routesolve/error.hpp"
+#include "routesolve/solution.hpp"
+
+namespace routesolve {
+namespace {
+
+constexpr Duration kInf = std::numeric_limits<Duration>::max();
+using Reason = std::optional<UnassignedReason>;
+
+struct Scratch {
+  std::vector<std::uint32_t> stamp;  // stamp[task] == generation: task is on the current route
+  std::vector<std::size_t> pos;      // position of a stamped task
+  std::uint32_t generation = 0;
+  std::vector<unsigned char> load_ok;  // [(tasks done) * breaks + break]: load fits its max_load
+  std::vector<std::size_t> breaks_at;  // breaks taken after i tasks, i = 0..n
+  std::vector<Duration> dp;
+  std::vector<unsigned char> via_break;
+  std::vector<std::size_t> plan_tasks;
+  std::vector<std::size_t> plan_breaks_at;
+  Amount load;
+};
+
+Scratch& scratch() {
+  thread_local Scratch s;
+  return s;
+}
+
+void zero(Amount& a, std::size_t dims) {
+  if (a.size() != dims) {
+    a = Amount(dims);
+  } else {
+    for (std::size_t d = 0; d < dims; ++d) a[d] = 0;
+  }
+}
+
+/// Earliest begin >= t inside one of the (sorted, disjoint) windows, or kInf.
+Duration earliest_in(const std::vector<TimeWindow>& windows, Duration t) {
+  for (const TimeWindow& w : windows)
+    if (w.end >= t) return std::max(t, w.start);
+  return kInf;
+}
+
+ScheduleResult infeasible(UnassignedReason reason) {
+  ScheduleResult r;
+  r.feasible = false;
+  r.violation = reason;
+  return r;
+}
+
+/// Everything that does not depend on timing. Fills scratch.load_ok for the break DP.
+Reason check_static(const Problem& p, std::size_t v, const std::size_t* tasks, std::size_t n, Scratch& s) {
+  const Vehicle& veh = p.vehicle(v);
+  const std::size_t task_count = p.tasks().size();
+
+  if (s.stamp.size() < task_count) {
+    s.stamp.resize(task_count, 0);
+    s.pos.resize(task_count, 0);
+  }
+  if (++s.generation == 0) {
+    std::fill(s.stamp.begin(), s.stamp.end(), 0);
+    s.generation = 1;
+  }
+  const std::uint32_t gen = s.generation;
+  bool duplicate = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t t = tasks[i];
+    if (t >= task_count) throw Error(ErrorCode::Internal, "schedule: task index out of range");
+    if (s.stamp[t] == gen) duplicate = true;
+    s.stamp[t] = gen;
+    s.pos[t] = i;
+  }
+
+  // Skills.
+  for (std::size_t i = 0; i < n; ++i)
+    if (!p.compatible(v, tasks[i])) return UnassignedReason::NoCompatibleVehicle;
+
+  // Shipments: both halves, pickup first; no task twice.
+  if (duplicate) return UnassignedReason::NotRouted;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Task& task = p.task(tasks[i]);
+    if (task.sibling == kNone) continue;
+    if (s.stamp[task.sibling] != gen) return UnassignedReason::NotRouted;
+    if (task.type == TaskType::Pickup && s.pos[task.sibling] < i) return UnassignedReason::NotRouted;
+  }
+
+  if (veh.max_tasks != kNone && n > veh.max_tasks) return UnassignedReason::MaxTasks;
+
+  // Capacity: job deliveries are all on board at the start.
+  const std::size_t dims = p.dimensions();
+  const std::size_t breaks = veh.breaks.size();
+  Amount& load = s.load;
+  zero(load, dims);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Task& task = p.task(tasks[i]);
+    if (task.type == TaskType::Job) load += task.delivery;
+  }
+  if (!load.fits_in(veh.capacity)) return UnassignedReason::Capacity;
+  if (breaks > 0) s.load_ok.resize((n + 1) * breaks);
+  auto note_breaks = [&](std::size_t i) {
+    for (std::size_t b = 0; b < breaks; ++b) {
+      const auto& max_load = veh.breaks[b].max_load;
+      s.load_ok[i * breaks + b] = !max_load || load.fits_in(*max_load) ? 1 : 0;
+    }
+  };
+  note_breaks(0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Task& task = p.task(tasks[i]);
+    load -= task.delivery;
+    load += task.pickup;
+    if (!load.fits_in(veh.capacity)) return UnassignedReason::Capacity;
+    note_breaks(i + 1);
+  }
+
+  // Travel: reachability, then the route totals.
+  const TravelView tv = p.travel(v);
+  std::size_t prev = veh.start;
+  Duration total_duration = 0;
+  Distance total_distance = 0;
+  auto leg = [&](std::size_t from, std::size_t to) {
+    if (from == kNone || to == kNone) return true;
+    const auto d = tv.duration(from, to), m = tv.distance(from, to), c = tv.cost(from, to);
+    if (d >= kUnreachable || m >= kUnreachable || c >= kUnreachable) return false;
+    total_duration += d;
+    total_distance += m;
+    return true;
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t loc = p.task(tasks[i]).location;
+    if (!leg(prev, loc)) return UnassignedReason::Unreachable;
+    prev = loc;
+  }
+  if (!leg(prev, veh.end)) return UnassignedReason::Unreachable;
+  if (total_duration > veh.max_travel_time) return UnassignedReason::MaxTravelTime;
+  if (total_distance > veh.max_distance) return UnassignedReason::MaxDistance;
+  return std::nullopt;
+}
+
+/// Timed pass over tasks with breaks_at[i] breaks taken after i tasks (null: no breaks). Builds
+/// the route's steps and totals into `out` when given. Requires check_static() to have passed.
+Reason simulate(const Problem& p, std::size_t v, const std::size_t* tasks, std::size_t n,
+                const std::size_t* breaks_at, Scratch& s, Route* out) {
+  const Vehicle& veh = p.vehicle(v);
+  const TravelView tv = p.travel(v);
+  const std::size_t dims = p.dimensions();
+  const std::size_t breaks = veh.breaks.size();
+  const Duration horizon = veh.time_window.end;
+
+  Duration t = veh.time_window.start;
+  std::size_t loc = veh.start;
+  Duration travel = 0;
+  Distance distance = 0;
+  Amount load;
+  if (out) {
+    out->vehicle = v;
+    out->vehicle_id = veh.id;
+    out->steps.clear();
+    out->steps.reserve(n + breaks + 2);
+    out->cost = p.fixed_cost(v);
+    out->setup = out->service = out->duration = out->waiting_time = 0;
+    out->distance = 0;
+    out->delivery = Amount(dims);
+    out->pickup = Amount(dims);
+    out->priority = 0;
+    load = Amount(dims);
+    for (std::size_t i = 0; i < n; ++i) {
+      const Task& task = p.task(tasks[i]);
+      if (task.type == TaskType::Job) load += task.delivery;
+    }
+    if (veh.start != kNone) {
+      Step st;
+      st.type = StepType::Start;
+      st.location = veh.start;
+      st.arrival = t;
+      st.load = load;
+      out->steps.push_back(std::move(st));
+    }
+  }
+
+  std::size_t next_break = 0;
+  for (std::size_t i = 0;; ++i) {
+    // Breaks at the current location, before travelling on.
+    const std::size_t take = breaks_at ? breaks_at[i] : 0;
+    for (std::size_t c = 0; c < take; ++c, ++next_break) {
+      const Break& b = veh.breaks[next_break];
+      if (!s.load_ok[i * breaks + next_break]) return UnassignedReason::Break;
+      const Duration begin = earliest_in(b.time_windows, t);
+      if (begin == kInf) return UnassignedReason::Break;
+      if (out) {
+        Step st;
+        st.type = StepType::Break;
+        st.id = b.id;
+        st.arrival = t;
+        st.service = b.service;
+        st.waiting_time = begin - t;
+        st.duration = travel;
+        st.distance = distance;
+        st.load = load;
+        out->service += b.service;
+        out->waiting_time += begin - t;
+        out->steps.push_back(std::move(st));
+      }
+      t = begin + b.service;
+      if (t > horizon) return UnassignedReason::Break;
+    }
+    if (i == n) break;
+
+    const std::size_t ti = tasks[i];
+    const Task& task = p.task(ti);
+    Duration arrival = t;
+    if (loc != kNone) {
+      arrival += tv.duration(loc, task.location);
+      travel += tv.duration(loc, task.location);
+      distance += tv.distance(loc, task.location);
+      if (out) out->cost += tv.cost(loc, task.location);
+    }
+    const Duration setup = loc != task.location ? task.setup : 0;
+    const Duration begin = earliest_in(task.time_windows, arrival);
+    if (begin == kInf || begin > horizon) return UnassignedReason::TimeWindow;
+    t = begin + setup + task.service;
+    if (out) {
+      load -= task.delivery;
+      load += task.pickup;
+      Step st;
+      st.type = task.type == TaskType::Job ? StepType::Job
+                : task.type == TaskType::Pickup ? StepType::Pickup : StepType::Delivery;
+      st.id = task.id;
+      st.task = ti;
+      st.location = task.location;
+      st.arrival = arrival;
+      st.setup = setup;
+      st.service = task.service;
+      st.waiting_time = begin - arrival;
+      st.duration = travel;
+      st.distance = distance;
+      st.load = load;
+      out->setup += setup;
+      out->service += task.service;
+      out->waiting_time += begin - arrival;
+      out->delivery += task.delivery;
+      out->pickup += task.pickup;
+      out->priority += task.priority;
+      out->steps.push_back(std::move(st));
+    }
+    loc = task.location;
+  }
+
+  if (veh.end != kNone && loc != kNone) {
+    t += tv.duration(loc, veh.end);
+    travel += tv.duration(loc, veh.end);
+    distance += tv.distance(loc, veh.end);
+    if (out) out->cost += tv.cost(loc, veh.end);
+  }
+  if (t > horizon) return UnassignedReason::TimeWindow;
+  if (out) {
+    if (veh.end != kNone) {
+      Step st;
+      st.type = StepType::End;
+      st.location = veh.end;
+      st.arrival = t;
+      st.duration = travel;
+      st.distance = distance;
+      st.load = load;
+      out->steps.push_back(std::move(st));
+    }
+    out->duration = travel;
+    out->distance = distance;
+  }
+  return std::nullopt;
+}
+
+/// Exact break placement: dp[i][k] = earliest departure having done i tasks and k breaks.
+/// Fills scratch.breaks_at; false when no placement is feasible.
+bool place_breaks(const Problem& p, std::size_t v, const std::size_t* tasks, std::size_t n, Scratch& s) {
+  const Vehicle& veh = p.vehicle(v);
+  const TravelView tv = p.travel(v);
+  const std::size_t breaks = veh.breaks.size();
+  const std::size_t width = breaks + 1;
+  const Duration horizon = veh.time_window.end;
+  s.dp.assign((n + 1) * width, kInf);
+  s.via_break.assign((n + 1) * width, 0);
+
+  auto after_task = [&](std::size_t i, Duration t) -> Duration {  // i: index of the task to do
+    const Task& task = p.task(tasks[i]);
+    const std::size_t prev = i == 0 ? veh.start : p.task(tasks[i - 1]).location;
+    const Duration arrival = prev != kNone ? t + tv.duration(prev, task.location) : t;
+    const Duration begin = earliest_in(task.time_windows, arrival);
+    if (begin == kInf || begin > horizon) return kInf;
+    return begin + (prev != task.location ? task.setup : 0) + task.service;
+  };
+
+  for (std::size_t i = 0; i <= n; ++i) {
+    for (std::size_t k = 0; k <= breaks; ++k) {
+      if (i == 0 && k == 0) {
+        s.dp[0] = veh.time_window.start;
+        continue;
+      }
+      Duration best = kInf;
+      unsigned char via = 0;
+      if (i > 0 && s.dp[(i - 1) * width + k] != kInf) best = after_task(i - 1, s.dp[(i - 1) * width + k]);
+      if (k > 0 && s.dp[i * width + k - 1] != kInf && s.load_ok[i * breaks + k - 1]) {
+        const Break& b = veh.breaks[k - 1];
+        const Duration begin = earliest_in(b.time_windows, s.dp[i * width + k - 1]);
+        // Ties go to the task: the break is then taken as late as the schedule allows.
+        if (begin != kInf && begin + b.service < best) {
+          best = begin + b.service;
+          via = 1;
+        }
+      }
+      if (best > horizon) best = kInf;
+      s.dp[i * width + k] = best;
+      s.via_break[i * width + k] = via;
+    }
+  }
+
+  Duration end = s.dp[n * width + breaks];
+  if (end == kInf) return false;
+  const std::size_t last = n > 0 ? p.task(tasks[n - 1]).location : veh.start;
+  if (veh.end != kNone && last != kNone) end += tv.duration(last, veh.end);
+  if (end > horizon) return false;
+
+  s.breaks_at.assign(n + 1, 0);
+  for (std::size_t i = n, k = breaks; i > 0 || k > 0;) {
+    if (s.via_break[i * width + k]) {
+      ++s.breaks_at[i];
+      --k;
+    } else {
+      --i;
+    }
+  }
+  return true;
+}
+
+ScheduleResult build(const Problem& p, std::size_t v, const std::size_t* tasks, std::size_t n,
+                     const std::size_t* breaks_at, Scratch& s) {
+  ScheduleResult result;
+  if (simulate(p, v, tasks, n, breaks_at, s, &result.route))
+    throw Error(ErrorCode::Internal, "schedule: a feasible schedule failed when built");
+  result.feasible = true;
+  return result;
+}
+
+ScheduleResult empty_route(const Problem& p, std::size_t v) {
+  ScheduleResult result;
+  result.feasible = true;
+  result.route.vehicle = v;
+  result.route.vehicle_id = p.vehicle(v).id;
+  result.route.delivery = Amount(p.dimensions());
+  result.route.pickup = Amount(p.dimensions());
+  return result;
+}
+
+ScheduleResult schedule_tasks(const Problem& p, std::size_t v, const std::size_t* tasks, std::size_t n) {
+  if (v >= p.vehicles().size()) throw Error(ErrorCode::Internal, "schedule: vehicle index out of range");
+  if (n == 0) return empty_route(p, v);
+  Scratch& s = scratch();
+  if (const Reason r = check_static(p, v, tasks, n, s)) return infeasible(*r);
+  if (const Reason r = simulate(p, v, tasks, n, nullptr, s, nullptr)) return infeasible(*r);
+  if (p.vehicle(v).breaks.empty()) return build(p, v, tasks, n, nullptr, s);
+  if (!place_breaks(p, v, tasks, n, s)) return infeasible(UnassignedReason::Break);
+  return build(p, v, tasks, n, s.breaks_at.data(), s);
+}
+
+}  // namespace
+
+ScheduleResult schedule_route(const Problem& problem, std::size_t vehicle, const std::vector<std::size_t>& tasks) {
+  return schedule_tasks(problem, vehicle, tasks.data(), tasks.size());
+}
+
+ScheduleResult schedule_plan(const Problem& problem, const RoutePlan& plan) {
+  const std::size_t v = plan.vehicle;
+  if (v >= problem.vehicles().size()) throw Error(ErrorCode::Internal, "schedule: vehicle index out of range");
+  const Vehicle& veh = problem.vehicle(v);
+  Scratch& s = scratch();
+
+  std::size_t break_visits = 0;
+  for (const PlannedVisit& visit : plan.visits) break_visits += visit.is_break ? 1 : 0;
+  // Task indices in order; schedule_tasks() uses the other scratch buffers only.
+  std::vector<std::size_t>& tasks = s.plan_tasks;
+  tasks.clear();
+  for (const PlannedVisit& visit : plan.visits)
+    if (!visit.is_break) tasks.push_back(visit.index);
+  const std::size_t n = tasks.size();
+  if (break_visits == 0) return schedule_tasks(problem, v, tasks.data(), n);  // breaks left to us
+
+  // Breaks given: every break of the vehicle, once, in the vehicle's order.
+  if (break_visits != veh.breaks.size()) return infeasible(UnassignedReason::Break);
+  std::vector<std::size_t>& breaks_at = s.plan_breaks_at;
+  breaks_at.assign(n + 1, 0);
+  std::size_t done = 0, expected = 0;
+  for (const PlannedVisit& visit : plan.visits) {
+    if (!visit.is_break) {
+      ++done;
+      continue;
+    }
+    if (visit.index != expected) return infeasible(UnassignedReason::Break);
+    ++expected;
+    ++breaks_at[done];
+  }
+  if (n == 0) return empty_route(problem, v);
+  if (const Reason r = check_static(problem, v, tasks.data(), n, s)) return infeasible(*r);
+  if (const Reason r = simulate(problem, v, tasks.data(), n, breaks_at.data(), s, nullptr)) {
+    // A task window missed only because of the breaks is reported as a break violation.
+    if (*r == UnassignedReason::TimeWindow && !simulate(problem, v, tasks.data(), n, nullptr, s, nullptr))
+      return infeasible(UnassignedReason::Break);
+    return infeasible(*r);
+  }
+  return build(problem, v, tasks.data(), n, breaks_at.data(), s);
+}
+
+}  // namespace routesolve

@@ -5,6 +5,7 @@
 // matrix index = that number, node 0 the depot.
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -19,7 +20,11 @@ namespace routesolve::io {
 ProblemSpec parse_cvrplib(std::string_view text, const std::string& source);
 
 /// CVRPLIB .sol ("Route #k: 3 5 9", "Cost N"): routes as job-id sequences, checked against problem.
+/// The numbers are 0-based node indices (job id - 1), as the X instances' Cost lines confirm.
 Solution parse_cvrplib_solution(std::string_view text, const std::string& source, const Problem& problem);
+
+/// The "Cost N" figure of a CVRPLIB .sol, in output units; nullopt when the file has none.
+std::optional<double> cvrplib_solution_cost(std::string_view text, const std::string& source);
 
 /// Writes a solution in CVRPLIB .sol format.
 std::string cvrplib_solution_to_string(const Problem& problem, const Solution& solution);

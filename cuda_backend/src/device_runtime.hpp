@@ -1,0 +1,187 @@
+#pragma once
+// The device-runtime layer: checked CUDA calls and RAII owners (device buffers, pinned host
+// buffers, streams, events) that hand out non-owning DeviceSpan views. CUDA builds only; host
+// code, usable from .cpp (g++) and .cu (nvcc) alike.
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <string>
+#include <utility>
+
+#include "device_span.cuh"
+#include "routesolve/error.hpp"
+
+namespace routesolve::cuda::detail {
+
+/// Throws Error(Device) (OutOfMemory for allocation failures) naming the call site and the
+/// CUDA error. Clears the runtime's last error so that a later check does not see it again.
+inline void check_cuda(cudaError_t status, const char* call, const char* file, int line) {
+  if (status == cudaSuccess) return;
+  (void)cudaGetLastError();
+  const ErrorCode code =
+      status == cudaErrorMemoryAllocation ? ErrorCode::OutOfMemory : ErrorCode::Device;
+  throw Error(code, std::string(file) + ":" + std::to_string(line) + ": " + call + ": " +
+                        cudaGetErrorString(status) + " (" + cudaGetErrorName(status) + ")");
+}
+
+}  // namespace routesolve::cuda::detail
+
+/// Checks a CUDA runtime call; throws routesolve::Error on failure.
+#define RS_CUDA_CHECK(call) \
+  ::routesolve::cuda::detail::check_cuda((call), #call, __FILE__, __LINE__)
+
+/// Checks the launch of the kernel just issued (configuration errors, missing kernel image).
+#define RS_CUDA_CHECK_LAUNCH() \
+  ::routesolve::cuda::detail::check_cuda(cudaGetLastError(), "kernel launch", __FILE__, __LINE__)
+
+namespace routesolve::cuda::detail {
+
+/// A CUDA stream that does not synchronise with the legacy default stream.
+class Stream {
+ public:
+  Stream() { RS_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  ~Stream() {
+    if (stream_ != nullptr) (void)cudaStreamDestroy(stream_);
+  }
+  Stream(Stream&& o) noexcept : stream_(std::exchange(o.stream_, nullptr)) {}
+  Stream& operator=(Stream&& o) noexcept {
+    std::swap(stream_, o.stream_);
+    return *this;
+  }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+
+  [[nodiscard]] cudaStream_t get() const noexcept { return stream_; }
+  void synchronize() const { RS_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+/// A timing event.
+class Event {
+ public:
+  Event() { RS_CUDA_CHECK(cudaEventCreate(&event_)); }
+  ~Event() {
+    if (event_ != nullptr) (void)cudaEventDestroy(event_);
+  }
+  Event(Event&& o) noexcept : event_(std::exchange(o.event_, nullptr)) {}
+  Event& operator=(Event&& o) noexcept {
+    std::swap(event_, o.event_);
+    return *this;
+  }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+
+  void record(const Stream& stream) { RS_CUDA_CHECK(cudaEventRecord(event_, stream.get())); }
+  [[nodiscard]] cudaEvent_t get() const noexcept { return event_; }
+
+  /// Seconds between two recorded, completed events.
+  static double seconds_between(const Event& start, const Event& stop) {
+    float ms = 0.0f;
+    RS_CUDA_CHECK(cudaEventElapsedTime(&ms, start.event_, stop.event_));
+    return static_cast<double>(ms) * 1e-3;
+  }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+/// Device memory for `count` T, allocated stream-ordered (cudaMallocAsync) on `stream`, or with
+/// cudaMalloc where the device has no memory pools. Freed on the same stream, so the stream
+/// must outlive the buffer (declare the Stream first). Contents are uninitialised.
+template <typename T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  DeviceBuffer(std::size_t count, const Stream& stream) : count_(count), stream_(stream.get()) {
+    if (count == 0) return;
+    void* p = nullptr;
+    const cudaError_t status = cudaMallocAsync(&p, count * sizeof(T), stream_);
+    if (status == cudaErrorNotSupported) {
+      (void)cudaGetLastError();
+      RS_CUDA_CHECK(cudaMalloc(&p, count * sizeof(T)));
+      pooled_ = false;
+    } else {
+      RS_CUDA_CHECK(status);
+    }
+    ptr_ = static_cast<T*>(p);
+  }
+  ~DeviceBuffer() { release(); }
+  DeviceBuffer(DeviceBuffer&& o) noexcept
+      : ptr_(std::exchange(o.ptr_, nullptr)),
+        count_(std::exchange(o.count_, 0)),
+        stream_(o.stream_),
+        pooled_(o.pooled_) {}
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    if (this != &o) {
+      release();
+      ptr_ = std::exchange(o.ptr_, nullptr);
+      count_ = std::exchange(o.count_, 0);
+      stream_ = o.stream_;
+      pooled_ = o.pooled_;
+    }
+    return *this;
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  [[nodiscard]] T* data() const noexcept { return ptr_; }
+  [[nodiscard]] std::size_t size() const noexcept { return count_; }
+  [[nodiscard]] std::size_t bytes() const noexcept { return count_ * sizeof(T); }
+  [[nodiscard]] DeviceSpan<T> view() const noexcept { return {ptr_, count_}; }
+  [[nodiscard]] DeviceSpan<const T> cview() const noexcept { return {ptr_, count_}; }
+
+ private:
+  void release() noexcept {
+    if (ptr_ == nullptr) return;
+    if (pooled_) {
+      (void)cudaFreeAsync(ptr_, stream_);
+    } else {
+      (void)cudaFree(ptr_);
+    }
+    ptr_ = nullptr;
+  }
+
+  T* ptr_ = nullptr;
+  std::size_t count_ = 0;
+  cudaStream_t stream_ = nullptr;
+  bool pooled_ = true;
+};
+
+/// Page-locked host memory for `count` T (cudaHostAlloc): the staging area of every transfer.
+template <typename T>
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  explicit PinnedBuffer(std::size_t count) : count_(count) {
+    if (count == 0) return;
+    void* p = nullptr;
+    RS_CUDA_CHECK(cudaHostAlloc(&p, count * sizeof(T), cudaHostAllocDefault));
+    ptr_ = static_cast<T*>(p);
+  }
+  ~PinnedBuffer() {
+    if (ptr_ != nullptr) (void)cudaFreeHost(ptr_);
+  }
+  PinnedBuffer(PinnedBuffer&& o) noexcept
+      : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
+  PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
+    std::swap(ptr_, o.ptr_);
+    std::swap(count_, o.count_);
+    return *this;
+  }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+
+  [[nodiscard]] T* data() const noexcept { return ptr_; }
+  [[nodiscard]] std::size_t size() const noexcept { return count_; }
+  [[nodiscard]] std::size_t bytes() const noexcept { return count_ * sizeof(T); }
+  [[nodiscard]] DeviceSpan<T> view() const noexcept { return {ptr_, count_}; }
+
+ private:
+  T* ptr_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+}  // namespace routesolve::cuda::detail

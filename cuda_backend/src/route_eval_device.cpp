@@ -1,0 +1,297 @@
+// Device path of the batched route evaluation: transfers, launch and timing around the kernel of
+// route_eval.cu. CUDA builds only (the stub in device_stub.cpp stands in otherwise).
+//
+// Pinned mode: every input (matrix table, matrices, CSR arrays) is packed into one pinned
+// staging buffer laid out exactly like one device buffer, so a single cudaMemcpyAsync moves it;
+// the results come back through pinned memory. Naive mode: one allocation and one copy per array
+// from pageable memory, as code written without the transfer in mind does. Everything runs on
+// the evaluator's non-blocking stream; copies and kernel are timed with events.
+
+#include <chrono>
+#include <cstddef>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "device_runtime.hpp"
+#include "route_eval.cuh"
+#include "route_eval_launch.hpp"
+#include "routesolve/cuda/cuda_backend.hpp"
+#include "routesolve/cuda/route_eval.hpp"
+#include "routesolve/error.hpp"
+
+namespace routesolve::cuda {
+namespace {
+
+using detail::ArcTotals;
+using detail::DeviceBuffer;
+using detail::DeviceSpan;
+using detail::Event;
+using detail::MatrixRef;
+using detail::PinnedBuffer;
+using detail::RouteEvalView;
+using detail::Stream;
+
+constexpr std::size_t kAlign = 256;
+
+std::size_t align_up(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
+
+/// Byte offsets of every array inside the one staging / device input buffer.
+struct Layout {
+  struct Matrices {
+    std::size_t durations = 0, distances = 0, costs = 0;
+    bool has_distances = false;
+  };
+  std::size_t table = 0, offsets = 0, visits = 0, travel = 0, start = 0, end = 0, total = 0;
+  std::vector<Matrices> matrices;
+
+  explicit Layout(const RouteBatch& batch) {
+    std::size_t at = 0;
+    const auto place = [&at](std::size_t bytes) {
+      const std::size_t here = at;
+      at = align_up(at + bytes);
+      return here;
+    };
+    table = place(batch.travel.size() * sizeof(MatrixRef));
+    for (const TravelView& m : batch.travel) {
+      const std::size_t bytes = m.n * m.n * sizeof(std::int64_t);
+      Matrices placed;
+      placed.durations = place(bytes);
+      placed.has_distances = m.distances != nullptr;
+      if (placed.has_distances) placed.distances = place(bytes);
+      placed.costs = place(bytes);
+      matrices.push_back(placed);
+    }
+    offsets = place(batch.route_offsets.size() * sizeof(std::uint32_t));
+    visits = place(batch.visits.size() * sizeof(std::uint32_t));
+    travel = place(batch.route_travel.size() * sizeof(std::uint32_t));
+    start = place(batch.route_start.size() * sizeof(std::int32_t));
+    end = place(batch.route_end.size() * sizeof(std::int32_t));
+    total = at;
+  }
+};
+
+template <typename T>
+DeviceSpan<const T> span_at(const std::byte* base, std::size_t offset, std::size_t count) {
+  return {reinterpret_cast<const T*>(base + offset), count};
+}
+
+template <typename T>
+void put(std::byte* base, std::size_t offset, const T* src, std::size_t count) {
+  if (count > 0) std::memcpy(base + offset, src, count * sizeof(T));
+}
+
+int checked_device(int device) {
+  const std::vector<DeviceInfo> usable = devices();
+  if (usable.empty())
+    throw Error(ErrorCode::Device,
+                "CUDA device evaluation requested but " + device_unavailable_reason());
+  for (const DeviceInfo& info : usable)
+    if (info.index == device) return device;
+  throw Error(ErrorCode::Device, "CUDA device " + std::to_string(device) + " is not usable (" +
+                                     std::to_string(usable.size()) + " usable devices)");
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+struct DeviceRouteEvaluator::Impl {
+  explicit Impl(const DeviceEvalOptions& o) : options(o), device(select(o.device)) {}
+
+  static int select(int device) {
+    const int chosen = checked_device(device);
+    RS_CUDA_CHECK(cudaSetDevice(chosen));
+    return chosen;
+  }
+
+  std::vector<RouteTotals> evaluate(const RouteBatch& batch, DeviceEvalTimings& timings);
+  void evaluate_pinned(const RouteBatch& batch, DeviceEvalTimings& timings,
+                       std::vector<ArcTotals>& out);
+  void evaluate_naive(const RouteBatch& batch, DeviceEvalTimings& timings,
+                      std::vector<ArcTotals>& out);
+
+  DeviceEvalOptions options;
+  int device;
+  Stream stream;  // declared before the buffers: they are freed on it
+  Event start, copied, computed, done;
+  // Pinned mode workspace, grown to the largest batch seen.
+  PinnedBuffer<std::byte> staging;
+  DeviceBuffer<std::byte> inputs;
+  PinnedBuffer<ArcTotals> results_host;
+  DeviceBuffer<ArcTotals> results;
+};
+
+std::vector<RouteTotals> DeviceRouteEvaluator::Impl::evaluate(const RouteBatch& batch,
+                                                              DeviceEvalTimings& timings) {
+  validate(batch);
+  timings = DeviceEvalTimings{};
+  const std::size_t routes = batch.size();
+  if (routes == 0) return {};
+  RS_CUDA_CHECK(cudaSetDevice(device));
+
+  std::vector<ArcTotals> totals(routes);
+  if (options.transfer == TransferMode::Pinned) {
+    evaluate_pinned(batch, timings, totals);
+  } else {
+    evaluate_naive(batch, timings, totals);
+  }
+  timings.h2d = Event::seconds_between(start, copied);
+  timings.kernel = Event::seconds_between(copied, computed);
+  timings.d2h = Event::seconds_between(computed, done);
+
+  std::vector<RouteTotals> out(routes);
+  for (std::size_t r = 0; r < routes; ++r)
+    out[r] = RouteTotals{totals[r].duration, totals[r].distance, totals[r].cost};
+  return out;
+}
+
+void DeviceRouteEvaluator::Impl::evaluate_pinned(const RouteBatch& batch,
+                                                 DeviceEvalTimings& timings,
+                                                 std::vector<ArcTotals>& out) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::size_t routes = batch.size();
+  const Layout layout(batch);
+  if (staging.size() < layout.total) {
+    staging = PinnedBuffer<std::byte>(layout.total);
+    inputs = DeviceBuffer<std::byte>(layout.total, stream);
+  }
+  if (results.size() < routes) {
+    results_host = PinnedBuffer<ArcTotals>(routes);
+    results = DeviceBuffer<ArcTotals>(routes, stream);
+  }
+
+  // Pack. The matrix table holds device addresses: the layout is the device buffer's.
+  std::byte* host = staging.data();
+  const std::byte* dev = inputs.data();
+  std::vector<MatrixRef> table(batch.travel.size());
+  for (std::size_t t = 0; t < batch.travel.size(); ++t) {
+    const TravelView& m = batch.travel[t];
+    const Layout::Matrices& at = layout.matrices[t];
+    const std::size_t cells = m.n * m.n;
+    put(host, at.durations, m.durations, cells);
+    if (at.has_distances) put(host, at.distances, m.distances, cells);
+    put(host, at.costs, m.costs, cells);
+    table[t] = MatrixRef{
+        m.n, reinterpret_cast<const std::int64_t*>(dev + at.durations),
+        at.has_distances ? reinterpret_cast<const std::int64_t*>(dev + at.distances) : nullptr,
+        reinterpret_cast<const std::int64_t*>(dev + at.costs)};
+  }
+  put(host, layout.table, table.data(), table.size());
+  put(host, layout.offsets, batch.route_offsets.data(), batch.route_offsets.size());
+  put(host, layout.visits, batch.visits.data(), batch.visits.size());
+  put(host, layout.travel, batch.route_travel.data(), batch.route_travel.size());
+  put(host, layout.start, batch.route_start.data(), batch.route_start.size());
+  put(host, layout.end, batch.route_end.data(), batch.route_end.size());
+  timings.pack = seconds_since(t0);
+
+  RouteEvalView view;
+  view.travel = span_at<MatrixRef>(dev, layout.table, batch.travel.size());
+  view.route_offsets = span_at<std::uint32_t>(dev, layout.offsets, batch.route_offsets.size());
+  view.visits = span_at<std::uint32_t>(dev, layout.visits, batch.visits.size());
+  view.route_travel = span_at<std::uint32_t>(dev, layout.travel, routes);
+  view.route_start = span_at<std::int32_t>(dev, layout.start, routes);
+  view.route_end = span_at<std::int32_t>(dev, layout.end, routes);
+
+  start.record(stream);
+  RS_CUDA_CHECK(cudaMemcpyAsync(inputs.data(), staging.data(), layout.total, cudaMemcpyHostToDevice,
+                                stream.get()));
+  copied.record(stream);
+  detail::launch_route_eval(view, {results.data(), routes}, stream.get());
+  computed.record(stream);
+  RS_CUDA_CHECK(cudaMemcpyAsync(results_host.data(), results.data(), routes * sizeof(ArcTotals),
+                                cudaMemcpyDeviceToHost, stream.get()));
+  done.record(stream);
+  stream.synchronize();
+  timings.h2d_bytes = layout.total;
+  timings.h2d_copies = 1;
+  std::memcpy(out.data(), results_host.data(), routes * sizeof(ArcTotals));
+}
+
+void DeviceRouteEvaluator::Impl::evaluate_naive(const RouteBatch& batch, DeviceEvalTimings& timings,
+                                                std::vector<ArcTotals>& out) {
+  // Pageable sources: each cudaMemcpyAsync stages through the driver and blocks the host,
+  // which is the behaviour this mode exists to measure. Still on our stream, not the default.
+  const std::size_t routes = batch.size();
+  std::vector<DeviceBuffer<std::int64_t>> matrices;
+  std::vector<MatrixRef> table(batch.travel.size());
+  std::size_t bytes = 0, copies = 0;
+  const auto upload = [&](auto* dst, const auto* src, std::size_t count) {
+    if (count == 0) return;
+    RS_CUDA_CHECK(
+        cudaMemcpyAsync(dst, src, count * sizeof(*src), cudaMemcpyHostToDevice, stream.get()));
+    bytes += count * sizeof(*src);
+    ++copies;
+  };
+  const auto upload_matrix = [&](const std::int64_t* src,
+                                 std::size_t cells) -> const std::int64_t* {
+    if (src == nullptr) return nullptr;
+    matrices.emplace_back(cells, stream);
+    upload(matrices.back().data(), src, cells);
+    return matrices.back().data();
+  };
+
+  start.record(stream);
+  for (std::size_t t = 0; t < batch.travel.size(); ++t) {
+    const TravelView& m = batch.travel[t];
+    const std::size_t cells = m.n * m.n;
+    table[t].n = m.n;
+    table[t].durations = upload_matrix(m.durations, cells);
+    table[t].distances = upload_matrix(m.distances, cells);
+    table[t].costs = upload_matrix(m.costs, cells);
+  }
+  DeviceBuffer<MatrixRef> d_table(table.size(), stream);
+  DeviceBuffer<std::uint32_t> d_offsets(batch.route_offsets.size(), stream);
+  DeviceBuffer<std::uint32_t> d_visits(batch.visits.size(), stream);
+  DeviceBuffer<std::uint32_t> d_travel(routes, stream);
+  DeviceBuffer<std::int32_t> d_start(routes, stream);
+  DeviceBuffer<std::int32_t> d_end(routes, stream);
+  DeviceBuffer<ArcTotals> d_results(routes, stream);
+  upload(d_table.data(), table.data(), table.size());
+  upload(d_offsets.data(), batch.route_offsets.data(), batch.route_offsets.size());
+  upload(d_visits.data(), batch.visits.data(), batch.visits.size());
+  upload(d_travel.data(), batch.route_travel.data(), routes);
+  upload(d_start.data(), batch.route_start.data(), routes);
+  upload(d_end.data(), batch.route_end.data(), routes);
+  copied.record(stream);
+
+  RouteEvalView view;
+  view.travel = d_table.cview();
+  view.route_offsets = d_offsets.cview();
+  view.visits = d_visits.cview();
+  view.route_travel = d_travel.cview();
+  view.route_start = d_start.cview();
+  view.route_end = d_end.cview();
+  detail::launch_route_eval(view, d_results.view(), stream.get());
+  computed.record(stream);
+  RS_CUDA_CHECK(cudaMemcpyAsync(out.data(), d_results.data(), routes * sizeof(ArcTotals),
+                                cudaMemcpyDeviceToHost, stream.get()));
+  done.record(stream);
+  stream.synchronize();
+  timings.h2d_bytes = bytes;
+  timings.h2d_copies = copies;
+}
+
+DeviceRouteEvaluator::DeviceRouteEvaluator(const DeviceEvalOptions& options)
+    : impl_(std::make_unique<Impl>(options)) {}
+DeviceRouteEvaluator::~DeviceRouteEvaluator() = default;
+DeviceRouteEvaluator::DeviceRouteEvaluator(DeviceRouteEvaluator&&) noexcept = default;
+DeviceRouteEvaluator& DeviceRouteEvaluator::operator=(DeviceRouteEvaluator&&) noexcept = default;
+
+std::vector<RouteTotals> DeviceRouteEvaluator::evaluate(const RouteBatch& batch,
+                                                        DeviceEvalTimings* timings) {
+  DeviceEvalTimings local;
+  return impl_->evaluate(batch, timings != nullptr ? *timings : local);
+}
+
+std::vector<RouteTotals> evaluate_routes_device(const RouteBatch& batch,
+                                                const DeviceEvalOptions& options,
+                                                DeviceEvalTimings* timings) {
+  validate(batch);  // input errors before device errors
+  DeviceRouteEvaluator evaluator(options);
+  return evaluator.evaluate(batch, timings);
+}
+
+}  // namespace routesolve::cuda
