@@ -3,6 +3,8 @@
 
 #include "routesolve/io/formats.hpp"
 
+#include <fmt/format.h>
+
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -11,8 +13,6 @@
 #include <string>
 #include <system_error>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "routesolve/error.hpp"
 #include "routesolve/io/benchmark_formats.hpp"
@@ -74,9 +74,18 @@ std::size_t numeric_fields(std::string_view line) {
 
 // TSPLIB specification keywords, as the first word of a line ("NAME : X-n101-k25").
 bool is_tsplib_keyword_line(std::string_view line) {
-  static constexpr std::string_view kKeywords[] = {
-      "NAME", "TYPE", "DIMENSION", "CAPACITY", "EDGE_WEIGHT_TYPE", "EDGE_WEIGHT_FORMAT",
-      "NODE_COORD_SECTION", "DEMAND_SECTION", "DEPOT_SECTION", "EDGE_WEIGHT_SECTION", "COMMENT", "VEHICLES"};
+  static constexpr std::string_view kKeywords[] = {"NAME",
+                                                   "TYPE",
+                                                   "DIMENSION",
+                                                   "CAPACITY",
+                                                   "EDGE_WEIGHT_TYPE",
+                                                   "EDGE_WEIGHT_FORMAT",
+                                                   "NODE_COORD_SECTION",
+                                                   "DEMAND_SECTION",
+                                                   "DEPOT_SECTION",
+                                                   "EDGE_WEIGHT_SECTION",
+                                                   "COMMENT",
+                                                   "VEHICLES"};
   const auto end = line.find_first_of(" \t:");
   const std::string word = upper(line.substr(0, end));
   for (const auto keyword : kKeywords)
@@ -99,7 +108,8 @@ bool looks_binary(std::string_view text) {
 InputFormat detect_text_format(std::string_view text, const std::string& source) {
   std::string_view body = text;
   if (body.substr(0, 3) == "\xEF\xBB\xBF") body.remove_prefix(3);  // UTF-8 byte order mark
-  if (trim(body).empty()) throw invalid_input(source, fmt::format("empty file: nothing to read ({})", kSupported));
+  if (trim(body).empty())
+    throw invalid_input(source, fmt::format("empty file: nothing to read ({})", kSupported));
   if (looks_binary(body))
     throw invalid_input(source, fmt::format("binary data, not a fleet file ({})", kSupported));
   if (trim(body).front() == '{') return InputFormat::Vroom;
@@ -116,10 +126,13 @@ InputFormat detect_text_format(std::string_view text, const std::string& source)
 
   if (lines.size() >= 2 && numeric_fields(lines[0]) == 3) {
     bool all_nine = true;
-    for (std::size_t i = 1; i < std::min<std::size_t>(lines.size(), 6); ++i) all_nine = all_nine && numeric_fields(lines[i]) == 9;
+    for (std::size_t i = 1; i < std::min<std::size_t>(lines.size(), 6); ++i)
+      all_nine = all_nine && numeric_fields(lines[i]) == 9;
     if (all_nine) return InputFormat::LiLim;
   }
-  throw invalid_input(source, fmt::format("unrecognised content: not a fleet file of a known format ({})", kSupported));
+  throw invalid_input(
+      source,
+      fmt::format("unrecognised content: not a fleet file of a known format ({})", kSupported));
 }
 
 }  // namespace
@@ -130,16 +143,24 @@ InputFormat parse_input_format(std::string_view text) {
   if (text == "cvrplib") return InputFormat::Cvrplib;
   if (text == "solomon") return InputFormat::Solomon;
   if (text == "lilim") return InputFormat::LiLim;
-  throw invalid_input("--format", fmt::format("unknown input format \"{}\" (expected auto, vroom, cvrplib, solomon or lilim)", text));
+  throw invalid_input(
+      "--format",
+      fmt::format("unknown input format \"{}\" (expected auto, vroom, cvrplib, solomon or lilim)",
+                  text));
 }
 
 std::string_view to_string(InputFormat format) noexcept {
   switch (format) {
-    case InputFormat::Auto: return "auto";
-    case InputFormat::Vroom: return "vroom";
-    case InputFormat::Cvrplib: return "cvrplib";
-    case InputFormat::Solomon: return "solomon";
-    case InputFormat::LiLim: return "lilim";
+    case InputFormat::Auto:
+      return "auto";
+    case InputFormat::Vroom:
+      return "vroom";
+    case InputFormat::Cvrplib:
+      return "cvrplib";
+    case InputFormat::Solomon:
+      return "solomon";
+    case InputFormat::LiLim:
+      return "lilim";
   }
   return "auto";
 }
@@ -153,7 +174,8 @@ std::string read_text_file(const std::filesystem::path& file) {
       throw invalid_input(name, fmt::format("cannot read the file: {}", ec.message()));
     throw invalid_input(name, "no such file");
   }
-  if (std::filesystem::is_directory(status)) throw invalid_input(name, "is a directory, expected a file");
+  if (std::filesystem::is_directory(status))
+    throw invalid_input(name, "is a directory, expected a file");
   std::ifstream in(file, std::ios::binary);
   if (!in) throw invalid_input(name, fmt::format("cannot open the file: {}", std::strerror(errno)));
   std::ostringstream buffer;
@@ -172,13 +194,19 @@ ProblemSpec read_problem(const std::filesystem::path& file, const ReadOptions& o
   const InputFormat format =
       options.format == InputFormat::Auto ? detect_text_format(text, source) : options.format;
   switch (format) {
-    case InputFormat::Vroom: return parse_vroom_problem(text, source);
-    case InputFormat::Cvrplib: return parse_cvrplib(text, source);
-    case InputFormat::Solomon: return parse_solomon(text, source, options.truncate_one_decimal);
-    case InputFormat::LiLim: return parse_lilim(text, source, options.truncate_one_decimal);
-    case InputFormat::Auto: break;
+    case InputFormat::Vroom:
+      return parse_vroom_problem(text, source);
+    case InputFormat::Cvrplib:
+      return parse_cvrplib(text, source);
+    case InputFormat::Solomon:
+      return parse_solomon(text, source, options.truncate_one_decimal);
+    case InputFormat::LiLim:
+      return parse_lilim(text, source, options.truncate_one_decimal);
+    case InputFormat::Auto:
+      break;
   }
-  throw Error(ErrorCode::Internal, fmt::format("{}: no parser for format {}", source, to_string(format)));
+  throw Error(ErrorCode::Internal,
+              fmt::format("{}: no parser for format {}", source, to_string(format)));
 }
 
 }  // namespace routesolve::io

@@ -1,6 +1,10 @@
 // VROOM problem JSON -> ProblemSpec, with errors naming the file and the JSON path, and the
 // JSON reading helpers shared with the solution parser (vroom_reader.hpp).
 
+#include "routesolve/io/vroom_json.hpp"
+
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -12,11 +16,8 @@
 #include <utility>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "routesolve/error.hpp"
 #include "routesolve/io/formats.hpp"
-#include "routesolve/io/vroom_json.hpp"
 #include "vroom_reader.hpp"
 
 namespace routesolve::io {
@@ -63,8 +64,9 @@ std::string printable(std::string_view s) {
 [[noreturn]] void fail_at(std::string_view text, const std::string& source, std::size_t offset,
                           std::string_view reason) {
   const TextPosition pos = position_of(text, offset);
-  throw invalid_input(fmt::format("{}:{}:{}", source.empty() ? "<input>" : source, pos.line, pos.column),
-                      fmt::format("malformed JSON: {}", reason));
+  throw invalid_input(
+      fmt::format("{}:{}:{}", source.empty() ? "<input>" : source, pos.line, pos.column),
+      fmt::format("malformed JSON: {}", reason));
 }
 
 // nlohmann's parser is iterative but some of its consumers are not; refuse deep nesting before
@@ -85,7 +87,9 @@ void check_depth(std::string_view text, const std::string& source) {
       continue;
     }
     switch (c) {
-      case '"': in_string = true; break;
+      case '"':
+        in_string = true;
+        break;
       case '[':
       case '{':
         if (++depth > kMaxJsonDepth)
@@ -95,7 +99,8 @@ void check_depth(std::string_view text, const std::string& source) {
       case '}':
         if (depth > 0) --depth;
         break;
-      default: break;
+      default:
+        break;
     }
   }
 }
@@ -124,7 +129,8 @@ class PositionedDomParser {
   bool end_object() { return dom_.end_object(); }
   bool start_array(std::size_t n) { return dom_.start_array(n); }
   bool end_array() { return dom_.end_array(); }
-  bool parse_error(std::size_t byte, const std::string& /*token*/, const nlohmann::detail::exception& ex) {
+  bool parse_error(std::size_t byte, const std::string& /*token*/,
+                   const nlohmann::detail::exception& ex) {
     error_byte = byte;
     error = ex.what();
     return false;
@@ -141,10 +147,12 @@ class PositionedDomParser {
 // "syntax error ..." (we print our own position).
 std::string reason_of(const std::string& what) {
   std::string reason = what;
-  if (const auto bracket = reason.find("] "); reason.rfind("[json.exception.", 0) == 0 && bracket != std::string::npos)
+  if (const auto bracket = reason.find("] ");
+      reason.rfind("[json.exception.", 0) == 0 && bracket != std::string::npos)
     reason = reason.substr(bracket + 2);
   if (const auto col = reason.find(", column "); col != std::string::npos) {
-    if (const auto colon = reason.find(": ", col); colon != std::string::npos) reason = reason.substr(colon + 2);
+    if (const auto colon = reason.find(": ", col); colon != std::string::npos)
+      reason = reason.substr(colon + 2);
   }
   return printable(reason);
 }
@@ -161,11 +169,13 @@ Json parse_json_text(std::string_view text, const std::string& source) {
 
   Json root;
   PositionedDomParser sax(root);
-  const bool ok = Json::sax_parse(text.begin(), text.end(), &sax, nlohmann::detail::input_format_t::json, true);
+  const bool ok =
+      Json::sax_parse(text.begin(), text.end(), &sax, nlohmann::detail::input_format_t::json, true);
   if (!ok) {
     // nlohmann positions are 1-based byte counts of what was read: the offending byte is before.
     const std::size_t offset = sax.error_byte > 0 ? sax.error_byte - 1 : 0;
-    fail_at(text, source, offset, sax.error.empty() ? std::string("parse error") : reason_of(sax.error));
+    fail_at(text, source, offset,
+            sax.error.empty() ? std::string("parse error") : reason_of(sax.error));
   }
   return root;
 }
@@ -178,27 +188,36 @@ std::string join_path(const std::string& path, std::string_view key) {
   return out;
 }
 
-std::string index_path(const std::string& path, std::size_t i) { return fmt::format("{}[{}]", path, i); }
+std::string index_path(const std::string& path, std::size_t i) {
+  return fmt::format("{}[{}]", path, i);
+}
 
 std::string describe(const Json& value) {
   switch (value.type()) {
-    case Json::value_t::null: return "null";
-    case Json::value_t::boolean: return value.get<bool>() ? "true" : "false";
-    case Json::value_t::object: return "an object";
-    case Json::value_t::array: return "an array";
+    case Json::value_t::null:
+      return "null";
+    case Json::value_t::boolean:
+      return value.get<bool>() ? "true" : "false";
+    case Json::value_t::object:
+      return "an object";
+    case Json::value_t::array:
+      return "an array";
     case Json::value_t::string: {
       const auto& s = value.get_ref<const std::string&>();
       if (s.size() > 40) return fmt::format("\"{}...\"", printable(s.substr(0, 40)));
       return fmt::format("\"{}\"", printable(s));
     }
-    case Json::value_t::number_integer: return std::to_string(value.get<std::int64_t>());
-    case Json::value_t::number_unsigned: return std::to_string(value.get<std::uint64_t>());
+    case Json::value_t::number_integer:
+      return std::to_string(value.get<std::int64_t>());
+    case Json::value_t::number_unsigned:
+      return std::to_string(value.get<std::uint64_t>());
     case Json::value_t::number_float: {
       const double d = value.get<double>();
       if (!std::isfinite(d)) return "a non-finite number";
       return value.dump();
     }
-    default: return "an unsupported value";
+    default:
+      return "an unsupported value";
   }
 }
 
@@ -222,13 +241,15 @@ const Json* JsonReader::member(const Json& obj, std::string_view key) const {
   return it == obj.end() ? nullptr : &*it;
 }
 
-const Json& JsonReader::required(const Json& obj, const std::string& path, std::string_view key) const {
+const Json& JsonReader::required(const Json& obj, const std::string& path,
+                                 std::string_view key) const {
   const Json* v = member(obj, key);
   if (v == nullptr) fail(path, fmt::format("missing required field '{}'", key));
   return *v;
 }
 
-std::uint64_t JsonReader::unsigned_integer(const Json& value, const std::string& path, std::uint64_t max) const {
+std::uint64_t JsonReader::unsigned_integer(const Json& value, const std::string& path,
+                                           std::uint64_t max) const {
   const auto expected = [&](std::string_view got) -> std::string {
     return fmt::format("expected a non-negative integer, got {}", got);
   };
@@ -240,7 +261,8 @@ std::uint64_t JsonReader::unsigned_integer(const Json& value, const std::string&
   if (value.is_number_integer()) {  // nlohmann stores only negative integers here
     const auto i = value.get<std::int64_t>();
     if (i < 0) fail(path, expected(std::to_string(i)));
-    if (static_cast<std::uint64_t>(i) > max) fail(path, fmt::format("{} (at most {})", expected(std::to_string(i)), max));
+    if (static_cast<std::uint64_t>(i) > max)
+      fail(path, fmt::format("{} (at most {})", expected(std::to_string(i)), max));
     return static_cast<std::uint64_t>(i);
   }
   if (value.is_number_float()) {
@@ -295,7 +317,8 @@ class ProblemParser {
 
   ProblemSpec parse(const Json& root) {
     if (!root.is_object())
-      r_.fail("", fmt::format("expected a JSON object at the top level, got {}", detail::describe(root)));
+      r_.fail("", fmt::format("expected a JSON object at the top level, got {}",
+                              detail::describe(root)));
     ProblemSpec spec;
     spec.source = r_.source();
     spec.name = std::filesystem::path(r_.source()).stem().string();
@@ -303,7 +326,8 @@ class ProblemParser {
     if (const Json* jobs = r_.member(root, "jobs")) {
       r_.expect_array(*jobs, "jobs");
       spec.jobs.reserve(jobs->size());
-      for (std::size_t i = 0; i < jobs->size(); ++i) spec.jobs.push_back(job((*jobs)[i], index_path("jobs", i)));
+      for (std::size_t i = 0; i < jobs->size(); ++i)
+        spec.jobs.push_back(job((*jobs)[i], index_path("jobs", i)));
     }
     if (const Json* shipments = r_.member(root, "shipments")) {
       r_.expect_array(*shipments, "shipments");
@@ -333,12 +357,14 @@ class ProblemParser {
   }
 
  private:
-  // ---- values ------------------------------------------------------------------------------------
+  // ---- values
+  // ------------------------------------------------------------------------------------
 
   // An optional non-negative integer field (durations, costs), 0 when absent.
   std::int64_t integer(const Json& obj, const std::string& path, std::string_view key) {
     const Json* v = r_.member(obj, key);
-    return v == nullptr ? 0 : static_cast<std::int64_t>(r_.unsigned_integer(*v, join_path(path, key)));
+    return v == nullptr ? 0
+                        : static_cast<std::int64_t>(r_.unsigned_integer(*v, join_path(path, key)));
   }
 
   std::string optional_string(const Json& obj, const std::string& path, std::string_view key) {
@@ -346,7 +372,9 @@ class ProblemParser {
     return v == nullptr ? std::string() : r_.string(*v, join_path(path, key));
   }
 
-  Id id(const Json& obj, const std::string& path) { return r_.id(r_.required(obj, path, "id"), join_path(path, "id")); }
+  Id id(const Json& obj, const std::string& path) {
+    return r_.id(r_.required(obj, path, "id"), join_path(path, "id"));
+  }
 
   // Every amount of a problem has the same number of dimensions (VROOM's rule).
   Amount amount(const Json& value, const std::string& path) {
@@ -354,8 +382,10 @@ class ProblemParser {
     if (!dimensions_) {
       dimensions_ = std::make_pair(a.size(), path);
     } else if (dimensions_->first != a.size()) {
-      r_.fail(path, fmt::format("has {} dimension(s), but {} has {}; every amount must have the same number",
-                                a.size(), dimensions_->second, dimensions_->first));
+      r_.fail(
+          path,
+          fmt::format("has {} dimension(s), but {} has {}; every amount must have the same number",
+                      a.size(), dimensions_->second, dimensions_->first));
     }
     return a;
   }
@@ -373,7 +403,8 @@ class ProblemParser {
     r_.expect_array(*v, p);
     out.reserve(v->size());
     for (std::size_t i = 0; i < v->size(); ++i)
-      out.push_back(static_cast<std::uint32_t>(r_.unsigned_integer((*v)[i], index_path(p, i), 0xffffffffu)));
+      out.push_back(
+          static_cast<std::uint32_t>(r_.unsigned_integer((*v)[i], index_path(p, i), 0xffffffffu)));
     return out;
   }
 
@@ -391,14 +422,16 @@ class ProblemParser {
       value = ok ? static_cast<int>(d) : 0;
     }
     if (!ok)
-      r_.fail(join_path(path, "priority"), fmt::format("expected an integer from 0 to 100, got {}", detail::describe(*v)));
+      r_.fail(join_path(path, "priority"),
+              fmt::format("expected an integer from 0 to 100, got {}", detail::describe(*v)));
     return value;
   }
 
   TimeWindow time_window(const Json& value, const std::string& path) {
     r_.expect_array(value, path);
     if (value.size() != 2)
-      r_.fail(path, fmt::format("expected [start, end], got an array of {} value(s)", value.size()));
+      r_.fail(path,
+              fmt::format("expected [start, end], got an array of {} value(s)", value.size()));
     TimeWindow tw;
     tw.start = static_cast<Duration>(r_.unsigned_integer(value[0], index_path(path, 0)));
     tw.end = static_cast<Duration>(r_.unsigned_integer(value[1], index_path(path, 1)));
@@ -413,13 +446,14 @@ class ProblemParser {
     const std::string p = join_path(path, "time_windows");
     r_.expect_array(*v, p);
     out.reserve(v->size());
-    for (std::size_t i = 0; i < v->size(); ++i) out.push_back(time_window((*v)[i], index_path(p, i)));
+    for (std::size_t i = 0; i < v->size(); ++i)
+      out.push_back(time_window((*v)[i], index_path(p, i)));
     return out;
   }
 
   // `location` ([lon, lat]) and/or `location_index` (or start/start_index, end/end_index).
-  std::optional<LocationSpec> location(const Json& obj, const std::string& path, std::string_view coords_key,
-                                       std::string_view index_key) {
+  std::optional<LocationSpec> location(const Json& obj, const std::string& path,
+                                       std::string_view coords_key, std::string_view index_key) {
     const Json* coords = r_.member(obj, coords_key);
     const Json* index = r_.member(obj, index_key);
     if (coords == nullptr && index == nullptr) return std::nullopt;
@@ -429,7 +463,8 @@ class ProblemParser {
       r_.expect_array(*coords, p);
       if (coords->size() != 2)
         r_.fail(p, fmt::format("expected [lon, lat], got an array of {} value(s)", coords->size()));
-      loc.coords = Coordinates{r_.number((*coords)[0], index_path(p, 0)), r_.number((*coords)[1], index_path(p, 1))};
+      loc.coords = Coordinates{r_.number((*coords)[0], index_path(p, 0)),
+                               r_.number((*coords)[1], index_path(p, 1))};
     }
     if (index != nullptr) {
       const std::string p = join_path(path, index_key);
@@ -445,12 +480,16 @@ class ProblemParser {
     return *loc;
   }
 
-  void unique(std::unordered_map<Id, std::string>& seen, Id value, const std::string& path, std::string_view what) {
+  void unique(std::unordered_map<Id, std::string>& seen, Id value, const std::string& path,
+              std::string_view what) {
     const auto [it, inserted] = seen.emplace(value, path);
-    if (!inserted) r_.fail(path, fmt::format("duplicate {} id {} (already used by {})", what, value, it->second));
+    if (!inserted)
+      r_.fail(path,
+              fmt::format("duplicate {} id {} (already used by {})", what, value, it->second));
   }
 
-  // ---- objects -----------------------------------------------------------------------------------
+  // ---- objects
+  // -----------------------------------------------------------------------------------
 
   JobSpec job(const Json& j, const std::string& path) {
     r_.expect_object(j, path);
@@ -461,7 +500,8 @@ class ProblemParser {
     job.setup = integer(j, path, "setup");
     job.service = integer(j, path, "service");
     job.delivery = optional_amount(j, path, "delivery");
-    if (r_.member(j, "delivery") == nullptr) job.delivery = optional_amount(j, path, "amount");  // legacy
+    if (r_.member(j, "delivery") == nullptr)
+      job.delivery = optional_amount(j, path, "amount");  // legacy
     job.pickup = optional_amount(j, path, "pickup");
     job.skills = skills(j, path);
     job.priority = priority(j, path);
@@ -470,8 +510,8 @@ class ProblemParser {
     return job;
   }
 
-  ShipmentStepSpec shipment_step(const Json& s, const std::string& path, std::unordered_map<Id, std::string>& ids,
-                                 std::string_view what) {
+  ShipmentStepSpec shipment_step(const Json& s, const std::string& path,
+                                 std::unordered_map<Id, std::string>& ids, std::string_view what) {
     r_.expect_object(s, path);
     ShipmentStepSpec step;
     step.id = id(s, path);
@@ -487,16 +527,18 @@ class ProblemParser {
   ShipmentSpec shipment(const Json& s, const std::string& path) {
     r_.expect_object(s, path);
     ShipmentSpec shipment;
-    shipment.pickup = shipment_step(r_.required(s, path, "pickup"), join_path(path, "pickup"), pickup_ids_, "pickup");
-    shipment.delivery =
-        shipment_step(r_.required(s, path, "delivery"), join_path(path, "delivery"), delivery_ids_, "delivery");
+    shipment.pickup = shipment_step(r_.required(s, path, "pickup"), join_path(path, "pickup"),
+                                    pickup_ids_, "pickup");
+    shipment.delivery = shipment_step(r_.required(s, path, "delivery"), join_path(path, "delivery"),
+                                      delivery_ids_, "delivery");
     shipment.amount = optional_amount(s, path, "amount");
     shipment.skills = skills(s, path);
     shipment.priority = priority(s, path);
     return shipment;
   }
 
-  BreakSpec vehicle_break(const Json& b, const std::string& path, std::unordered_map<Id, std::string>& ids) {
+  BreakSpec vehicle_break(const Json& b, const std::string& path,
+                          std::unordered_map<Id, std::string>& ids) {
     r_.expect_object(b, path);
     BreakSpec br;
     br.id = id(b, path);
@@ -504,7 +546,8 @@ class ProblemParser {
     br.time_windows = time_windows(b, path);
     br.service = integer(b, path, "service");
     br.description = optional_string(b, path, "description");
-    if (const Json* max_load = r_.member(b, "max_load")) br.max_load = amount(*max_load, join_path(path, "max_load"));
+    if (const Json* max_load = r_.member(b, "max_load"))
+      br.max_load = amount(*max_load, join_path(path, "max_load"));
     return br;
   }
 
@@ -514,20 +557,24 @@ class ProblemParser {
     vehicle.id = id(v, path);
     unique(vehicle_ids_, vehicle.id, join_path(path, "id"), "vehicle");
     if (r_.member(v, "steps") != nullptr)
-      throw Error(ErrorCode::Unsupported,
-                  fmt::format("{}: {}: vehicle steps (a fixed initial route) are not supported",
-                              r_.source().empty() ? "<input>" : r_.source(), join_path(path, "steps")));
+      throw Error(
+          ErrorCode::Unsupported,
+          fmt::format("{}: {}: vehicle steps (a fixed initial route) are not supported",
+                      r_.source().empty() ? "<input>" : r_.source(), join_path(path, "steps")));
     if (const Json* profile = r_.member(v, "profile")) {
       vehicle.profile = r_.string(*profile, join_path(path, "profile"));
-      if (vehicle.profile.empty()) r_.fail(join_path(path, "profile"), "expected a profile name, got \"\"");
+      if (vehicle.profile.empty())
+        r_.fail(join_path(path, "profile"), "expected a profile name, got \"\"");
     }
     const std::size_t first_use = index_uses_.size();
     vehicle.start = location(v, path, "start", "start_index");
     vehicle.end = location(v, path, "end", "end_index");
-    for (std::size_t i = first_use; i < index_uses_.size(); ++i) index_uses_[i].profile = vehicle.profile;
+    for (std::size_t i = first_use; i < index_uses_.size(); ++i)
+      index_uses_[i].profile = vehicle.profile;
     vehicle.capacity = optional_amount(v, path, "capacity");
     vehicle.skills = skills(v, path);
-    if (const Json* tw = r_.member(v, "time_window")) vehicle.time_window = time_window(*tw, join_path(path, "time_window"));
+    if (const Json* tw = r_.member(v, "time_window"))
+      vehicle.time_window = time_window(*tw, join_path(path, "time_window"));
     if (const Json* breaks = r_.member(v, "breaks")) {
       const std::string p = join_path(path, "breaks");
       r_.expect_array(*breaks, p);
@@ -539,7 +586,8 @@ class ProblemParser {
       const std::string p = join_path(path, "costs");
       r_.expect_object(*costs, p);
       vehicle.costs.fixed = integer(*costs, p, "fixed");
-      if (r_.member(*costs, "per_hour") != nullptr) vehicle.costs.per_hour = integer(*costs, p, "per_hour");
+      if (r_.member(*costs, "per_hour") != nullptr)
+        vehicle.costs.per_hour = integer(*costs, p, "per_hour");
       vehicle.costs.per_km = integer(*costs, p, "per_km");
     }
     if (const Json* sf = r_.member(v, "speed_factor")) {
@@ -549,16 +597,20 @@ class ProblemParser {
         r_.fail(p, fmt::format("expected a positive number, got {}", detail::describe(*sf)));
     }
     if (const Json* mt = r_.member(v, "max_tasks"))
-      vehicle.max_tasks = static_cast<std::size_t>(r_.unsigned_integer(*mt, join_path(path, "max_tasks")));
+      vehicle.max_tasks =
+          static_cast<std::size_t>(r_.unsigned_integer(*mt, join_path(path, "max_tasks")));
     if (const Json* mt = r_.member(v, "max_travel_time"))
-      vehicle.max_travel_time = static_cast<Duration>(r_.unsigned_integer(*mt, join_path(path, "max_travel_time")));
+      vehicle.max_travel_time =
+          static_cast<Duration>(r_.unsigned_integer(*mt, join_path(path, "max_travel_time")));
     if (const Json* md = r_.member(v, "max_distance"))
-      vehicle.max_distance = static_cast<Distance>(r_.unsigned_integer(*md, join_path(path, "max_distance")));
+      vehicle.max_distance =
+          static_cast<Distance>(r_.unsigned_integer(*md, join_path(path, "max_distance")));
     vehicle.description = optional_string(v, path, "description");
     return vehicle;
   }
 
-  // ---- matrices ----------------------------------------------------------------------------------
+  // ---- matrices
+  // ----------------------------------------------------------------------------------
 
   Matrix matrix(const Json& m, const std::string& path) {
     r_.expect_array(m, path);
@@ -571,8 +623,10 @@ class ProblemParser {
       const Json& row = m[i];
       r_.expect_array(row, row_path);
       if (row.size() != n)
-        r_.fail(row_path, fmt::format("row has {} entries, expected {} (the matrix has {} rows and must be square)",
-                                      row.size(), n, n));
+        r_.fail(row_path,
+                fmt::format(
+                    "row has {} entries, expected {} (the matrix has {} rows and must be square)",
+                    row.size(), n, n));
       for (std::size_t j = 0; j < n; ++j) {
         // Entries at or above kUnreachable mean "no path"; larger ones are clamped to it. Paths
         // are built only for bad entries: matrices hold millions of them.
@@ -580,8 +634,10 @@ class ProblemParser {
         const std::uint64_t value =
             entry.is_number_unsigned()
                 ? entry.get<std::uint64_t>()
-                : r_.unsigned_integer(entry, index_path(row_path, j), std::numeric_limits<std::uint64_t>::max());
-        data.push_back(static_cast<std::int64_t>(std::min<std::uint64_t>(value, static_cast<std::uint64_t>(kUnreachable))));
+                : r_.unsigned_integer(entry, index_path(row_path, j),
+                                      std::numeric_limits<std::uint64_t>::max());
+        data.push_back(static_cast<std::int64_t>(
+            std::min<std::uint64_t>(value, static_cast<std::uint64_t>(kUnreachable))));
       }
     }
     return Matrix(n, std::move(data));
@@ -590,8 +646,10 @@ class ProblemParser {
   ProfileMatrices profile_matrices(const Json& m, const std::string& path) {
     r_.expect_object(m, path);
     ProfileMatrices out;
-    if (const Json* d = r_.member(m, "durations")) out.durations = matrix(*d, join_path(path, "durations"));
-    if (const Json* d = r_.member(m, "distances")) out.distances = matrix(*d, join_path(path, "distances"));
+    if (const Json* d = r_.member(m, "durations"))
+      out.durations = matrix(*d, join_path(path, "durations"));
+    if (const Json* d = r_.member(m, "distances"))
+      out.distances = matrix(*d, join_path(path, "distances"));
     if (const Json* c = r_.member(m, "costs")) out.costs = matrix(*c, join_path(path, "costs"));
     check_same_size(out, path);
     return out;
@@ -604,29 +662,34 @@ class ProblemParser {
       r_.fail(join_path(path, "distances"),
               fmt::format("{0}x{0} matrix, but durations are {1}x{1}", m.distances.size(), n));
     if (m.costs && m.costs->size() != n)
-      r_.fail(join_path(path, "costs"), fmt::format("{0}x{0} matrix, but durations are {1}x{1}", m.costs->size(), n));
+      r_.fail(join_path(path, "costs"),
+              fmt::format("{0}x{0} matrix, but durations are {1}x{1}", m.costs->size(), n));
   }
 
   // Matrix indices in range, and matrices for every profile the vehicles use.
   void check_matrix_use(const ProblemSpec& spec) {
     if (spec.matrices.empty()) return;
     for (const auto& [profile, m] : spec.matrices)
-      if (m.durations.empty()) r_.fail(join_path("matrices", profile), "missing required field 'durations'");
+      if (m.durations.empty())
+        r_.fail(join_path("matrices", profile), "missing required field 'durations'");
     for (std::size_t v = 0; v < spec.vehicles.size(); ++v) {
       const std::string& profile = spec.vehicles[v].profile;
       if (spec.matrices.count(profile) == 0) {
         std::string given;
         for (const auto& [name, m] : spec.matrices) given += (given.empty() ? "" : ", ") + name;
-        r_.fail(join_path(index_path("vehicles", v), "profile"),
-                fmt::format("no matrices for profile '{}' (matrices given for: {})", profile, given));
+        r_.fail(
+            join_path(index_path("vehicles", v), "profile"),
+            fmt::format("no matrices for profile '{}' (matrices given for: {})", profile, given));
       }
     }
     for (const auto& use : index_uses_) {
       for (const auto& [profile, m] : spec.matrices) {
         if (use.profile && *use.profile != profile) continue;
         if (use.index >= m.durations.size())
-          r_.fail(use.path, fmt::format("location index {} is out of range: the '{}' matrices have {} locations",
-                                        use.index, profile, m.durations.size()));
+          r_.fail(
+              use.path,
+              fmt::format("location index {} is out of range: the '{}' matrices have {} locations",
+                          use.index, profile, m.durations.size()));
       }
     }
   }

@@ -5,10 +5,9 @@
 
 #include <cstdint>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "routesolve/types.hpp"
 
@@ -47,11 +46,13 @@ class JsonReader {
   /// The member `key` of object `obj` (at `path`), or nullptr when absent.
   [[nodiscard]] const Json* member(const Json& obj, std::string_view key) const;
   /// The member `key`, or fail "missing required field 'key'".
-  [[nodiscard]] const Json& required(const Json& obj, const std::string& path, std::string_view key) const;
+  [[nodiscard]] const Json& required(const Json& obj, const std::string& path,
+                                     std::string_view key) const;
 
   /// A non-negative integer no greater than max (integral floats such as 10.0 accepted).
-  [[nodiscard]] std::uint64_t unsigned_integer(const Json& value, const std::string& path,
-                                               std::uint64_t max = static_cast<std::uint64_t>(kMaxTime)) const;
+  [[nodiscard]] std::uint64_t unsigned_integer(
+      const Json& value, const std::string& path,
+      std::uint64_t max = static_cast<std::uint64_t>(kMaxTime)) const;
   /// Any id: a non-negative integer of 64 bits.
   [[nodiscard]] Id id(const Json& value, const std::string& path) const {
     return unsigned_integer(value, path, std::numeric_limits<std::uint64_t>::max());

@@ -2,6 +2,8 @@
 // UnitScale (time, distance) and cost_scale() (cost): integers when a scale is 1, otherwise
 // numbers rounded to 3 decimals; the parser multiplies back and rounds to the nearest integer.
 
+#include <fmt/format.h>
+
 #include <array>
 #include <cmath>
 #include <filesystem>
@@ -10,8 +12,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "routesolve/error.hpp"
 #include "routesolve/io/formats.hpp"
@@ -38,9 +38,11 @@ constexpr std::array<std::pair<StepType, std::string_view>, 6> kStepNames{{
 }};
 
 constexpr std::array<UnassignedReason, 9> kReasons{
-    UnassignedReason::NoCompatibleVehicle, UnassignedReason::Capacity,   UnassignedReason::TimeWindow,
-    UnassignedReason::MaxTasks,            UnassignedReason::MaxTravelTime, UnassignedReason::MaxDistance,
-    UnassignedReason::Unreachable,         UnassignedReason::Break,      UnassignedReason::NotRouted,
+    UnassignedReason::NoCompatibleVehicle, UnassignedReason::Capacity,
+    UnassignedReason::TimeWindow,          UnassignedReason::MaxTasks,
+    UnassignedReason::MaxTravelTime,       UnassignedReason::MaxDistance,
+    UnassignedReason::Unreachable,         UnassignedReason::Break,
+    UnassignedReason::NotRouted,
 };
 
 std::string_view step_name(StepType type) {
@@ -51,9 +53,12 @@ std::string_view step_name(StepType type) {
 
 std::string_view task_type_name(TaskType type) {
   switch (type) {
-    case TaskType::Job: return "job";
-    case TaskType::Pickup: return "pickup";
-    case TaskType::Delivery: return "delivery";
+    case TaskType::Job:
+      return "job";
+    case TaskType::Pickup:
+      return "pickup";
+    case TaskType::Delivery:
+      return "delivery";
   }
   return "job";
 }
@@ -117,7 +122,8 @@ class SolutionWriter {
     totals(out, s);
     out["violations"] = OJson::array();
     OJson times = OJson::object();  // VROOM reports milliseconds
-    for (const auto& stage : solution.profile) times[stage.stage] = std::llround(stage.seconds * 1000.0);
+    for (const auto& stage : solution.profile)
+      times[stage.stage] = std::llround(stage.seconds * 1000.0);
     out["computing_times"] = std::move(times);
     return out;
   }
@@ -137,12 +143,14 @@ class SolutionWriter {
   }
 
   OJson route(const Route& r) const {
-    const Vehicle* vehicle = r.vehicle < problem_.vehicles().size() ? &problem_.vehicle(r.vehicle) : nullptr;
+    const Vehicle* vehicle =
+        r.vehicle < problem_.vehicles().size() ? &problem_.vehicle(r.vehicle) : nullptr;
     OJson out = OJson::object();
     out["vehicle"] = vehicle != nullptr ? vehicle->id : r.vehicle_id;
     out["cost"] = scaled(r.cost, cost_);
     totals(out, r);
-    if (vehicle != nullptr && !vehicle->description.empty()) out["description"] = vehicle->description;
+    if (vehicle != nullptr && !vehicle->description.empty())
+      out["description"] = vehicle->description;
     OJson steps = OJson::array();
     for (const auto& s : r.steps) steps.push_back(step(s, vehicle));
     out["steps"] = std::move(steps);
@@ -196,7 +204,8 @@ class SolutionWriter {
   double time_, distance_, cost_;
 };
 
-// ---- parsing -------------------------------------------------------------------------------------
+// ---- parsing
+// -------------------------------------------------------------------------------------
 
 class SolutionParser {
  public:
@@ -209,16 +218,19 @@ class SolutionParser {
 
   Solution parse(const Json& root) {
     if (!root.is_object())
-      r_.fail("", fmt::format("expected a JSON object at the top level, got {}", detail::describe(root)));
+      r_.fail("", fmt::format("expected a JSON object at the top level, got {}",
+                              detail::describe(root)));
     Solution solution;
     if (const Json* routes = r_.member(root, "routes")) {
       r_.expect_array(*routes, "routes");
-      for (std::size_t i = 0; i < routes->size(); ++i) solution.routes.push_back(route((*routes)[i], index_path("routes", i)));
+      for (std::size_t i = 0; i < routes->size(); ++i)
+        solution.routes.push_back(route((*routes)[i], index_path("routes", i)));
     }
     if (const Json* unassigned = r_.member(root, "unassigned")) {
       r_.expect_array(*unassigned, "unassigned");
       for (std::size_t i = 0; i < unassigned->size(); ++i)
-        solution.unassigned.push_back(unassigned_entry((*unassigned)[i], index_path("unassigned", i)));
+        solution.unassigned.push_back(
+            unassigned_entry((*unassigned)[i], index_path("unassigned", i)));
     }
     if (const Json* summary = r_.member(root, "summary")) {
       r_.expect_object(*summary, "summary");
@@ -227,22 +239,27 @@ class SolutionParser {
         const std::string p = "summary.computing_times";
         r_.expect_object(*times, p);
         for (const auto& [stage, ms] : times->items())
-          solution.profile.push_back({stage, r_.non_negative_number(ms, join_path(p, stage)) / 1000.0});
+          solution.profile.push_back(
+              {stage, r_.non_negative_number(ms, join_path(p, stage)) / 1000.0});
       }
     }
-    if (const Json* backend = r_.member(root, "backend")) solution.backend = r_.string(*backend, "backend");
+    if (const Json* backend = r_.member(root, "backend"))
+      solution.backend = r_.string(*backend, "backend");
     return solution;
   }
 
  private:
   // A figure in output units back to internal units (absent = 0).
-  std::int64_t figure(const Json& obj, const std::string& path, std::string_view key, double scale) const {
+  std::int64_t figure(const Json& obj, const std::string& path, std::string_view key,
+                      double scale) const {
     const Json* v = r_.member(obj, key);
     if (v == nullptr) return 0;
     const std::string p = join_path(path, key);
-    if (scale == 1.0 && !v->is_number_float()) return static_cast<std::int64_t>(r_.unsigned_integer(*v, p));
+    if (scale == 1.0 && !v->is_number_float())
+      return static_cast<std::int64_t>(r_.unsigned_integer(*v, p));
     const double scaled = std::round(r_.non_negative_number(*v, p) * scale);
-    if (scaled > static_cast<double>(kMaxTime)) r_.fail(p, fmt::format("{} is too large", detail::describe(*v)));
+    if (scaled > static_cast<double>(kMaxTime))
+      r_.fail(p, fmt::format("{} is too large", detail::describe(*v)));
     return static_cast<std::int64_t>(scaled);
   }
 
@@ -275,7 +292,8 @@ class SolutionParser {
     if (const Json* v = r_.member(s, "routes"))
       out.routes = static_cast<std::size_t>(r_.unsigned_integer(*v, join_path(path, "routes")));
     if (const Json* v = r_.member(s, "unassigned"))
-      out.unassigned = static_cast<std::size_t>(r_.unsigned_integer(*v, join_path(path, "unassigned")));
+      out.unassigned =
+          static_cast<std::size_t>(r_.unsigned_integer(*v, join_path(path, "unassigned")));
     totals(out, s, path);
     return out;
   }
@@ -301,8 +319,10 @@ class SolutionParser {
     const std::string type_name = r_.string(r_.required(s, path, "type"), type_path);
     const auto type = step_type(type_name);
     if (!type)
-      r_.fail(type_path, fmt::format("unknown step type \"{}\" (expected start, job, pickup, delivery, break or end)",
-                                     type_name));
+      r_.fail(type_path,
+              fmt::format(
+                  "unknown step type \"{}\" (expected start, job, pickup, delivery, break or end)",
+                  type_name));
     out.type = *type;
     switch (out.type) {
       case StepType::Job:
@@ -328,7 +348,8 @@ class SolutionParser {
     }
     // What the file says wins, so that the validator can report a wrong location.
     if (const Json* index = r_.member(s, "location_index"))
-      out.location = static_cast<std::size_t>(r_.unsigned_integer(*index, join_path(path, "location_index")));
+      out.location =
+          static_cast<std::size_t>(r_.unsigned_integer(*index, join_path(path, "location_index")));
     out.arrival = figure(s, path, "arrival", time_);
     out.setup = figure(s, path, "setup", time_);
     out.service = figure(s, path, "service", time_);
@@ -349,7 +370,8 @@ class SolutionParser {
     if (const Json* steps = r_.member(r, "steps")) {
       const std::string p = join_path(path, "steps");
       r_.expect_array(*steps, p);
-      for (std::size_t i = 0; i < steps->size(); ++i) out.steps.push_back(step((*steps)[i], index_path(p, i), out.vehicle));
+      for (std::size_t i = 0; i < steps->size(); ++i)
+        out.steps.push_back(step((*steps)[i], index_path(p, i), out.vehicle));
     }
     return out;
   }
@@ -358,7 +380,8 @@ class SolutionParser {
     r_.expect_object(u, path);
     Unassigned out;
     out.id = r_.id(r_.required(u, path, "id"), join_path(path, "id"));
-    if (const Json* type = r_.member(u, "type")) out.type = task_type(*type, join_path(path, "type"));
+    if (const Json* type = r_.member(u, "type"))
+      out.type = task_type(*type, join_path(path, "type"));
     out.task = problem_.find_task(out.type, out.id);
     // Reasons are routesolve's; files from VROOM itself carry none.
     if (const Json* reason = r_.member(u, "reason")) {
@@ -373,7 +396,8 @@ class SolutionParser {
       }
       if (!known) {
         std::string names;
-        for (const auto candidate : kReasons) names += fmt::format("{}\"{}\"", names.empty() ? "" : ", ", to_string(candidate));
+        for (const auto candidate : kReasons)
+          names += fmt::format("{}\"{}\"", names.empty() ? "" : ", ", to_string(candidate));
         r_.fail(p, fmt::format("unknown reason \"{}\" (expected one of {})", name, names));
       }
     }
@@ -397,7 +421,8 @@ std::string vroom_solution_to_string(const Problem& problem, const Solution& sol
   return out.str();
 }
 
-Solution parse_vroom_solution(std::string_view text, const std::string& source, const Problem& problem) {
+Solution parse_vroom_solution(std::string_view text, const std::string& source,
+                              const Problem& problem) {
   const Json root = detail::parse_json_text(text, source);
   return SolutionParser(source, problem).parse(root);
 }

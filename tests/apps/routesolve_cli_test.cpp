@@ -23,14 +23,14 @@ using namespace routesolve;
 
 namespace {
 
-struct Run {
+struct ToolRun {
   int exit_code = -1;
   std::string out;  // stdout and stderr together
 };
 
-Run run(const std::string& args) {
+ToolRun run_tool(const std::string& args) {
   const std::string cmd = (test::bin_dir() / "routesolve").string() + " " + args + " 2>&1";
-  Run r;
+  ToolRun r;
   FILE* pipe = popen(cmd.c_str(), "r");
   if (pipe == nullptr) return r;
   std::array<char, 4096> buf{};
@@ -63,21 +63,21 @@ ValidationReport validate_files(const fs::path& input, const fs::path& solution)
 }  // namespace
 
 TEST(Cli, VersionAndHelp) {
-  EXPECT_EQ(run("--version").exit_code, 0);
+  EXPECT_EQ(run_tool("--version").exit_code, 0);
   for (const char* sub : {"solve", "batch", "validate"}) {
-    const Run r = run(std::string(sub) + " --help");
+    const ToolRun r = run_tool(std::string(sub) + " --help");
     EXPECT_EQ(r.exit_code, 0) << sub;
     EXPECT_NE(r.out.find("Usage"), std::string::npos) << r.out;
   }
-  EXPECT_EQ(run("").exit_code, 2);
-  EXPECT_EQ(run("solve").exit_code, 2);
-  EXPECT_EQ(run("solve x.json --backend gpu").exit_code, 2);
+  EXPECT_EQ(run_tool("").exit_code, 2);
+  EXPECT_EQ(run_tool("solve").exit_code, 2);
+  EXPECT_EQ(run_tool("solve x.json --backend gpu").exit_code, 2);
 }
 
 TEST(Cli, SolvesTheExampleWithMatricesAndTheOutputValidates) {
   const auto dir = temp_dir("example");
   const auto out = dir / "solution.json";
-  const Run r = run("solve " + example("fleet.json") + " -o " + out.string() + " --quiet --seed 3");
+  const ToolRun r = run_tool("solve " + example("fleet.json") + " -o " + out.string() + " --quiet --seed 3");
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_TRUE(r.out.empty()) << "--quiet must print nothing: " << r.out;
   const auto report = validate_files(example("fleet.json"), out);
@@ -87,19 +87,19 @@ TEST(Cli, SolvesTheExampleWithMatricesAndTheOutputValidates) {
   EXPECT_GE(json["routes"].size(), 1u);
   EXPECT_TRUE(json["summary"].contains("cost"));
   // The tool's own validate subcommand agrees.
-  EXPECT_EQ(run("validate " + example("fleet.json") + " " + out.string()).exit_code, 0);
+  EXPECT_EQ(run_tool("validate " + example("fleet.json") + " " + out.string()).exit_code, 0);
 }
 
 TEST(Cli, SolvesCoordinatesOnlyWithAGreatCircleNote) {
   const auto dir = temp_dir("coords");
   const auto out = dir / "solution.json";
-  const Run r = run("solve " + example("fleet_coordinates.json") + " -o " + out.string());
+  const ToolRun r = run_tool("solve " + example("fleet_coordinates.json") + " -o " + out.string());
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("great-circle"), std::string::npos) << r.out;
   const auto report = validate_files(example("fleet_coordinates.json"), out);
   EXPECT_TRUE(report.ok()) << report.to_text();
   for (const char* fmt : {"geojson", "svg", "csv"}) {
-    const Run w = run("solve " + example("fleet_coordinates.json") + " --quiet --output-format " + fmt + " -o " +
+    const ToolRun w = run_tool("solve " + example("fleet_coordinates.json") + " --quiet --output-format " + fmt + " -o " +
                       (dir / (std::string("out.") + fmt)).string());
     EXPECT_EQ(w.exit_code, 0) << fmt << ": " << w.out;
     EXPECT_GT(fs::file_size(dir / (std::string("out.") + fmt)), 100u) << fmt;
@@ -108,8 +108,8 @@ TEST(Cli, SolvesCoordinatesOnlyWithAGreatCircleNote) {
 
 TEST(Cli, OutputIsDeterministicForASeed) {
   const auto dir = temp_dir("determinism");
-  ASSERT_EQ(run("solve " + example("fleet.json") + " --quiet --seed 9 --time-limit 0.5 -o " + (dir / "a.json").string()).exit_code, 0);
-  ASSERT_EQ(run("solve " + example("fleet.json") + " --quiet --seed 9 --time-limit 0.5 -o " + (dir / "b.json").string()).exit_code, 0);
+  ASSERT_EQ(run_tool("solve " + example("fleet.json") + " --quiet --seed 9 --time-limit 0.5 -o " + (dir / "a.json").string()).exit_code, 0);
+  ASSERT_EQ(run_tool("solve " + example("fleet.json") + " --quiet --seed 9 --time-limit 0.5 -o " + (dir / "b.json").string()).exit_code, 0);
   auto a = nlohmann::json::parse(std::ifstream(dir / "a.json"));
   auto b = nlohmann::json::parse(std::ifstream(dir / "b.json"));
   a["summary"].erase("computing_times");
@@ -119,12 +119,12 @@ TEST(Cli, OutputIsDeterministicForASeed) {
 }
 
 TEST(Cli, CudaWithoutADeviceIsAClearError) {
-  const Run r = run("solve " + example("fleet.json") + " --backend cuda --quiet");
+  const ToolRun r = run_tool("solve " + example("fleet.json") + " --backend cuda --quiet");
   if (r.exit_code == 0) GTEST_SKIP() << "a CUDA device is present: nothing to check";
   EXPECT_EQ(r.exit_code, 3) << r.out;
   EXPECT_NE(r.out.find("CUDA"), std::string::npos) << r.out;
   // auto falls back to the CPU backend.
-  EXPECT_EQ(run("solve " + example("fleet.json") + " --backend auto --quiet -o /dev/null").exit_code, 0);
+  EXPECT_EQ(run_tool("solve " + example("fleet.json") + " --backend auto --quiet -o /dev/null").exit_code, 0);
 }
 
 TEST(Cli, BadInputGetsExitCode2AndNamesTheFile) {
@@ -138,11 +138,11 @@ TEST(Cli, BadInputGetsExitCode2AndNamesTheFile) {
   };
   for (const auto& [name, text] : cases) {
     write_file(dir / name, text);
-    const Run r = run("solve " + (dir / name).string() + " --quiet");
+    const ToolRun r = run_tool("solve " + (dir / name).string() + " --quiet");
     EXPECT_EQ(r.exit_code, 2) << name << ": " << r.out;
     EXPECT_NE(r.out.find(name), std::string::npos) << "message must name the file: " << r.out;
   }
-  const Run missing = run("solve " + (dir / "does-not-exist.json").string());
+  const ToolRun missing = run_tool("solve " + (dir / "does-not-exist.json").string());
   EXPECT_EQ(missing.exit_code, 2) << missing.out;
   EXPECT_NE(missing.out.find("does-not-exist.json"), std::string::npos) << missing.out;
 }
@@ -150,7 +150,7 @@ TEST(Cli, BadInputGetsExitCode2AndNamesTheFile) {
 TEST(Cli, ValidateReportsViolations) {
   const auto dir = temp_dir("validate");
   const auto out = dir / "solution.json";
-  ASSERT_EQ(run("solve " + example("fleet.json") + " --quiet -o " + out.string()).exit_code, 0);
+  ASSERT_EQ(run_tool("solve " + example("fleet.json") + " --quiet -o " + out.string()).exit_code, 0);
   auto json = nlohmann::json::parse(std::ifstream(out));
   ASSERT_FALSE(json["routes"].empty());
   // Break the arrival time of the first task step: the validator must say so and exit 1.
@@ -161,7 +161,7 @@ TEST(Cli, ValidateReportsViolations) {
       break;
     }
   write_file(dir / "broken.json", json.dump());
-  const Run r = run("validate " + example("fleet.json") + " " + (dir / "broken.json").string());
+  const ToolRun r = run_tool("validate " + example("fleet.json") + " " + (dir / "broken.json").string());
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(r.out.find("routes[0]"), std::string::npos) << r.out;
 }
@@ -174,7 +174,7 @@ TEST(Cli, BatchSolvesAFolderAndKeepsGoingPastFailures) {
   fs::copy_file(example("fleet_coordinates.json"), in / "b.json");
   write_file(in / "c.json", "{ not json");
   write_file(in / "notes.md", "ignored: not a fleet file extension");
-  const Run r = run("batch " + in.string() + " --out-dir " + (dir / "out").string() + " --quiet");
+  const ToolRun r = run_tool("batch " + in.string() + " --out-dir " + (dir / "out").string() + " --quiet");
   EXPECT_EQ(r.exit_code, 1) << "one file failed: " << r.out;
   EXPECT_NE(r.out.find("3 files, 2 ok, 1 failed"), std::string::npos) << r.out;
   EXPECT_TRUE(fs::exists(dir / "out" / "a.json"));
@@ -183,7 +183,7 @@ TEST(Cli, BatchSolvesAFolderAndKeepsGoingPastFailures) {
   EXPECT_TRUE(validate_files(in / "a.json", dir / "out" / "a.json").ok());
   // All good -> exit 0.
   fs::remove(in / "c.json");
-  EXPECT_EQ(run("batch " + in.string() + " --out-dir " + (dir / "out2").string() + " --quiet").exit_code, 0);
+  EXPECT_EQ(run_tool("batch " + in.string() + " --out-dir " + (dir / "out2").string() + " --quiet").exit_code, 0);
 }
 
 TEST(Cli, BenchmarkFormatsEndToEnd) {
@@ -194,13 +194,13 @@ TEST(Cli, BenchmarkFormatsEndToEnd) {
                                 (ds / "pdptw/li_lim/lc101.txt").string()};
   for (const auto& input : inputs) {
     const auto out = dir / (fs::path(input).stem().string() + ".json");
-    const Run r = run("solve " + input + " --quiet -o " + out.string());
+    const ToolRun r = run_tool("solve " + input + " --quiet -o " + out.string());
     ASSERT_EQ(r.exit_code, 0) << input << ": " << r.out;
     const auto report = validate_files(input, out);
     EXPECT_TRUE(report.ok()) << input << ": " << report.to_text();
   }
   // CVRPLIB .sol output validates through the tool as well.
   const auto sol = dir / "A-n32-k5.sol";
-  ASSERT_EQ(run("solve " + inputs[0] + " --quiet --output-format sol -o " + sol.string()).exit_code, 0);
-  EXPECT_EQ(run("validate " + inputs[0] + " " + sol.string()).exit_code, 0);
+  ASSERT_EQ(run_tool("solve " + inputs[0] + " --quiet --output-format sol -o " + sol.string()).exit_code, 0);
+  EXPECT_EQ(run_tool("validate " + inputs[0] + " " + sol.string()).exit_code, 0);
 }

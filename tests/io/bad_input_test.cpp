@@ -3,13 +3,12 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <string>
-
-#include <unistd.h>
 
 #include "routesolve/error.hpp"
 #include "routesolve/io/formats.hpp"
@@ -50,10 +49,12 @@ std::string with_vehicle(const std::string& vehicle) {
          R"(],"matrices":{"car":{"durations":[[0,1],[1,0]]}}})";
 }
 std::string with_job(const std::string& job) {
-  return R"({"jobs":[)" + job + R"(],"vehicles":[{"id":1,"start_index":0}],"matrices":{"car":{"durations":[[0,1],[1,0]]}}})";
+  return R"({"jobs":[)" + job +
+         R"(],"vehicles":[{"id":1,"start_index":0}],"matrices":{"car":{"durations":[[0,1],[1,0]]}}})";
 }
 std::string with_matrices(const std::string& matrices) {
-  return R"({"jobs":[{"id":1,"location_index":1}],"vehicles":[{"id":1,"start_index":0}],"matrices":)" + matrices + "}";
+  return R"({"jobs":[{"id":1,"location_index":1}],"vehicles":[{"id":1,"start_index":0}],"matrices":)" +
+         matrices + "}";
 }
 
 // ---- malformed JSON ---------------------------------------------------------------------------
@@ -91,7 +92,10 @@ TEST(BadVroomProblem, EmptyFile) {
 }
 
 TEST(BadVroomProblem, BinaryGarbageWithNulBytes) {
-  const std::string garbage("\x7f" "ELF\x02\x01\x01\0\0\0\0\0", 12);
+  const std::string garbage(
+      "\x7f"
+      "ELF\x02\x01\x01\0\0\0\0\0",
+      12);
   const auto msg = problem_error(garbage);
   EXPECT_THAT(msg, HasSubstr("fleet.json"));
   EXPECT_THAT(msg, HasSubstr("binary"));
@@ -101,37 +105,44 @@ TEST(BadVroomProblem, BinaryGarbageWithoutNulIsMalformedAndPrintable) {
   const auto msg = problem_error("\xff\xfe\x01\x02garbage");
   EXPECT_THAT(msg, HasSubstr("fleet.json:1:1"));
   EXPECT_THAT(msg, HasSubstr("malformed JSON"));
-  for (const char c : msg) EXPECT_GE(static_cast<unsigned char>(c), 0x20) << "raw byte in message: " << msg;
+  for (const char c : msg)
+    EXPECT_GE(static_cast<unsigned char>(c), 0x20) << "raw byte in message: " << msg;
 }
 
 TEST(BadVroomProblem, DeeplyNestedJsonDoesNotOverflowTheStack) {
-  const std::string deep = "{\"vehicles\":" + std::string(200000, '[') + std::string(200000, ']') + "}";
+  const std::string deep =
+      "{\"vehicles\":" + std::string(200000, '[') + std::string(200000, ']') + "}";
   const auto msg = problem_error(deep);
   EXPECT_THAT(msg, HasSubstr("fleet.json:1:"));
   EXPECT_THAT(msg, HasSubstr("nested deeper than"));
 }
 
 TEST(BadVroomProblem, BracketsInsideStringsDoNotCount) {
-  const std::string text = with_job(R"({"id":1,"location_index":1,"description":")" + std::string(500, '[') + R"("})");
+  const std::string text =
+      with_job(R"({"id":1,"location_index":1,"description":")" + std::string(500, '[') + R"("})");
   EXPECT_EQ(parse_vroom_problem(text, "fleet.json").jobs[0].description.size(), 500u);
 }
 
 // ---- structure and types ----------------------------------------------------------------------
 
 TEST(BadVroomProblem, TopLevelNotAnObject) {
-  EXPECT_THAT(problem_error("[1, 2]"), HasSubstr("fleet.json: expected a JSON object at the top level, got an array"));
+  EXPECT_THAT(problem_error("[1, 2]"),
+              HasSubstr("fleet.json: expected a JSON object at the top level, got an array"));
 }
 
 TEST(BadVroomProblem, MissingVehicles) {
-  EXPECT_THAT(problem_error(R"({"jobs":[]})"), HasSubstr("fleet.json: missing required field 'vehicles'"));
+  EXPECT_THAT(problem_error(R"({"jobs":[]})"),
+              HasSubstr("fleet.json: missing required field 'vehicles'"));
 }
 
 TEST(BadVroomProblem, JobsNotAnArray) {
-  EXPECT_THAT(problem_error(R"({"jobs":{"id":1},"vehicles":[]})"), HasSubstr("fleet.json: jobs: expected an array, got an object"));
+  EXPECT_THAT(problem_error(R"({"jobs":{"id":1},"vehicles":[]})"),
+              HasSubstr("fleet.json: jobs: expected an array, got an object"));
 }
 
 TEST(BadVroomProblem, JobNotAnObject) {
-  EXPECT_THAT(problem_error(with_job("42")), HasSubstr("fleet.json: jobs[0]: expected an object, got 42"));
+  EXPECT_THAT(problem_error(with_job("42")),
+              HasSubstr("fleet.json: jobs[0]: expected an object, got 42"));
 }
 
 TEST(BadVroomProblem, MissingJobId) {
@@ -165,21 +176,27 @@ TEST(BadVroomProblem, HugeServiceIsOutOfRange) {
 }
 
 TEST(BadVroomProblem, NegativeCapacityNamesTheField) {
-  const std::string text = R"({"jobs":[{"id":1,"location_index":1}],"vehicles":[{"id":1,"start_index":0,"capacity":[5]},)"
-                           R"({"id":2,"start_index":0,"capacity":[-3]}],"matrices":{"car":{"durations":[[0,1],[1,0]]}}})";
-  EXPECT_THAT(problem_error(text),
-              HasSubstr("fleet.json: vehicles[1].capacity[0]: expected a non-negative integer, got -3"));
+  const std::string text =
+      R"({"jobs":[{"id":1,"location_index":1}],"vehicles":[{"id":1,"start_index":0,"capacity":[5]},)"
+      R"({"id":2,"start_index":0,"capacity":[-3]}],"matrices":{"car":{"durations":[[0,1],[1,0]]}}})";
+  EXPECT_THAT(
+      problem_error(text),
+      HasSubstr("fleet.json: vehicles[1].capacity[0]: expected a non-negative integer, got -3"));
 }
 
 TEST(BadVroomProblem, InconsistentAmountDimensions) {
-  const std::string text = R"({"jobs":[{"id":1,"location_index":1,"delivery":[1,2]}],)"
-                           R"("vehicles":[{"id":1,"start_index":0,"capacity":[10]}],"matrices":{"car":{"durations":[[0,1],[1,0]]}}})";
+  const std::string text =
+      R"({"jobs":[{"id":1,"location_index":1,"delivery":[1,2]}],)"
+      R"("vehicles":[{"id":1,"start_index":0,"capacity":[10]}],"matrices":{"car":{"durations":[[0,1],[1,0]]}}})";
   const auto msg = problem_error(text);
-  EXPECT_THAT(msg, HasSubstr("fleet.json: vehicles[0].capacity: has 1 dimension(s), but jobs[0].delivery has 2"));
+  EXPECT_THAT(
+      msg, HasSubstr(
+               "fleet.json: vehicles[0].capacity: has 1 dimension(s), but jobs[0].delivery has 2"));
 }
 
 TEST(BadVroomProblem, EmptyAmountAmongNonEmpty) {
-  const auto msg = problem_error(with_job(R"({"id":1,"location_index":1,"delivery":[1]},{"id":2,"location_index":1,"pickup":[]})"));
+  const auto msg = problem_error(with_job(
+      R"({"id":1,"location_index":1,"delivery":[1]},{"id":2,"location_index":1,"pickup":[]})"));
   EXPECT_THAT(msg, HasSubstr("fleet.json: jobs[1].pickup: has 0 dimension(s)"));
 }
 
@@ -203,24 +220,30 @@ TEST(BadVroomProblem, DuplicateShipmentPickupIds) {
       R"({"shipments":[{"pickup":{"id":1,"location_index":0},"delivery":{"id":1,"location_index":1}},)"
       R"({"pickup":{"id":1,"location_index":1},"delivery":{"id":2,"location_index":0}}],)"
       R"("vehicles":[{"id":1,"start_index":0}],"matrix":[[0,1],[1,0]]})";
-  EXPECT_THAT(problem_error(text), HasSubstr("fleet.json: shipments[1].pickup.id: duplicate pickup id 1"));
+  EXPECT_THAT(problem_error(text),
+              HasSubstr("fleet.json: shipments[1].pickup.id: duplicate pickup id 1"));
 }
 
 TEST(BadVroomProblem, ShipmentWithoutDelivery) {
   const std::string text = R"({"shipments":[{"pickup":{"id":1,"location_index":0}}],)"
                            R"("vehicles":[{"id":1,"start_index":0}],"matrix":[[0,1],[1,0]]})";
-  EXPECT_THAT(problem_error(text), HasSubstr("fleet.json: shipments[0]: missing required field 'delivery'"));
+  EXPECT_THAT(problem_error(text),
+              HasSubstr("fleet.json: shipments[0]: missing required field 'delivery'"));
 }
 
 TEST(BadVroomProblem, ShipmentStepWithoutLocation) {
-  const std::string text = R"({"shipments":[{"pickup":{"id":1,"location_index":0},"delivery":{"id":1}}],)"
-                           R"("vehicles":[{"id":1,"start_index":0}],"matrix":[[0,1],[1,0]]})";
-  EXPECT_THAT(problem_error(text), HasSubstr("fleet.json: shipments[0].delivery: needs a 'location' or a 'location_index'"));
+  const std::string text =
+      R"({"shipments":[{"pickup":{"id":1,"location_index":0},"delivery":{"id":1}}],)"
+      R"("vehicles":[{"id":1,"start_index":0}],"matrix":[[0,1],[1,0]]})";
+  EXPECT_THAT(
+      problem_error(text),
+      HasSubstr("fleet.json: shipments[0].delivery: needs a 'location' or a 'location_index'"));
 }
 
 TEST(BadVroomProblem, TimeWindowStartAfterEnd) {
-  EXPECT_THAT(problem_error(with_job(R"({"id":1,"location_index":1,"time_windows":[[0,10],[50,10]]})")),
-              HasSubstr("fleet.json: jobs[0].time_windows[1]: start 50 is after end 10"));
+  EXPECT_THAT(
+      problem_error(with_job(R"({"id":1,"location_index":1,"time_windows":[[0,10],[50,10]]})")),
+      HasSubstr("fleet.json: jobs[0].time_windows[1]: start 50 is after end 10"));
 }
 
 TEST(BadVroomProblem, TimeWindowWrongShape) {
@@ -238,8 +261,9 @@ TEST(BadVroomProblem, LocationWrongShape) {
 }
 
 TEST(BadVroomProblem, PriorityOutOfRange) {
-  EXPECT_THAT(problem_error(with_job(R"({"id":1,"location_index":1,"priority":101})")),
-              HasSubstr("fleet.json: jobs[0].priority: expected an integer from 0 to 100, got 101"));
+  EXPECT_THAT(
+      problem_error(with_job(R"({"id":1,"location_index":1,"priority":101})")),
+      HasSubstr("fleet.json: jobs[0].priority: expected an integer from 0 to 100, got 101"));
 }
 
 TEST(BadVroomProblem, DescriptionNotAString) {
@@ -258,8 +282,10 @@ TEST(BadVroomProblem, SpeedFactorNotPositive) {
 }
 
 TEST(BadVroomProblem, CostsWrongType) {
-  EXPECT_THAT(problem_error(with_vehicle(R"({"id":1,"start_index":0,"costs":{"per_hour":true}})")),
-              HasSubstr("fleet.json: vehicles[0].costs.per_hour: expected a non-negative integer, got true"));
+  EXPECT_THAT(
+      problem_error(with_vehicle(R"({"id":1,"start_index":0,"costs":{"per_hour":true}})")),
+      HasSubstr(
+          "fleet.json: vehicles[0].costs.per_hour: expected a non-negative integer, got true"));
 }
 
 TEST(BadVroomProblem, BreakWithoutId) {
@@ -268,8 +294,9 @@ TEST(BadVroomProblem, BreakWithoutId) {
 }
 
 TEST(BadVroomProblem, VehicleStepsAreUnsupported) {
-  const auto msg = problem_error(with_vehicle(R"({"id":1,"start_index":0,"steps":[{"type":"start"}]})"),
-                                 ErrorCode::Unsupported);
+  const auto msg =
+      problem_error(with_vehicle(R"({"id":1,"start_index":0,"steps":[{"type":"start"}]})"),
+                    ErrorCode::Unsupported);
   EXPECT_THAT(msg, HasSubstr("fleet.json: vehicles[0].steps"));
 }
 
@@ -291,13 +318,16 @@ TEST(BadVroomProblem, MatrixRowNotAnArray) {
 }
 
 TEST(BadVroomProblem, NegativeMatrixEntry) {
-  EXPECT_THAT(problem_error(with_matrices(R"({"car":{"durations":[[0,1],[-1,0]]}})")),
-              HasSubstr("fleet.json: matrices.car.durations[1][0]: expected a non-negative integer, got -1"));
+  EXPECT_THAT(
+      problem_error(with_matrices(R"({"car":{"durations":[[0,1],[-1,0]]}})")),
+      HasSubstr(
+          "fleet.json: matrices.car.durations[1][0]: expected a non-negative integer, got -1"));
 }
 
 TEST(BadVroomProblem, DistancesOfAnotherSize) {
-  EXPECT_THAT(problem_error(with_matrices(R"({"car":{"durations":[[0,1],[1,0]],"distances":[[0]]}})")),
-              HasSubstr("fleet.json: matrices.car.distances: 1x1 matrix, but durations are 2x2"));
+  EXPECT_THAT(
+      problem_error(with_matrices(R"({"car":{"durations":[[0,1],[1,0]],"distances":[[0]]}})")),
+      HasSubstr("fleet.json: matrices.car.distances: 1x1 matrix, but durations are 2x2"));
 }
 
 TEST(BadVroomProblem, ProfileWithoutDurations) {
@@ -306,7 +336,8 @@ TEST(BadVroomProblem, ProfileWithoutDurations) {
 }
 
 TEST(BadVroomProblem, MatricesNotAnObject) {
-  EXPECT_THAT(problem_error(with_matrices("[[0,1],[1,0]]")), HasSubstr("fleet.json: matrices: expected an object"));
+  EXPECT_THAT(problem_error(with_matrices("[[0,1],[1,0]]")),
+              HasSubstr("fleet.json: matrices: expected an object"));
 }
 
 TEST(BadVroomProblem, LocationIndexOutOfRange) {
@@ -337,11 +368,13 @@ TEST(BadVroomSolution, Malformed) {
 }
 
 TEST(BadVroomSolution, RoutesNotAnArray) {
-  EXPECT_THAT(solution_error(R"({"routes":{}})"), HasSubstr("sol.json: routes: expected an array, got an object"));
+  EXPECT_THAT(solution_error(R"({"routes":{}})"),
+              HasSubstr("sol.json: routes: expected an array, got an object"));
 }
 
 TEST(BadVroomSolution, RouteWithoutVehicle) {
-  EXPECT_THAT(solution_error(R"({"routes":[{"steps":[]}]})"), HasSubstr("sol.json: routes[0]: missing required field 'vehicle'"));
+  EXPECT_THAT(solution_error(R"({"routes":[{"steps":[]}]})"),
+              HasSubstr("sol.json: routes[0]: missing required field 'vehicle'"));
 }
 
 TEST(BadVroomSolution, StepWithoutType) {
@@ -355,8 +388,9 @@ TEST(BadVroomSolution, UnknownStepType) {
 }
 
 TEST(BadVroomSolution, NegativeArrival) {
-  EXPECT_THAT(solution_error(R"({"routes":[{"vehicle":1,"steps":[{"type":"job","id":1,"arrival":-4}]}]})"),
-              HasSubstr("sol.json: routes[0].steps[0].arrival: expected a non-negative integer, got -4"));
+  EXPECT_THAT(
+      solution_error(R"({"routes":[{"vehicle":1,"steps":[{"type":"job","id":1,"arrival":-4}]}]})"),
+      HasSubstr("sol.json: routes[0].steps[0].arrival: expected a non-negative integer, got -4"));
 }
 
 TEST(BadVroomSolution, UnknownUnassignedType) {
@@ -366,14 +400,15 @@ TEST(BadVroomSolution, UnknownUnassignedType) {
 
 TEST(BadVroomSolution, UnknownIdsReachTheValidator) {
   const ProblemPtr p = small_problem();
-  const Solution s =
-      parse_vroom_solution(R"({"routes":[{"vehicle":9,"steps":[{"type":"job","id":5}]}]})", "sol.json", *p);
+  const Solution s = parse_vroom_solution(
+      R"({"routes":[{"vehicle":9,"steps":[{"type":"job","id":5}]}]})", "sol.json", *p);
   ASSERT_EQ(s.routes.size(), 1u);
   EXPECT_EQ(s.routes[0].vehicle, kNone);
   EXPECT_EQ(s.routes[0].steps[0].task, kNone);
   const ValidationReport report = validate(*p, s);
   bool unknown_vehicle = false;
-  for (const auto& v : report.violations) unknown_vehicle = unknown_vehicle || v.kind == ViolationKind::UnknownVehicle;
+  for (const auto& v : report.violations)
+    unknown_vehicle = unknown_vehicle || v.kind == ViolationKind::UnknownVehicle;
   EXPECT_TRUE(unknown_vehicle) << report.to_text();
 }
 
@@ -383,7 +418,8 @@ class BadFiles : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = std::filesystem::temp_directory_path() /
-           ("routesolve_bad_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
+           ("routesolve_bad_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
             std::to_string(::getpid()));
     std::filesystem::create_directories(dir_);
   }
@@ -438,7 +474,8 @@ TEST_F(BadFiles, UnknownTextIsNoKnownFormat) {
 TEST_F(BadFiles, VroomErrorsNameTheFile) {
   const auto file = write("fleet.json", R"({"vehicles":[{"id":1,"capacity":[-3]}]})");
   EXPECT_THAT(error_of([&] { (void)read_problem(file); }),
-              HasSubstr(file.string() + ": vehicles[0].capacity[0]: expected a non-negative integer, got -3"));
+              HasSubstr(file.string() +
+                        ": vehicles[0].capacity[0]: expected a non-negative integer, got -3"));
 }
 
 TEST(BadFormatName, IsRejected) {

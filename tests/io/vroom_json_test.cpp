@@ -1,21 +1,20 @@
 // VROOM JSON in and out: every field of a rich problem, solution round trips, unit scales,
 // and format detection.
 
+#include "routesolve/io/vroom_json.hpp"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <string>
-
-#include <unistd.h>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "routesolve/error.hpp"
 #include "routesolve/io/formats.hpp"
-#include "routesolve/io/vroom_json.hpp"
 #include "routesolve/problem.hpp"
 #include "routesolve/solution.hpp"
 #include "routesolve/validator.hpp"
@@ -169,7 +168,8 @@ TEST(VroomProblem, ParsesEveryField) {
 
 TEST(VroomProblem, LegacyMatrixIsCarDurations) {
   const ProblemSpec spec = parse_vroom_problem(
-      R"({"vehicles":[{"id":1,"start_index":0}],"jobs":[{"id":1,"location_index":1}],"matrix":[[0,7],[8,0]]})", "m.json");
+      R"({"vehicles":[{"id":1,"start_index":0}],"jobs":[{"id":1,"location_index":1}],"matrix":[[0,7],[8,0]]})",
+      "m.json");
   ASSERT_EQ(spec.matrices.count("car"), 1u);
   EXPECT_EQ(spec.matrices.at("car").durations, Matrix(2, {0, 7, 8, 0}));
 }
@@ -177,20 +177,23 @@ TEST(VroomProblem, LegacyMatrixIsCarDurations) {
 TEST(VroomProblem, LargeMatrixEntriesMeanUnreachable) {
   const ProblemSpec spec = parse_vroom_problem(
       R"({"vehicles":[{"id":1,"start_index":0}],"jobs":[{"id":1,"location_index":1}],
-          "matrix":[[0,18446744073709551615],[8,0]]})", "m.json");
+          "matrix":[[0,18446744073709551615],[8,0]]})",
+      "m.json");
   EXPECT_EQ(spec.matrices.at("car").durations(0, 1), kUnreachable);
 }
 
 TEST(VroomProblem, IntegralFloatsAreIntegers) {
   const ProblemSpec spec = parse_vroom_problem(
-      R"({"vehicles":[{"id":1.0,"start":[1,2]}],"jobs":[{"id":2,"location":[1,3],"service":30.0}]})", "f.json");
+      R"({"vehicles":[{"id":1.0,"start":[1,2]}],"jobs":[{"id":2,"location":[1,3],"service":30.0}]})",
+      "f.json");
   EXPECT_EQ(spec.vehicles[0].id, 1u);
   EXPECT_EQ(spec.jobs[0].service, 30);
   EXPECT_TRUE(spec.matrices.empty());
 }
 
 TEST(VroomProblem, Utf8ByteOrderMarkIsSkipped) {
-  const ProblemSpec spec = parse_vroom_problem("\xEF\xBB\xBF{\"vehicles\":[{\"id\":3,\"start\":[1,2]}]}", "bom.json");
+  const ProblemSpec spec =
+      parse_vroom_problem("\xEF\xBB\xBF{\"vehicles\":[{\"id\":3,\"start\":[1,2]}]}", "bom.json");
   ASSERT_EQ(spec.vehicles.size(), 1u);
   EXPECT_EQ(spec.vehicles[0].id, 3u);
 }
@@ -218,7 +221,8 @@ constexpr const char* kRouteProblem = R"({
     "distances": [[0,300,400,500],[300,0,200,300],[400,200,0,100],[500,300,100,0]]}}
 })";
 
-// Problem + solution: vehicle 4 serves job 1, the shipment and job 2; job 3 has no compatible vehicle.
+// Problem + solution: vehicle 4 serves job 1, the shipment and job 2; job 3 has no compatible
+// vehicle.
 struct Fixture {
   ProblemPtr problem;
   Solution solution;
@@ -228,8 +232,9 @@ Fixture route_fixture(const ProblemSpec& spec) {
   Fixture f;
   f.problem = Problem::create(spec);
   const Problem& p = *f.problem;
-  const std::vector<std::size_t> order{p.find_task(TaskType::Job, 1), p.find_task(TaskType::Pickup, 6),
-                                       p.find_task(TaskType::Delivery, 6), p.find_task(TaskType::Job, 2)};
+  const std::vector<std::size_t> order{
+      p.find_task(TaskType::Job, 1), p.find_task(TaskType::Pickup, 6),
+      p.find_task(TaskType::Delivery, 6), p.find_task(TaskType::Job, 2)};
   const ScheduleResult r = schedule_route(p, p.find_vehicle(4), order);
   EXPECT_TRUE(r.feasible);
   Unassigned u;
@@ -316,7 +321,8 @@ TEST(VroomSolution, WriterThenParserRoundTrip) {
   EXPECT_EQ(json["unassigned"][0]["id"], 3);
   EXPECT_EQ(json["unassigned"][0]["type"], "job");
   EXPECT_EQ(json["unassigned"][0]["location_index"], 3);
-  EXPECT_EQ(json["unassigned"][0]["reason"], std::string(to_string(UnassignedReason::NoCompatibleVehicle)));
+  EXPECT_EQ(json["unassigned"][0]["reason"],
+            std::string(to_string(UnassignedReason::NoCompatibleVehicle)));
   const auto& route = json["routes"][0];
   EXPECT_EQ(route["vehicle"], 4);
   EXPECT_EQ(route["description"], "van");
@@ -327,7 +333,8 @@ TEST(VroomSolution, WriterThenParserRoundTrip) {
   EXPECT_EQ(steps.back()["type"], "end");
   bool saw_break = false, saw_job1 = false;
   for (const auto& s : steps) {
-    EXPECT_TRUE(s.contains("arrival") && s.contains("duration") && s.contains("load") && s.contains("distance"));
+    EXPECT_TRUE(s.contains("arrival") && s.contains("duration") && s.contains("load") &&
+                s.contains("distance"));
     if (s["type"] == "break") {
       saw_break = true;
       EXPECT_EQ(s["id"], 40);
@@ -373,7 +380,8 @@ TEST(VroomSolution, ScaledUnitsAreConvertedBothWays) {
   const Route& route = f.solution.routes[0];
   const auto& out = json["routes"][0];
   EXPECT_TRUE(out["duration"].is_number_float());
-  EXPECT_DOUBLE_EQ(out["duration"].get<double>(), std::round(route.duration / 1000.0 * 1000.0) / 1000.0);
+  EXPECT_DOUBLE_EQ(out["duration"].get<double>(),
+                   std::round(route.duration / 1000.0 * 1000.0) / 1000.0);
   EXPECT_DOUBLE_EQ(out["distance"].get<double>(), route.distance / 100.0);
   EXPECT_NEAR(out["cost"].get<double>(), static_cast<double>(route.cost) / p.cost_scale(), 0.0005);
   for (std::size_t k = 0; k < route.steps.size(); ++k)
@@ -387,7 +395,8 @@ TEST(VroomSolution, ScaledUnitsAreConvertedBothWays) {
     EXPECT_EQ(back.routes[0].steps[k].distance, route.steps[k].distance);
   }
   EXPECT_EQ(back.routes[0].duration, route.duration);
-  EXPECT_NEAR(static_cast<double>(back.routes[0].cost), static_cast<double>(route.cost), p.cost_scale() / 1000.0);
+  EXPECT_NEAR(static_cast<double>(back.routes[0].cost), static_cast<double>(route.cost),
+              p.cost_scale() / 1000.0);
 }
 
 TEST(VroomSolution, ScaleOfOneWritesIntegers) {
@@ -404,7 +413,8 @@ TEST(VroomSolution, UnknownIdsAreKeptForTheValidator) {
   const ProblemPtr p = Problem::create(parse_vroom_problem(kRouteProblem, "rt.json"));
   const Solution s = parse_vroom_solution(
       R"({"routes":[{"vehicle":99,"steps":[{"type":"job","id":1234},{"type":"pickup","id":1}]}],
-          "unassigned":[{"id":77,"type":"delivery"}]})", "bad.json", *p);
+          "unassigned":[{"id":77,"type":"delivery"}]})",
+      "bad.json", *p);
   ASSERT_EQ(s.routes.size(), 1u);
   EXPECT_EQ(s.routes[0].vehicle, kNone);
   EXPECT_EQ(s.routes[0].vehicle_id, 99u);
@@ -424,7 +434,8 @@ TEST(VroomSolution, VroomOutputWithoutRoutesolveFields) {
       R"({"code":0,"summary":{"cost":10,"routes":1,"unassigned":0,"computing_times":{"loading":1}},
           "unassigned":[{"id":3,"type":"job","location":[0,0]}],
           "routes":[{"vehicle":5,"cost":10,"steps":[{"type":"start","location":[0,0],"arrival":0},
-                    {"type":"job","id":2,"arrival":40,"load":[0]}],"geometry":"abc"}]})", "vroom.json", *p);
+                    {"type":"job","id":2,"arrival":40,"load":[0]}],"geometry":"abc"}]})",
+      "vroom.json", *p);
   ASSERT_EQ(s.routes.size(), 1u);
   EXPECT_EQ(s.routes[0].vehicle, p->find_vehicle(5));
   EXPECT_EQ(s.routes[0].steps[0].location, 0u);  // from the vehicle
@@ -442,7 +453,8 @@ class TempDir : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = std::filesystem::temp_directory_path() /
-           ("routesolve_io_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
+           ("routesolve_io_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
             std::to_string(::getpid()));
     std::filesystem::create_directories(dir_);
   }
@@ -477,11 +489,14 @@ TEST_F(VroomFiles, ReadSolutionFile) {
 }
 
 TEST_F(VroomFiles, DetectsTextFormatsByContent) {
-  EXPECT_EQ(detect_format(write("a.vrp", "NAME : A-n32-k5\r\nTYPE : CVRP\r\nDIMENSION : 32\r\n")), InputFormat::Cvrplib);
-  EXPECT_EQ(detect_format(write("c.txt", "C101\n\nVEHICLE\nNUMBER     CAPACITY\n  25  200\n\nCUSTOMER\n")),
+  EXPECT_EQ(detect_format(write("a.vrp", "NAME : A-n32-k5\r\nTYPE : CVRP\r\nDIMENSION : 32\r\n")),
+            InputFormat::Cvrplib);
+  EXPECT_EQ(detect_format(
+                write("c.txt", "C101\n\nVEHICLE\nNUMBER     CAPACITY\n  25  200\n\nCUSTOMER\n")),
             InputFormat::Solomon);
-  EXPECT_EQ(detect_format(write("l.txt", "25\t200\t1\n0\t40\t50\t0\t0\t1236\t0\t0\t0\n"
-                                         "1\t45\t68\t-10\t912\t967\t90\t11\t0\n")),
+  EXPECT_EQ(detect_format(write("l.txt",
+                                "25\t200\t1\n0\t40\t50\t0\t0\t1236\t0\t0\t0\n"
+                                "1\t45\t68\t-10\t912\t967\t90\t11\t0\n")),
             InputFormat::LiLim);
 }
 
@@ -496,8 +511,8 @@ TEST(Formats, DetectsDatasetFiles) {
 }
 
 TEST(Formats, NamesRoundTrip) {
-  for (const auto f : {InputFormat::Auto, InputFormat::Vroom, InputFormat::Cvrplib, InputFormat::Solomon,
-                       InputFormat::LiLim})
+  for (const auto f : {InputFormat::Auto, InputFormat::Vroom, InputFormat::Cvrplib,
+                       InputFormat::Solomon, InputFormat::LiLim})
     EXPECT_EQ(parse_input_format(to_string(f)), f);
 }
 

@@ -12,19 +12,19 @@ namespace routesolve::test {
 /// ../shared/datasets (or $ROUTESOLVE_DATASETS).
 inline std::filesystem::path datasets_dir() {
   if (const char* env = std::getenv("ROUTESOLVE_DATASETS")) return env;
-  return std::filesystem::path("..") / "shared" / "datasets";
+  return ROUTESOLVE_TEST_DATASETS;
 }
 
 /// The repository root (or $ROUTESOLVE_SOURCE).
 inline std::filesystem::path source_dir() {
   if (const char* env = std::getenv("ROUTESOLVE_SOURCE")) return env;
-  return std::filesystem::current_path();
+  return ROUTESOLVE_TEST_SOURCE;
 }
 
 /// The folder holding the built executables (or $ROUTESOLVE_BIN).
 inline std::filesystem::path bin_dir() {
   if (const char* env = std::getenv("ROUTESOLVE_BIN")) return env;
-  return std::filesystem::current_path();
+  return ROUTESOLVE_TEST_BIN;
 }
 
 }  // namespace routesolve::test
