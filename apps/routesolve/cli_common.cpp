@@ -1,0 +1,165 @@
+// Shared pieces of the routesolve subcommands (see cli_common.hpp).
+
+#include "cli_common.hpp"
+
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "routesolve/error.hpp"
+#include "routesolve/io/formats.hpp"
+#include "routesolve/validator.hpp"
+
+namespace fs = std::filesystem;
+
+namespace routesolve::app {
+
+std::atomic<bool> g_stop{false};
+
+namespace {
+extern "C" void on_signal(int /*signal*/) { g_stop.store(true); }
+bool stderr_is_terminal() { return isatty(fileno(stderr)) != 0; }
+}  // namespace
+
+void install_signal_handlers() {
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+}
+
+void add_run_options(CLI::App& cmd, RunOptions& o) {
+  cmd.add_option("--format", o.format, "Input format")
+      ->check(CLI::IsMember({"auto", "vroom", "cvrplib", "solomon", "lilim"}))
+      ->capture_default_str();
+  cmd.add_option("--output-format", o.output_format, "Output format")
+      ->check(CLI::IsMember({"json", "csv", "geojson", "svg", "sol"}))
+      ->capture_default_str();
+  cmd.add_option("--time-limit", o.time_limit,
+                 "Search time limit in seconds (0: stop at the local optimum)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd.add_option("--seed", o.seed, "Random seed")->capture_default_str();
+  cmd.add_option("--threads", o.threads, "Worker threads")
+      ->check(CLI::Range(1u, 1024u))
+      ->capture_default_str();
+  cmd.add_option("--backend", o.backend, "Backend")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
+      ->capture_default_str();
+  cmd.add_option("--objective", o.objective, "Objective")
+      ->check(CLI::IsMember({"cost", "vehicles-then-cost"}))
+      ->capture_default_str();
+  cmd.add_flag(
+      "--truncate-distances", o.truncate,
+      "Solomon / Li & Lim: truncate each arc to one decimal (distance-only best-known convention)");
+  cmd.add_flag("--profile", o.profile, "Print the time spent per stage on stderr");
+  cmd.add_flag("-q,--quiet", o.quiet, "No progress or notes on stderr");
+}
+
+ProgressBar::ProgressBar(bool enabled) : enabled_(enabled && stderr_is_terminal()) {}
+ProgressBar::~ProgressBar() { finish(); }
+
+void ProgressBar::update(double fraction, const std::string& text) {
+  if (!enabled_) return;
+  fraction = std::clamp(fraction, 0.0, 1.0);
+  constexpr int kWidth = 30;
+  const int filled = static_cast<int>(fraction * kWidth + 0.5);
+  std::string bar(static_cast<std::size_t>(filled), '#');
+  bar.resize(kWidth, '.');
+  fmt::print(stderr, "\r[{}] {:3.0f}% {:<50.50}", bar, fraction * 100.0, text);
+  std::fflush(stderr);
+  shown_ = true;
+}
+
+void ProgressBar::finish() {
+  if (enabled_ && shown_) fmt::print(stderr, "\r{:90}\r", "");
+  shown_ = false;
+}
+
+SolveOptions make_solve_options(const RunOptions& o) {
+  SolveOptions options;
+  options.backend = parse_backend(o.backend);
+  options.time_limit_s = o.time_limit;
+  options.seed = o.seed;
+  options.threads = o.threads;
+  options.objective =
+      o.objective == "vehicles-then-cost" ? Objective::VehiclesThenCost : Objective::Cost;
+  options.stop = &g_stop;
+  return options;
+}
+
+/// Reads a fleet file into a validated problem, computing matrices from coordinates if needed.
+ProblemPtr load_problem(const fs::path& input, const RunOptions& o) {
+  io::ReadOptions read;
+  read.format = io::parse_input_format(o.format);
+  read.truncate_one_decimal = o.truncate;
+  ProblemSpec spec = io::read_problem(input, read);
+  if (fill_matrices_from_coordinates(spec)) {
+    if (!o.quiet)
+      fmt::print(stderr,
+                 "note: {}: no travel matrices given; using great-circle distances at 50 km/h "
+                 "(pass a road network for real travel times)\n",
+                 input.string());
+  }
+  return Problem::create(std::move(spec));
+}
+
+/// Solves one problem and checks the result with the independent validator.
+Outcome solve_one(const fs::path& input, const RunOptions& o, ProgressBar* bar) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Outcome out;
+  out.problem = load_problem(input, o);
+  SolveOptions options = make_solve_options(o);
+  if (bar != nullptr) {
+    const std::string name = input.filename().string();
+    options.on_progress = [bar, name, &o](const Progress& p) {
+      bar->update(p.fraction, fmt::format("{}: {} routes, {} unassigned, {:.1f}s", name,
+                                          p.best_routes, p.unassigned, p.elapsed_s));
+      (void)o;
+    };
+  }
+  out.solution = solve(*out.problem, options);
+  const ValidationReport report = validate(*out.problem, out.solution);
+  if (!report.ok())
+    throw Error(ErrorCode::Internal,
+                input.string() + ": the solver's solution failed validation:\n" + report.to_text());
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
+void write_output(const Outcome& out, const fs::path& file, io::OutputFormat format) {
+  if (file.empty() || file == "-") {
+    io::write_solution(std::cout, *out.problem, out.solution, format);
+    std::cout.flush();
+    return;
+  }
+  // Write to a temporary file and rename, so an interrupted run never leaves half a file.
+  const fs::path tmp = file.string() + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    if (!f) throw Error(ErrorCode::InvalidInput, file.string() + ": cannot open for writing");
+    io::write_solution(f, *out.problem, out.solution, format);
+    f.flush();
+    if (!f) throw Error(ErrorCode::InvalidInput, file.string() + ": write failed");
+  }
+  fs::rename(tmp, file);
+}
+
+double output_cost(const Problem& problem, Cost cost) {
+  return static_cast<double>(cost) / problem.cost_scale();
+}
+
+void print_profile(const Solution& s) {
+  double total = 0.0;
+  for (const auto& st : s.profile) total += st.seconds;
+  fmt::print(stderr, "stage profile ({}):\n", s.backend);
+  for (const auto& st : s.profile)
+    fmt::print(stderr, "  {:<16} {:10.4f} s {:6.1f}%\n", st.stage, st.seconds,
+               total > 0 ? 100.0 * st.seconds / total : 0.0);
+}
+
+}  // namespace routesolve::app

@@ -1,0 +1,83 @@
+#pragma once
+// Pieces shared by the routesolve subcommands: run options, progress display, loading and
+// solving one fleet file with validation, writing outputs atomically.
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "routesolve/io/writers.hpp"
+#include "routesolve/problem.hpp"
+#include "routesolve/solution.hpp"
+#include "routesolve/solve.hpp"
+
+namespace routesolve::app {
+
+/// Set by SIGINT/SIGTERM: solvers stop and the best solution so far is written.
+extern std::atomic<bool> g_stop;
+
+/// Installs the SIGINT/SIGTERM handlers that set g_stop.
+void install_signal_handlers();
+
+/// Options shared by `solve` and `batch`.
+struct RunOptions {
+  std::string format = "auto";
+  std::string output_format = "json";
+  std::string backend = "auto";
+  std::string objective = "cost";
+  double time_limit = 0.0;
+  std::uint64_t seed = 1;
+  unsigned threads = 1;
+  bool truncate = false;
+  bool quiet = false;
+  bool profile = false;
+};
+
+/// Registers the RunOptions flags on a subcommand.
+void add_run_options(CLI::App& cmd, RunOptions& o);
+
+/// A one-line progress bar on stderr; silent when stderr is not a terminal or with --quiet.
+class ProgressBar {
+ public:
+  explicit ProgressBar(bool enabled);
+  ~ProgressBar();
+  ProgressBar(const ProgressBar&) = delete;
+  ProgressBar& operator=(const ProgressBar&) = delete;
+  void update(double fraction, const std::string& text);
+  void finish();
+
+ private:
+  bool enabled_;
+  bool shown_ = false;
+};
+
+SolveOptions make_solve_options(const RunOptions& o);
+
+/// Reads a fleet file into a validated problem, computing matrices from coordinates if needed.
+ProblemPtr load_problem(const std::filesystem::path& input, const RunOptions& o);
+
+struct Outcome {
+  ProblemPtr problem;
+  Solution solution;
+  double seconds = 0.0;
+};
+
+/// Solves one problem and checks the result with the independent validator (Error Internal if not
+/// valid).
+Outcome solve_one(const std::filesystem::path& input, const RunOptions& o, ProgressBar* bar);
+
+/// Writes a solution to a file (atomically: temporary file + rename) or to stdout for "" / "-".
+void write_output(const Outcome& out, const std::filesystem::path& file, io::OutputFormat format);
+
+/// Cost in output units.
+double output_cost(const Problem& problem, Cost cost);
+
+/// Prints the stage profile of a solution on stderr.
+void print_profile(const Solution& s);
+
+/// `solve`, `batch` and `validate`; each sets *exit_status when it runs.
+void add_fleet_commands(CLI::App& app, int* exit_status);
+
+}  // namespace routesolve::app

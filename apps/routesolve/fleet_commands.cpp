@@ -1,0 +1,205 @@
+// The fleet-file subcommands: solve, batch, validate.
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "cli_common.hpp"
+#include "routesolve/error.hpp"
+#include "routesolve/io/benchmark_formats.hpp"
+#include "routesolve/io/formats.hpp"
+#include "routesolve/io/vroom_json.hpp"
+#include "routesolve/validator.hpp"
+
+namespace fs = std::filesystem;
+
+namespace routesolve::app {
+namespace {
+
+int run_solve(const std::string& input, const std::string& output, const RunOptions& o) {
+  ProgressBar bar(!o.quiet);
+  Outcome out = solve_one(input, o, &bar);
+  bar.finish();
+  write_output(out, output, io::parse_output_format(o.output_format));
+  if (!o.quiet) {
+    fmt::print(stderr, "{}: cost {:.3f}, {} routes, {} unassigned, {:.2f} s ({})\n", input,
+               output_cost(*out.problem, out.solution.summary.cost), out.solution.summary.routes,
+               out.solution.summary.unassigned, out.seconds, out.solution.backend);
+    if (g_stop.load()) fmt::print(stderr, "interrupted: wrote the best solution found so far\n");
+  }
+  if (o.profile) print_profile(out.solution);
+  return 0;
+}
+
+/// Files given on the command line, with folders expanded to their fleet files (sorted).
+std::vector<fs::path> expand_inputs(const std::vector<std::string>& inputs) {
+  std::vector<fs::path> files;
+  for (const auto& in : inputs) {
+    const fs::path p(in);
+    if (fs::is_directory(p)) {
+      std::vector<fs::path> found;
+      for (const auto& e : fs::directory_iterator(p)) {
+        if (!e.is_regular_file()) continue;
+        const auto ext = e.path().extension().string();
+        const auto name = e.path().filename().string();
+        if (name.starts_with('.')) continue;
+        if (ext == ".json" || ext == ".vrp" || ext == ".txt") found.push_back(e.path());
+      }
+      std::sort(found.begin(), found.end());
+      files.insert(files.end(), found.begin(), found.end());
+    } else {
+      files.push_back(p);  // a missing file is reported as that file's failure
+    }
+  }
+  return files;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += (c == '"') ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+int run_batch(const std::vector<std::string>& inputs, const std::string& out_dir,
+              const RunOptions& o) {
+  const auto files = expand_inputs(inputs);
+  if (files.empty()) throw invalid_input("batch", "no fleet files found in the given inputs");
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  if (ec) throw invalid_input(out_dir, "cannot create the output folder: " + ec.message());
+  const auto format = io::parse_output_format(o.output_format);
+
+  struct Row {
+    std::string file;
+    std::size_t tasks = 0, routes = 0, unassigned = 0;
+    double cost = 0.0, seconds = 0.0;
+    std::string status = "ok";
+  };
+  std::vector<Row> rows;
+  ProgressBar bar(!o.quiet);
+  int failed = 0;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (g_stop.load()) break;
+    const auto& file = files[i];
+    Row row;
+    row.file = file.string();
+    bar.update(static_cast<double>(i) / static_cast<double>(files.size()),
+               fmt::format("{}/{} {}", i + 1, files.size(), file.filename().string()));
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+      Outcome out = solve_one(file, o, nullptr);
+      write_output(out,
+                   fs::path(out_dir) / (file.stem().string() + std::string(io::extension(format))),
+                   format);
+      row.tasks = out.problem->tasks().size();
+      row.routes = out.solution.summary.routes;
+      row.unassigned = out.solution.summary.unassigned;
+      row.cost = output_cost(*out.problem, out.solution.summary.cost);
+    } catch (const std::exception& e) {
+      ++failed;
+      row.status = "failed";
+      bar.finish();
+      fmt::print(stderr, "error: {}\n", e.what());
+    }
+    row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    rows.push_back(row);
+  }
+  bar.finish();
+
+  // Machine-readable summary next to the solutions, human-readable table on stdout.
+  std::ofstream csv(fs::path(out_dir) / "summary.csv");
+  csv << "file,tasks,routes,cost,unassigned,seconds,status\n";
+  for (const auto& r : rows)
+    csv << csv_field(r.file) << ',' << r.tasks << ',' << r.routes << ','
+        << fmt::format("{:.3f}", r.cost) << ',' << r.unassigned << ','
+        << fmt::format("{:.3f}", r.seconds) << ',' << r.status << '\n';
+  std::size_t width = 4;
+  for (const auto& r : rows) width = std::max(width, r.file.size());
+  fmt::print("{:<{}}  {:>6} {:>6} {:>14} {:>10} {:>8}  {}\n", "file", width, "tasks", "routes",
+             "cost", "unassigned", "seconds", "status");
+  for (const auto& r : rows)
+    fmt::print("{:<{}}  {:>6} {:>6} {:>14.3f} {:>10} {:>8.2f}  {}\n", r.file, width, r.tasks,
+               r.routes, r.cost, r.unassigned, r.seconds, r.status);
+  fmt::print("{} files, {} ok, {} failed{}\n", rows.size(),
+             rows.size() - static_cast<std::size_t>(failed), failed,
+             g_stop.load() ? " (interrupted)" : "");
+  return failed > 0 || g_stop.load() ? 1 : 0;
+}
+
+int run_validate(const std::string& input, const std::string& solution_file, const RunOptions& o,
+                 const std::string& solution_format) {
+  ProblemPtr problem = load_problem(input, o);
+  const fs::path sol(solution_file);
+  const bool is_sol =
+      solution_format == "sol" || (solution_format == "auto" && sol.extension() == ".sol");
+  Solution solution;
+  ValidateOptions vo;
+  if (is_sol) {
+    solution = io::parse_cvrplib_solution(io::read_text_file(sol), sol.string(), *problem);
+    vo.check_figures = false;  // .sol files carry routes only
+  } else {
+    solution = io::read_vroom_solution(sol, *problem);
+  }
+  const ValidationReport report = validate(*problem, solution, vo);
+  if (report.ok()) {
+    if (!o.quiet)
+      fmt::print("{}: valid: {} routes, {} unassigned, cost {:.3f}\n", solution_file,
+                 solution.routes.size(), solution.unassigned.size(),
+                 output_cost(*problem, solution.summary.cost));
+    return 0;
+  }
+  fmt::print("{}: {} violation(s)\n{}", solution_file, report.violations.size(), report.to_text());
+  return 1;
+}
+
+}  // namespace
+
+void add_fleet_commands(CLI::App& app, int* exit_status) {
+  struct State {
+    RunOptions solve_opts, batch_opts, validate_opts;
+    std::string input, output, out_dir, solution_file, solution_format = "auto";
+    std::vector<std::string> batch_inputs;
+  };
+  auto s = std::make_shared<State>();
+
+  auto* solve_cmd = app.add_subcommand("solve", "Solve one fleet file");
+  solve_cmd
+      ->add_option("INPUT", s->input, "Fleet file (VROOM JSON, CVRPLIB .vrp, Solomon, Li & Lim)")
+      ->required();
+  solve_cmd->add_option("-o,--output", s->output, "Output file (default: standard output)");
+  add_run_options(*solve_cmd, s->solve_opts);
+  solve_cmd->callback(
+      [s, exit_status] { *exit_status = run_solve(s->input, s->output, s->solve_opts); });
+
+  auto* batch_cmd = app.add_subcommand("batch", "Solve many fleet files or folders of them");
+  batch_cmd->add_option("INPUT", s->batch_inputs, "Fleet files or folders")->required();
+  batch_cmd->add_option("--out-dir", s->out_dir, "Folder for the solutions and summary.csv")
+      ->required();
+  add_run_options(*batch_cmd, s->batch_opts);
+  batch_cmd->callback(
+      [s, exit_status] { *exit_status = run_batch(s->batch_inputs, s->out_dir, s->batch_opts); });
+
+  auto* validate_cmd = app.add_subcommand("validate", "Check a solution against its problem");
+  validate_cmd->add_option("INPUT", s->input, "Fleet file")->required();
+  validate_cmd
+      ->add_option("SOLUTION", s->solution_file, "Solution (VROOM JSON output or CVRPLIB .sol)")
+      ->required();
+  validate_cmd->add_option("--format", s->validate_opts.format, "Input format")
+      ->check(CLI::IsMember({"auto", "vroom", "cvrplib", "solomon", "lilim"}));
+  validate_cmd->add_option("--solution-format", s->solution_format, "Solution format")
+      ->check(CLI::IsMember({"auto", "json", "sol"}));
+  validate_cmd->add_flag("--truncate-distances", s->validate_opts.truncate,
+                         "Solomon / Li & Lim one-decimal arcs");
+  validate_cmd->add_flag("-q,--quiet", s->validate_opts.quiet, "Print violations only");
+  validate_cmd->callback([s, exit_status] {
+    *exit_status = run_validate(s->input, s->solution_file, s->validate_opts, s->solution_format);
+  });
+}
+
+}  // namespace routesolve::app
