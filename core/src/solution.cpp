@@ -9,6 +9,15 @@
 
 namespace routesolve {
 
+std::string_view to_string(TaskType type) noexcept {
+  switch (type) {
+    case TaskType::Job: return "job";
+    case TaskType::Pickup: return "pickup";
+    case TaskType::Delivery: return "delivery";
+  }
+  return "?";
+}
+
 std::string_view to_string(StepType type) noexcept {
   switch (type) {
     case StepType::Start: return "start";

@@ -140,34 +140,6 @@ std::string str(const std::vector<TimeWindow>& windows) {
   return s.empty() ? std::string("(none)") : s;
 }
 
-std::string_view type_name(TaskType t) noexcept {
-  switch (t) {
-    case TaskType::Job:
-      return "job";
-    case TaskType::Pickup:
-      return "pickup";
-    case TaskType::Delivery:
-      return "delivery";
-  }
-  return "?";
-}
-std::string_view type_name(StepType t) noexcept {
-  switch (t) {
-    case StepType::Start:
-      return "start";
-    case StepType::Job:
-      return "job";
-    case StepType::Pickup:
-      return "pickup";
-    case StepType::Delivery:
-      return "delivery";
-    case StepType::Break:
-      return "break";
-    case StepType::End:
-      return "end";
-  }
-  return "?";
-}
 
 std::optional<TaskType> task_type_of(StepType t) noexcept {
   switch (t) {
@@ -268,7 +240,7 @@ class Validator {
     }
     const Task& task = p_.task(t);
     report(ViolationKind::DuplicateTask, occ.where,
-           std::string(type_name(task.type)) + " " + str(static_cast<std::int64_t>(task.id)) +
+           std::string(to_string(task.type)) + " " + str(static_cast<std::int64_t>(task.id)) +
                " (task " + std::to_string(t) + ") already appears at " + seen_[t]->where);
   }
 
@@ -285,8 +257,8 @@ class Validator {
     const auto expected_type = task_type_of(step.type);
     if (!expected_type || *expected_type != task.type)
       report(ViolationKind::UnknownTask, where,
-             "step type " + std::string(type_name(step.type)) + " but task " +
-                 std::to_string(step.task) + " is a " + std::string(type_name(task.type)));
+             "step type " + std::string(to_string(step.type)) + " but task " +
+                 std::to_string(step.task) + " is a " + std::string(to_string(task.type)));
     if (step.id != task.id)
       report(ViolationKind::UnknownTask, where,
              "id: expected " + std::to_string(task.id) + " (task " + std::to_string(step.task) +
@@ -403,11 +375,11 @@ class Validator {
           if (!p_.compatible(v, t))
             report(ViolationKind::Skills, w,
                    "vehicle " + std::to_string(veh.id) + " lacks skills required by " +
-                       std::string(type_name(task.type)) + " " + std::to_string(task.id));
+                       std::string(to_string(task.type)) + " " + std::to_string(task.id));
           if (step.location != task.location)
             report(ViolationKind::WrongLocation, w,
                    "location: expected " + str_index(task.location) + " (" +
-                       std::string(type_name(task.type)) + " " + std::to_string(task.id) +
+                       std::string(to_string(task.type)) + " " + std::to_string(task.id) +
                        "), found " + str_index(step.location));
           visits.push_back(Visit{VisitKind::Task, i, t});
           break;
@@ -608,7 +580,7 @@ class Validator {
         start = sat_add(arrival, step.waiting_time);
         if (!inside(task.time_windows, start))
           report(ViolationKind::TimeWindow, w,
-                 std::string(type_name(task.type)) + " " + std::to_string(task.id) +
+                 std::string(to_string(task.type)) + " " + std::to_string(task.id) +
                      " service starts at " + str(start) + ", outside its windows " +
                      str(task.time_windows));
         waiting_total = sat_add(waiting_total, step.waiting_time);
@@ -616,7 +588,7 @@ class Validator {
         const auto s = earliest_in(task.time_windows, arrival);
         if (!s)
           report(ViolationKind::TimeWindow, w,
-                 std::string(type_name(task.type)) + " " + std::to_string(task.id) +
+                 std::string(to_string(task.type)) + " " + std::to_string(task.id) +
                      " reached at " + str(arrival) + ", after its windows " +
                      str(task.time_windows));
         else
@@ -713,8 +685,8 @@ class Validator {
       const Task& task = p_.task(u.task);
       if (u.type != task.type)
         report(ViolationKind::UnknownTask, w,
-               "type: expected " + std::string(type_name(task.type)) + " (task " +
-                   std::to_string(u.task) + "), found " + std::string(type_name(u.type)));
+               "type: expected " + std::string(to_string(task.type)) + " (task " +
+                   std::to_string(u.task) + "), found " + std::string(to_string(u.type)));
       if (u.id != task.id)
         report(ViolationKind::UnknownTask, w,
                "id: expected " + std::to_string(task.id) + " (task " + std::to_string(u.task) +
@@ -729,7 +701,7 @@ class Validator {
       if (!seen_[t]) {
         const Task& task = p_.task(t);
         report(ViolationKind::MissingTask, "tasks[" + std::to_string(t) + "]",
-               std::string(type_name(task.type)) + " " + std::to_string(task.id) +
+               std::string(to_string(task.type)) + " " + std::to_string(task.id) +
                    " is neither routed nor unassigned");
       }
   }

@@ -51,17 +51,6 @@ std::string_view step_name(StepType type) {
   return "job";
 }
 
-std::string_view task_type_name(TaskType type) {
-  switch (type) {
-    case TaskType::Job:
-      return "job";
-    case TaskType::Pickup:
-      return "pickup";
-    case TaskType::Delivery:
-      return "delivery";
-  }
-  return "job";
-}
 
 // Internal units -> output units: exact integers at scale 1, else 3 decimals.
 OJson scaled(std::int64_t value, double scale) {
@@ -131,7 +120,7 @@ class SolutionWriter {
   OJson unassigned_json(const Unassigned& u) const {
     OJson out = OJson::object();
     out["id"] = u.id;
-    out["type"] = task_type_name(u.type);
+    out["type"] = to_string(u.type);
     if (u.task < problem_.tasks().size()) {
       const Task& t = problem_.task(u.task);
       if (t.coords) out["location"] = coords_json(*t.coords);

@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "routesolve/types.hpp"
@@ -128,6 +129,9 @@ bool fill_matrices_from_coordinates(ProblemSpec& spec, double speed_mps = 50.0 /
 // ---------------------------------------------------------------------------------------------
 
 enum class TaskType { Job, Pickup, Delivery };
+
+/// "job", "pickup", "delivery" (the VROOM names).
+std::string_view to_string(TaskType type) noexcept;
 
 /// One visit a vehicle can make: a job, or one half of a shipment.
 struct Task {
