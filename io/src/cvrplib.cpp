@@ -337,6 +337,7 @@ ProblemSpec parse_cvrplib(std::string_view text, const std::string& source) {
 
   ProblemSpec spec;
   spec.name = vrp.name;
+  spec.planar_coordinates = true;
   spec.source = source;
   auto location = [&](std::size_t index) {
     LocationSpec loc;

@@ -114,6 +114,7 @@ ProblemSpec parse_lilim(std::string_view text, const std::string& source, bool t
   ProblemSpec spec;
   spec.source = source;
   spec.name = std::filesystem::path(source).stem().string();
+  spec.planar_coordinates = true;
   auto location = [&](std::size_t i) { return LocationSpec{i, rows[i].xy}; };
   auto step = [&](std::size_t i) {
     ShipmentStepSpec s;

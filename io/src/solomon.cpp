@@ -57,6 +57,7 @@ ProblemSpec parse_solomon(std::string_view text, const std::string& source, bool
   spec.source = source;
   if (!in.next_nonblank_line()) in.fail("empty file: expected the instance name");
   spec.name = std::string(detail::trim(in.line()));
+  spec.planar_coordinates = true;
 
   expect_heading(in, "VEHICLE");
   // "NUMBER CAPACITY" column headings, then the two values.

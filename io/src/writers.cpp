@@ -156,7 +156,7 @@ void write_csv(std::ostream& out, const Problem& problem, const Solution& soluti
   }
 }
 
-void write_geojson(std::ostream& out, const Problem& problem, const Solution& solution) {
+void write_geojson(std::ostream& out, const Problem& problem, const Solution& solution, const LegGeometry& legs) {
   require_coordinates(problem, "GeoJSON");
   const UnitScale& scale = problem.spec().scale;
   using nlohmann::ordered_json;
@@ -165,8 +165,20 @@ void write_geojson(std::ostream& out, const Problem& problem, const Solution& so
 
   for (const Route& route : solution.routes) {
     ordered_json line = ordered_json::array();
-    for (const Step& s : route.steps)
-      if (auto xy = step_coords(problem, route, s)) line.push_back(position(*xy));
+    std::size_t previous = kNone;  // location of the last drawn step, for leg geometry
+    for (const Step& s : route.steps) {
+      const auto xy = step_coords(problem, route, s);
+      if (!xy) continue;
+      if (legs && previous != kNone && s.location != kNone) {
+        const std::vector<Coordinates> leg = legs(previous, s.location);
+        // The leg starts at the point already drawn: append the rest.
+        for (std::size_t k = 1; k < leg.size(); ++k) line.push_back(position(leg[k]));
+        if (leg.size() < 2) line.push_back(position(*xy));
+      } else {
+        line.push_back(position(*xy));
+      }
+      previous = s.location;
+    }
     if (line.empty()) continue;  // nothing to draw
     if (line.size() == 1) line.push_back(line.front());  // a LineString needs two positions
     ordered_json props;
@@ -231,11 +243,16 @@ void write_svg(std::ostream& out, const Problem& problem, const Solution& soluti
   for (const Task& t : problem.tasks()) extend(t.coords);
   for (const Vehicle& v : problem.vehicles()) extend(v.start_coords), extend(v.end_coords);
 
+  // WGS84 degrees of longitude shrink with latitude: draw them equirectangular around the
+  // middle latitude so the map keeps its shape. Planar benchmark coordinates are drawn as is.
+  constexpr double kPi = 3.14159265358979323846;
+  const double x_stretch =
+      problem.spec().planar_coordinates ? 1.0 : std::max(std::cos((min_y + max_y) / 2.0 * kPi / 180.0), 0.05);
   constexpr double kInner = 760.0, kMargin = 20.0, kTitle = 28.0;
-  const double span_x = std::max(max_x - min_x, 1e-9), span_y = std::max(max_y - min_y, 1e-9);
+  const double span_x = std::max((max_x - min_x) * x_stretch, 1e-9), span_y = std::max(max_y - min_y, 1e-9);
   const double s = std::min(kInner / span_x, kInner / span_y);
   const double width = span_x * s + 2 * kMargin, height = span_y * s + 2 * kMargin + kTitle;
-  auto px = [&](const Coordinates& c) { return kMargin + (c.lon - min_x) * s; };
+  auto px = [&](const Coordinates& c) { return kMargin + (c.lon - min_x) * x_stretch * s; };
   auto py = [&](const Coordinates& c) { return kTitle + kMargin + (max_y - c.lat) * s; };  // y axis up
 
   const std::size_t routes =
@@ -295,11 +312,12 @@ void write_svg(std::ostream& out, const Problem& problem, const Solution& soluti
   out << "</svg>\n";
 }
 
-void write_solution(std::ostream& out, const Problem& problem, const Solution& solution, OutputFormat format) {
+void write_solution(std::ostream& out, const Problem& problem, const Solution& solution, OutputFormat format,
+                    const LegGeometry& legs) {
   switch (format) {
     case OutputFormat::Json: write_vroom_solution(out, problem, solution); return;
     case OutputFormat::Csv: write_csv(out, problem, solution); return;
-    case OutputFormat::GeoJson: write_geojson(out, problem, solution); return;
+    case OutputFormat::GeoJson: write_geojson(out, problem, solution, legs); return;
     case OutputFormat::Svg: write_svg(out, problem, solution); return;
     case OutputFormat::Sol: out << cvrplib_solution_to_string(problem, solution); return;
   }

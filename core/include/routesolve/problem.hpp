@@ -114,6 +114,7 @@ struct ProblemSpec {
   std::vector<VehicleSpec> vehicles;
   std::map<std::string, ProfileMatrices> matrices;  ///< by profile name; may be empty with coordinates
   UnitScale scale;
+  bool planar_coordinates = false;  ///< coordinates are x/y on a plane (benchmarks), not WGS84
   std::string name;    ///< instance name, for reports
   std::string source;  ///< file it came from, for error messages ("" = in memory)
 };
