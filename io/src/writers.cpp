@@ -251,7 +251,8 @@ void write_svg(std::ostream& out, const Problem& problem, const Solution& soluti
   constexpr double kInner = 760.0, kMargin = 20.0, kTitle = 28.0;
   const double span_x = std::max((max_x - min_x) * x_stretch, 1e-9), span_y = std::max(max_y - min_y, 1e-9);
   const double s = std::min(kInner / span_x, kInner / span_y);
-  const double width = span_x * s + 2 * kMargin, height = span_y * s + 2 * kMargin + kTitle;
+  // At least wide enough for the title line, however narrow the area.
+  const double width = std::max(span_x * s + 2 * kMargin, 520.0), height = span_y * s + 2 * kMargin + kTitle;
   auto px = [&](const Coordinates& c) { return kMargin + (c.lon - min_x) * x_stretch * s; };
   auto py = [&](const Coordinates& c) { return kTitle + kMargin + (max_y - c.lat) * s; };  // y axis up
 
