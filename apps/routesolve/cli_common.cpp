@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <memory>
+#include <utility>
 
 #include "routesolve/error.hpp"
 #include "routesolve/io/formats.hpp"
@@ -48,7 +50,7 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
       ->check(CLI::Range(1u, 1024u))
       ->capture_default_str();
   cmd.add_option("--backend", o.backend, "Backend")
-      ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
+      ->check(CLI::IsMember({"cpu", "cuda", "cuda-host", "auto"}))
       ->capture_default_str();
   cmd.add_option("--objective", o.objective, "Objective")
       ->check(CLI::IsMember({"cost", "vehicles-then-cost"}))
@@ -57,7 +59,15 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
       "--truncate-distances", o.truncate,
       "Solomon / Li & Lim: truncate each arc to one decimal (distance-only best-known convention)");
   cmd.add_flag("--profile", o.profile, "Print the time spent per stage on stderr");
+  cmd.add_option("--network", o.network,
+                 "Road network (.osm.pbf, .gr, edge list or .rsnet cache): travel matrices for input "
+                 "with coordinates and no matrices");
+  cmd.add_option("--max-snap", o.max_snap,
+                 "With --network: largest distance in metres from a stop to its road (farther: unreachable)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   cmd.add_flag("-q,--quiet", o.quiet, "No progress or notes on stderr");
+  cmd.add_flag("--verbose", o.verbose, "Best cost over time on stderr (one line per improvement)");
 }
 
 ProgressBar::ProgressBar(bool enabled) : enabled_(enabled && stderr_is_terminal()) {}
@@ -93,12 +103,15 @@ SolveOptions make_solve_options(const RunOptions& o) {
 }
 
 /// Reads a fleet file into a validated problem, computing matrices from coordinates if needed.
-ProblemPtr load_problem(const fs::path& input, const RunOptions& o) {
+ProblemPtr load_problem(const fs::path& input, const RunOptions& o, LoadExtras* extras) {
   io::ReadOptions read;
   read.format = io::parse_input_format(o.format);
   read.truncate_one_decimal = o.truncate;
   ProblemSpec spec = io::read_problem(input, read);
-  if (fill_matrices_from_coordinates(spec)) {
+  if (!o.network.empty()) {
+    if (!apply_network(spec, o, extras) && !o.quiet)
+      fmt::print(stderr, "note: {}: the file gives travel matrices; --network is not used\n", input.string());
+  } else if (fill_matrices_from_coordinates(spec)) {
     if (!o.quiet)
       fmt::print(stderr,
                  "note: {}: no travel matrices given; using great-circle distances at 50 km/h "
@@ -112,17 +125,27 @@ ProblemPtr load_problem(const fs::path& input, const RunOptions& o) {
 Outcome solve_one(const fs::path& input, const RunOptions& o, ProgressBar* bar) {
   const auto t0 = std::chrono::steady_clock::now();
   Outcome out;
-  out.problem = load_problem(input, o);
+  LoadExtras extras;
+  out.problem = load_problem(input, o, &extras);
+  out.legs = std::move(extras.legs);
   SolveOptions options = make_solve_options(o);
-  if (bar != nullptr) {
+  if (bar != nullptr || o.verbose) {
     const std::string name = input.filename().string();
-    options.on_progress = [bar, name, &o](const Progress& p) {
-      bar->update(p.fraction, fmt::format("{}: {} routes, {} unassigned, {:.1f}s", name,
-                                          p.best_routes, p.unassigned, p.elapsed_s));
-      (void)o;
+    const double cost_scale = out.problem->cost_scale();
+    auto last = std::make_shared<std::pair<Cost, std::size_t>>(-1, 0);
+    options.on_progress = [bar, name, &o, cost_scale, last](const Progress& p) {
+      if (o.verbose && (p.best_cost != last->first || p.unassigned != last->second)) {
+        *last = {p.best_cost, p.unassigned};
+        fmt::print(stderr, "{}: {:8.3f}s best cost {:.3f}, {} routes, {} unassigned\n", name, p.elapsed_s,
+                   static_cast<double>(p.best_cost) / cost_scale, p.best_routes, p.unassigned);
+      }
+      if (bar != nullptr)
+        bar->update(p.fraction, fmt::format("{}: {} routes, {} unassigned, {:.1f}s", name,
+                                            p.best_routes, p.unassigned, p.elapsed_s));
     };
   }
   out.solution = solve(*out.problem, options);
+  out.solution.profile.insert(out.solution.profile.begin(), extras.stages.begin(), extras.stages.end());
   const ValidationReport report = validate(*out.problem, out.solution);
   if (!report.ok())
     throw Error(ErrorCode::Internal,
@@ -133,7 +156,7 @@ Outcome solve_one(const fs::path& input, const RunOptions& o, ProgressBar* bar) 
 
 void write_output(const Outcome& out, const fs::path& file, io::OutputFormat format) {
   if (file.empty() || file == "-") {
-    io::write_solution(std::cout, *out.problem, out.solution, format);
+    io::write_solution(std::cout, *out.problem, out.solution, format, out.legs);
     std::cout.flush();
     return;
   }
@@ -142,7 +165,7 @@ void write_output(const Outcome& out, const fs::path& file, io::OutputFormat for
   {
     std::ofstream f(tmp, std::ios::binary);
     if (!f) throw Error(ErrorCode::InvalidInput, file.string() + ": cannot open for writing");
-    io::write_solution(f, *out.problem, out.solution, format);
+    io::write_solution(f, *out.problem, out.solution, format, out.legs);
     f.flush();
     if (!f) throw Error(ErrorCode::InvalidInput, file.string() + ": write failed");
   }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "routesolve/io/writers.hpp"
 #include "routesolve/problem.hpp"
@@ -32,7 +33,10 @@ struct RunOptions {
   unsigned threads = 1;
   bool truncate = false;
   bool quiet = false;
+  bool verbose = false;  ///< best cost over time on stderr
   bool profile = false;
+  std::string network;       ///< road network (OSM, DIMACS, edge list, .rsnet) for coordinate-only input
+  double max_snap = 1000.0;  ///< metres between a stop and the road it is attached to
 };
 
 /// Registers the RunOptions flags on a subcommand.
@@ -55,13 +59,25 @@ class ProgressBar {
 
 SolveOptions make_solve_options(const RunOptions& o);
 
-/// Reads a fleet file into a validated problem, computing matrices from coordinates if needed.
-ProblemPtr load_problem(const std::filesystem::path& input, const RunOptions& o);
+/// What loading on a road network adds: stage times (snap, matrix) and the roads of each leg.
+struct LoadExtras {
+  std::vector<StageTime> stages;
+  io::LegGeometry legs;
+};
+
+/// Reads a fleet file into a validated problem, computing matrices from coordinates if needed
+/// (from the road network of o.network when given, else great-circle).
+ProblemPtr load_problem(const std::filesystem::path& input, const RunOptions& o, LoadExtras* extras = nullptr);
+
+/// Fills missing matrices of spec from the road network of o.network (network_commands.cpp);
+/// false when the spec already has matrices.
+bool apply_network(ProblemSpec& spec, const RunOptions& o, LoadExtras* extras);
 
 struct Outcome {
   ProblemPtr problem;
   Solution solution;
   double seconds = 0.0;
+  io::LegGeometry legs;  ///< road geometry of the legs (solve --network), may be empty
 };
 
 /// Solves one problem and checks the result with the independent validator (Error Internal if not
@@ -79,5 +95,8 @@ void print_profile(const Solution& s);
 
 /// `solve`, `batch` and `validate`; each sets *exit_status when it runs.
 void add_fleet_commands(CLI::App& app, int* exit_status);
+
+/// `network build`, `network info` and `matrix`; each sets *exit_status when it runs.
+void add_network_commands(CLI::App& app, int* exit_status);
 
 }  // namespace routesolve::app

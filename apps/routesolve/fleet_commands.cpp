@@ -196,6 +196,10 @@ void add_fleet_commands(CLI::App& app, int* exit_status) {
       ->check(CLI::IsMember({"auto", "json", "sol"}));
   validate_cmd->add_flag("--truncate-distances", s->validate_opts.truncate,
                          "Solomon / Li & Lim one-decimal arcs");
+  validate_cmd->add_option("--network", s->validate_opts.network,
+                           "Road network the solution was solved on (solve --network)");
+  validate_cmd->add_option("--max-snap", s->validate_opts.max_snap, "With --network: as given to solve")
+      ->check(CLI::NonNegativeNumber);
   validate_cmd->add_flag("-q,--quiet", s->validate_opts.quiet, "Print violations only");
   validate_cmd->callback([s, exit_status] {
     *exit_status = run_validate(s->input, s->solution_file, s->validate_opts, s->solution_format);

@@ -2,6 +2,7 @@
 //   routesolve solve INPUT [-o OUT] ...          one fleet file
 //   routesolve batch INPUT... --out-dir DIR ...  many fleet files or folders, with a summary
 //   routesolve validate INPUT SOLUTION           check a solution, print each violation
+//   routesolve network build|info, matrix        road networks and travel matrices
 
 #include <fmt/core.h>
 
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
 
   int exit_status = 0;
   app::add_fleet_commands(app, &exit_status);
+  app::add_network_commands(app, &exit_status);
   app::install_signal_handlers();
 
   try {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "routesolve/cpu/cpu_backend.hpp"
+#include "routesolve/cuda/batched_search.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
 #include "routesolve/error.hpp"
 
@@ -16,6 +17,7 @@ std::string_view to_string(BackendKind kind) noexcept {
     case BackendKind::Cpu: return "cpu";
     case BackendKind::Cuda: return "cuda";
     case BackendKind::Auto: return "auto";
+    case BackendKind::CudaHost: return "cuda-host";
   }
   return "?";
 }
@@ -24,7 +26,9 @@ BackendKind parse_backend(std::string_view text) {
   if (text == "cpu") return BackendKind::Cpu;
   if (text == "cuda") return BackendKind::Cuda;
   if (text == "auto") return BackendKind::Auto;
-  throw invalid_input("--backend", "unknown backend '" + std::string(text) + "' (expected cpu, cuda or auto)");
+  if (text == "cuda-host") return BackendKind::CudaHost;
+  throw invalid_input("--backend", "unknown backend '" + std::string(text) +
+                                       "' (expected cpu, cuda, cuda-host or auto)");
 }
 
 std::unique_ptr<Backend> make_backend(BackendKind kind) {
@@ -33,16 +37,23 @@ std::unique_ptr<Backend> make_backend(BackendKind kind) {
       return cpu::make_cpu_backend();
     case BackendKind::Cuda:
       return cuda::make_cuda_backend();  // throws Error(Device) naming the reason when none
+    case BackendKind::CudaHost:
+      return cuda::make_cuda_host_backend();
     case BackendKind::Auto:
-      // Until the CUDA backend has a search of its own (batched move evaluation), the CPU
-      // backend is the better choice everywhere; auto never fails for lack of a device.
+      // Without a problem to look at, auto is the CPU backend; solve() below applies the size
+      // policy (cuda::device_pays_for). Auto never fails for lack of a device.
       return cpu::make_cpu_backend();
   }
   throw Error(ErrorCode::Internal, "make_backend: unknown backend kind");
 }
 
 Solution solve(const Problem& problem, const SolveOptions& options) {
-  auto backend = make_backend(options.backend);
+  // auto: the device when one is usable and the problem is large enough for the batched move
+  // evaluation to pay for its transfers and launches (cost model in cuda::device_pays_for).
+  const BackendKind kind = options.backend == BackendKind::Auto && cuda::device_pays_for(problem.tasks().size())
+                               ? BackendKind::Cuda
+                               : options.backend;
+  auto backend = make_backend(kind);
   Solution solution = backend->solve(problem, options);
   if (solution.backend.empty()) solution.backend = std::string(backend->name());
   return solution;

@@ -1,14 +1,20 @@
 // The reference CPU backend. Top loop:
 //   1. pre-check every task alone (reasons for the hopeless ones);
 //   2. construction by regret insertion, higher priorities first;
-//   3. descent (relocate, pair relocate, swap, 2-opt, 2-opt*, reinsertion of unassigned tasks);
-//   4. every route scheduled by core, the solution assembled by core's make_solution.
-// `threads` is accepted but unused: this solver is sequential (the multi-threaded search comes
-// with the state-of-the-art optimizer).
+//   3. metaheuristic: ruin and recreate with simulated annealing (SISR), on `threads` threads,
+//      moves priced in O(1) by route segments; a fleet minimisation phase first with
+//      vehicles-then-cost (see annealing_search.hpp, parallel_search.hpp);
+//   4. exactness: every route confirmed by core's schedule_route (a route the segment model
+//      accepted wrongly, e.g. because of breaks or several time windows, loses tasks until it
+//      is feasible), then the unrouted tasks get one more exact regret insertion and a reason;
+//   5. the solution assembled by core's make_solution.
+// Problems the segment model does not cover (more than kMaxSegmentDims capacity dimensions) get
+// the descent of the previous solver (relocate / swap / 2-opt / 2-opt*) instead of step 3.
 
 #include "routesolve/cpu/cpu_backend.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <random>
 
@@ -18,7 +24,12 @@
 #include "regret_insertion.hpp"
 #include "routesolve/error.hpp"
 #include "search_control.hpp"
+#include "parallel_search.hpp"
 #include "search_state.hpp"
+#include "savings.hpp"
+#include "segments.hpp"
+#include "tour_polish.hpp"
+#include "working_solution.hpp"
 #include "vehicle_classes.hpp"
 
 namespace routesolve::cpu {
@@ -28,6 +39,43 @@ namespace {
 using namespace detail;
 
 constexpr std::size_t kNeighbours = 30;
+constexpr std::size_t kAdjacency = 100;         // string removal looks this far around its seed
+constexpr std::size_t kDefaultIterations = 1000;  // per thread, when there is no time limit
+
+/// Removes tasks from routes that schedule_route rejects until each is feasible (the segment
+/// model relaxes breaks and multiple time windows); returns the tasks taken out.
+std::vector<std::size_t> make_routes_exact(SearchState& state) {
+  const Problem& problem = state.problem();
+  std::vector<std::size_t> out;
+  for (std::size_t v = 0; v < state.vehicle_count(); ++v) {
+    std::vector<std::size_t> tasks = state.route(v).tasks;
+    if (tasks.empty() || schedule(problem, v, tasks).feasible) continue;
+    while (!tasks.empty() && !schedule(problem, v, tasks).feasible) {
+      // Drop the task (with its sibling) whose removal leaves the cheapest route.
+      std::size_t drop = kNone;
+      Cost best = kInfiniteCost;
+      bool best_feasible = false;
+      for (std::size_t t : tasks) {
+        if (problem.task(t).type == TaskType::Delivery) continue;
+        std::vector<std::size_t> rest;
+        for (std::size_t x : tasks)
+          if (x != t && x != problem.task(t).sibling) rest.push_back(x);
+        const bool feasible = schedule(problem, v, rest).feasible;
+        const Cost c = sequence_travel_cost(problem, v, rest);
+        if ((feasible && !best_feasible) || (feasible == best_feasible && c < best)) {
+          drop = t;
+          best = c;
+          best_feasible = feasible;
+        }
+      }
+      if (drop == kNone) break;
+      out.push_back(drop);
+      std::erase_if(tasks, [&](std::size_t x) { return x == drop || x == problem.task(drop).sibling; });
+    }
+    state.set_route(v, tasks);
+  }
+  return out;
+}
 
 class CpuBackend final : public Backend {
  public:
@@ -76,17 +124,72 @@ Solution CpuBackend::solve(const Problem& problem, const SolveOptions& options) 
   const double construction_s = deadline.elapsed();
   report(options, deadline, state, hopeless, 0.5);
 
-  // ---- 3. descent --------------------------------------------------------------------------
-  std::mt19937_64 rng(options.seed);
-  if (!deadline.expired()) {
+  // ---- 3. metaheuristic ----------------------------------------------------------------------
+  const SegmentModel model(problem);
+  const double search_limit = options.time_limit_s > 0 ? std::max(0.0, 0.99 * options.time_limit_s - 0.02) : 0.0;
+  if (!model.supported()) {
+    std::mt19937_64 rng(options.seed);
     const Neighbours neighbours(problem, kNeighbours);
     LocalSearch search(state, neighbours, classes, options.objective, deadline, rng, insertable);
     search.run([&] { report(options, deadline, state, hopeless, 0.75); });
     for (const auto& [t, reason] : search.left_out()) reasons[t] = reason;
+  } else if (!deadline.expired() && !insertable.empty()) {
+    const Neighbours adjacency(problem, kAdjacency);
+    TourPlan start(state.vehicle_count());
+    for (std::size_t v = 0; v < state.vehicle_count(); ++v) start[v] = state.route(v).tasks;
+    // Savings, where it fits, when it beats regret insertion.
+    if (const auto savings = savings_plan(model, classes, adjacency, insertable)) {
+      WorkingSolution a(model, insertable), b(model, insertable);
+      a.load(start);
+      b.load(*savings);
+      if (better(b.score(), a.score(), options.objective)) start = *savings;
+    }
+    // Temperatures scale with the cost of one visit in the starting solution.
+    std::size_t routed = 0;
+    Cost start_cost = 0;
+    for (std::size_t v = 0; v < start.size(); ++v) {
+      routed += start[v].size();
+      start_cost += route_cost(problem, v, start[v]);
+    }
+    const double per_visit = static_cast<double>(start_cost) / static_cast<double>(std::max<std::size_t>(1, routed));
+    AnnealingSearch::Parameters parameters;
+    parameters.start_temperature = std::max(1e-3, 0.1 * per_visit);
+    parameters.end_temperature = std::max(1e-4, 0.0005 * per_visit);
+    parameters.polish = false;  // per-step polishing slowed the annealing more than it helped
+    ParallelSearch search(model, adjacency, classes, insertable, options.objective, options.seed,
+                          std::max(1u, options.threads), parameters);
+    const TourPlan best = search.run(start, deadline, search_limit, std::getenv("RS_ITERS") ? std::strtoul(std::getenv("RS_ITERS"), nullptr, 10) : kDefaultIterations,
+                                     [&](const Score& score, double fraction) {
+                                       if (!options.on_progress) return;
+                                       Progress p;
+                                       p.elapsed_s = deadline.elapsed();
+                                       p.fraction = fraction;
+                                       p.best_cost = score.cost;
+                                       p.best_routes = score.routes;
+                                       p.unassigned = score.unassigned + hopeless;
+                                       options.on_progress(p);
+                                     });
+    // Intra-route 2-opt / or-opt on the best solution's tours.
+    WorkingSolution polished(model, insertable);
+    polished.load(best);
+    for (std::size_t v = 0; v < polished.vehicle_count(); ++v) polish_tour(polished, v);
+    const TourPlan final_plan = polished.plan();
+    for (std::size_t v = 0; v < state.vehicle_count(); ++v) state.set_route(v, {});
+    for (std::size_t v = 0; v < state.vehicle_count(); ++v) state.set_route(v, final_plan[v]);
+  }
+
+  // ---- 4. exactness ------------------------------------------------------------------------
+  std::vector<std::size_t> pending = make_routes_exact(state);
+  for (std::size_t t : insertable)
+    if (!state.assigned(t) && std::find(pending.begin(), pending.end(), t) == pending.end()) pending.push_back(t);
+  if (!pending.empty()) {
+    const Deadline unless_stopped(0.0, options.stop);  // short, but the stop flag still rules
+    RegretInsertion repair(state, classes, unless_stopped, 3);
+    for (const auto& [t, reason] : repair.run(pending)) reasons[t] = reason;
   }
   const double search_s = deadline.elapsed() - construction_s;
 
-  // ---- 4. output ---------------------------------------------------------------------------
+  // ---- 5. output ---------------------------------------------------------------------------
   std::vector<Route> routes;
   for (std::size_t v = 0; v < state.vehicle_count(); ++v) {
     const auto& tasks = state.route(v).tasks;

@@ -1,23 +1,26 @@
 // The "cuda" backend.
 //
-// What it does today, honestly: the search itself is the CPU backend's (batched move evaluation
-// on the device is a later step). After the search, every route's travel duration, distance and
-// arc cost is re-evaluated on the device with the batched route-evaluation kernel, and checked
-// to equal both the host twin and the figures of the solution exactly; any difference is a bug
-// (Error Internal). The profile gets "host_search", "pack", "h2d", "kernel" and "d2h" stages,
-// so the device plumbing (pinned staging, one copy each way, stream, events) runs and is
-// measured on every solve.
+// The search is the batched one of search/batched_search.hpp with the device move engine
+// (kernels + CUB, search/move_eval.cu): the same code as "cuda-host" with the pricing on the
+// GPU. $ROUTESOLVE_CUDA_TRANSFER=naive switches the engine to pageable, per-array copies. After
+// the search, every route's travel duration, distance and arc cost is re-evaluated on the device
+// with the batched route-evaluation kernel, and checked to equal both the host twin and the
+// figures of the solution exactly; any difference is a bug (Error Internal). The profile gets
+// "construction", "h2d", "kernel", "d2h" and "host_search" of the search, then "check" (the
+// route re-evaluation).
 
 #include "routesolve/cuda/cuda_backend.hpp"
 
 #include <chrono>
+#include <cstdlib>
+#include <string_view>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "routesolve/cpu/cpu_backend.hpp"
 #include "routesolve/cuda/route_eval.hpp"
 #include "routesolve/error.hpp"
+#include "search/search_backend.hpp"
 
 namespace routesolve::cuda {
 namespace {
@@ -36,15 +39,17 @@ std::string figures(const RouteTotals& t) {
 
 class CudaBackend final : public Backend {
  public:
-  CudaBackend() : cpu_(cpu::make_cpu_backend()), evaluator_(DeviceEvalOptions{}) {}
+  CudaBackend() : evaluator_(DeviceEvalOptions{}) {}
 
   [[nodiscard]] std::string_view name() const noexcept override { return "cuda"; }
 
   Solution solve(const Problem& problem, const SolveOptions& options) override {
+    const char* mode = std::getenv("ROUTESOLVE_CUDA_TRANSFER");
+    const TransferMode transfer =
+        mode != nullptr && std::string_view(mode) == "naive" ? TransferMode::Naive : TransferMode::Pinned;
+    auto engine = search::make_device_engine(transfer);
+    Solution solution = search::solve_batched(problem, options, *engine, "cuda");
     const auto t0 = std::chrono::steady_clock::now();
-    Solution solution = cpu_->solve(problem, options);
-    const double host_search =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
     const RouteBatch batch = make_route_batch(problem, solution.routes);
     DeviceEvalTimings timings;
@@ -60,17 +65,13 @@ class CudaBackend final : public Backend {
         mismatch(r, "batched evaluation differs from the route's figures", reported, host[r]);
     }
 
-    solution.profile.push_back({"host_search", host_search});
-    solution.profile.push_back({"pack", timings.pack});
-    solution.profile.push_back({"h2d", timings.h2d});
-    solution.profile.push_back({"kernel", timings.kernel});
-    solution.profile.push_back({"d2h", timings.d2h});
+    solution.profile.push_back(
+        {"check", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()});
     solution.backend = "cuda";
     return solution;
   }
 
  private:
-  std::unique_ptr<Backend> cpu_;
   DeviceRouteEvaluator evaluator_;
 };
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 
 #include "routesolve/cpu/cpu_backend.hpp"
 #include "routesolve/validator.hpp"
@@ -282,6 +283,58 @@ TEST(CpuBackend, SameSeedSameSolution) {
     for (std::size_t k = 0; k < a.routes[r].steps.size(); ++k)
       EXPECT_EQ(a.routes[r].steps[k].id, b.routes[r].steps[k].id);
   }
+}
+
+TEST(CpuBackend, SameSeedAndThreadsSameSolution) {
+  // Several threads exchange their best solutions at fixed iteration counts, so the result
+  // depends on (seed, threads) only when the budget is counted in iterations (no time limit).
+  auto spec = ring_spec(40, 10, 7);
+  ShipmentSpec sh;
+  sh.pickup.id = 500;
+  sh.pickup.location.index = 3;
+  sh.delivery.id = 501;
+  sh.delivery.location.index = 9;
+  sh.amount = Amount{1};
+  spec.shipments.push_back(sh);
+  const auto problem = Problem::create(spec);
+  SolveOptions options;
+  options.seed = 7;
+  options.threads = 2;
+  const Solution a = solve_and_validate(*problem, options);
+  const Solution b = solve_and_validate(*problem, options);
+  EXPECT_EQ(a.summary.cost, b.summary.cost);
+  ASSERT_EQ(a.routes.size(), b.routes.size());
+  for (std::size_t r = 0; r < a.routes.size(); ++r) {
+    ASSERT_EQ(a.routes[r].steps.size(), b.routes[r].steps.size());
+    for (std::size_t k = 0; k < a.routes[r].steps.size(); ++k)
+      EXPECT_EQ(a.routes[r].steps[k].id, b.routes[r].steps[k].id);
+  }
+}
+
+TEST(CpuBackend, TimeLimitedSearchWithThreads) {
+  // The search stops on its own under a time limit and returns a complete, valid solution
+  // (no assertion on wall-clock time: CI machines are loaded).
+  const auto problem = Problem::create(ring_spec(60, 20, 6));
+  SolveOptions options;
+  options.time_limit_s = 0.3;
+  options.threads = 2;
+  const Solution s = solve_and_validate(*problem, options);
+  EXPECT_TRUE(s.unassigned.empty());
+}
+
+TEST(CpuBackend, OptimalOnASmallRing) {
+  // Ten jobs on a circle around the depot, one vehicle: the optimum visits them in circle order.
+  std::vector<std::pair<double, double>> pts{{0, 0}};
+  for (int i = 0; i < 10; ++i) pts.emplace_back(100 * std::cos(i * 0.6283), 100 * std::sin(i * 0.6283));
+  auto spec = points_spec(pts);
+  for (std::size_t i = 1; i <= 10; ++i) spec.jobs.push_back(make_job(i, i, 1));
+  spec.vehicles.push_back(make_vehicle(1, 0, 100));
+  const auto problem = Problem::create(spec);
+  const Solution s = solve_and_validate(*problem);
+  Cost ring = 0;
+  for (std::size_t i = 1; i < 10; ++i) ring += problem->travel(0).cost(i, i + 1);
+  ring += problem->travel(0).cost(0, 1) + problem->travel(0).cost(10, 0);
+  EXPECT_EQ(s.summary.cost, ring);
 }
 
 TEST(CpuBackend, VehiclesThenCostObjective) {

@@ -14,11 +14,12 @@
 
 namespace routesolve {
 
-enum class BackendKind { Cpu, Cuda, Auto };
+/// CudaHost: the CUDA backend's batched search with its kernels' functors run on the host.
+enum class BackendKind { Cpu, Cuda, Auto, CudaHost };
 
-/// "cpu", "cuda", "auto".
+/// "cpu", "cuda", "auto", "cuda-host".
 std::string_view to_string(BackendKind kind) noexcept;
-/// Parses "cpu" | "cuda" | "auto"; throws invalid_input otherwise.
+/// Parses "cpu" | "cuda" | "cuda-host" | "auto"; throws invalid_input otherwise.
 BackendKind parse_backend(std::string_view text);
 
 enum class Objective {

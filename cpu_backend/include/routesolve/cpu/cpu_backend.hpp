@@ -1,5 +1,5 @@
 #pragma once
-// The reference CPU backend: construction + local search on the host.
+// The reference CPU backend: construction + metaheuristic on the host.
 
 #include <memory>
 
@@ -7,7 +7,9 @@
 
 namespace routesolve::cpu {
 
-/// The CPU backend ("cpu"): regret insertion, then relocate / swap / 2-opt descent.
+/// The CPU backend ("cpu"): regret insertion, then ruin and recreate with simulated annealing
+/// (string removals, blink insertion; fleet minimisation first for vehicles-then-cost) on
+/// `threads` threads, every route confirmed by core's schedule_route.
 std::unique_ptr<Backend> make_cpu_backend();
 
 }  // namespace routesolve::cpu

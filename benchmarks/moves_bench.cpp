@@ -1,0 +1,148 @@
+// Moves priced per second (issue 6), on CVRPLIB X instances of 100-1000 customers, one run:
+//   Moves/<instance>/cpu-exact          one move at a time: apply it, schedule_route the changed
+//                                       routes (what a CPU operator's is_valid() costs)
+//   Moves/<instance>/cpu-one-at-a-time  one move at a time through the O(1) pricing functor, one thread
+//   Moves/<instance>/cuda-host          the batched host twin, a batch of 8 solutions per call
+//   Moves/<instance>/cuda               the device engine, same batch (skipped without a device)
+//   Moves/<instance>/cuda-naive         the device engine with pageable per-array copies
+// items_per_second = (customer, neighbour, move type) triples priced per second. The solution
+// is the batched search's construction + descent (seed 1), copied 8 times.
+
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "routesolve/cuda/cuda_backend.hpp"
+#include "routesolve/io/formats.hpp"
+#include "search/batched_search.hpp"
+#include "search/search_engine.hpp"
+
+namespace {
+
+using namespace routesolve;
+using namespace routesolve::cuda::search;
+namespace ds = routesolve::cuda::detail::search;
+
+constexpr unsigned kBatch = 8;
+constexpr unsigned kNeighbours = 16;
+
+struct Fixture {
+  ProblemPtr problem;
+  PackedProblem packed;
+  std::vector<RouteSet> solutions;
+  PackedBatch batch;
+};
+
+Fixture& fixture(const std::string& name) {
+  static std::map<std::string, std::unique_ptr<Fixture>> cache;
+  auto& slot = cache[name];
+  if (slot) return *slot;
+  slot = std::make_unique<Fixture>();
+  const std::filesystem::path file =
+      std::filesystem::path(ROUTESOLVE_BENCH_DATASETS) / "cvrp" / "x" / (name + ".vrp");
+  slot->problem = Problem::create(io::read_problem(file));
+  slot->packed = pack_problem(*slot->problem, kNeighbours);
+  auto engine = make_host_engine(1);
+  SolveOptions options;
+  const Solution s = batched_search(*slot->problem, options, *engine);
+  RouteSet rs(slot->problem->vehicles().size());
+  for (const Route& r : s.routes)
+    for (const Step& st : r.steps)
+      if (st.task != kNone) rs[r.vehicle].push_back(static_cast<std::int32_t>(st.task));
+  slot->solutions.assign(kBatch, rs);
+  std::vector<const RouteSet*> ptrs;
+  for (const auto& x : slot->solutions) ptrs.push_back(&x);
+  slot->batch = pack_batch(slot->packed, ptrs);
+  return *slot;
+}
+
+void engine_bench(benchmark::State& state, const std::string& name, const std::string& kind) {
+  if (!std::filesystem::exists(std::filesystem::path(ROUTESOLVE_BENCH_DATASETS) / "cvrp" / "x" / (name + ".vrp"))) {
+    state.SkipWithError("dataset not found");
+    return;
+  }
+  if (kind != "cuda-host" && !cuda::device_available()) {
+    state.SkipWithError(("no CUDA device: " + cuda::device_unavailable_reason()).c_str());
+    return;
+  }
+  Fixture& f = fixture(name);
+  std::unique_ptr<MoveEngine> engine =
+      kind == "cuda-host" ? make_host_engine(2)
+                          : make_device_engine(kind == "cuda" ? cuda::TransferMode::Pinned : cuda::TransferMode::Naive);
+  engine->set_problem(f.packed);
+  std::vector<Move> best;
+  EngineTimes times;
+  for (auto _ : state) {
+    engine->evaluate(f.batch, best, times);
+    benchmark::DoNotOptimize(best.data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(times.moves));
+  const double n = static_cast<double>(times.calls);
+  state.counters["h2d_ms"] = times.h2d / n * 1e3;
+  state.counters["kernel_ms"] = times.kernels / n * 1e3;
+  state.counters["d2h_ms"] = times.d2h / n * 1e3;
+}
+
+void one_at_a_time_bench(benchmark::State& state, const std::string& name, bool exact) {
+  if (!std::filesystem::exists(std::filesystem::path(ROUTESOLVE_BENCH_DATASETS) / "cvrp" / "x" / (name + ".vrp"))) {
+    state.SkipWithError("dataset not found");
+    return;
+  }
+  Fixture& f = fixture(name);
+  const ProblemView pv = f.packed.view(f.packed.arena.bytes.data());
+  const BatchView bv = f.batch.view(f.batch.arena.bytes.data());
+  HostPrefix prefix;
+  build_prefix_host(pv, bv, f.batch.routes, prefix, 1);
+  const auto tasks = static_cast<std::int32_t>(f.packed.tasks);
+  std::int64_t moves = 0;
+  std::int32_t u = 0;
+  for (auto _ : state) {
+    // One customer per iteration: its K neighbours x 7 move types.
+    for (std::uint32_t k = 0; k < f.packed.neighbours; ++k) {
+      const std::int32_t v = pv.neighbour[static_cast<std::size_t>(u) * f.packed.neighbours + k];
+      for (std::uint32_t type = 0; type < ds::kMoveTypes; ++type) {
+        if (!exact) {
+          benchmark::DoNotOptimize(ds::price_move(pv, bv, prefix.view, 0, u, v, type));
+        } else {
+          ds::RouteSpec spec[2];
+          const std::uint32_t n = ds::make_specs(pv, bv, prefix.view, 0, u, v, type, spec);
+          for (std::uint32_t i = 0; i < n; ++i) {
+            const auto seq = materialize(bv, spec[i]);
+            benchmark::DoNotOptimize(schedule_route(*f.problem, spec[i].veh, {seq.begin(), seq.end()}));
+          }
+        }
+        ++moves;
+      }
+    }
+    u = (u + 1) % tasks;
+  }
+  state.SetItemsProcessed(moves);
+}
+
+const char* const kInstances[] = {"X-n101-k25", "X-n251-k28", "X-n502-k39", "X-n1001-k43"};
+
+int register_all() {
+  for (const char* inst : kInstances) {
+    const std::string name = inst;
+    benchmark::RegisterBenchmark(("Moves/" + name + "/cpu-exact").c_str(),
+                                 [name](benchmark::State& s) { one_at_a_time_bench(s, name, true); });
+    benchmark::RegisterBenchmark(("Moves/" + name + "/cpu-one-at-a-time").c_str(),
+                                 [name](benchmark::State& s) { one_at_a_time_bench(s, name, false); });
+    for (const char* kind : {"cuda-host", "cuda", "cuda-naive"}) {
+      const std::string k = kind;
+      benchmark::RegisterBenchmark(("Moves/" + name + "/" + k).c_str(),
+                                   [name, k](benchmark::State& s) { engine_bench(s, name, k); })
+          ->Unit(benchmark::kMillisecond);
+    }
+  }
+  return 0;
+}
+const int registered = register_all();
+
+}  // namespace
+
+BENCHMARK_MAIN();

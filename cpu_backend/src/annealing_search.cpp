@@ -1,0 +1,147 @@
+#include "annealing_search.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "tour_polish.hpp"
+
+namespace routesolve::cpu::detail {
+
+AnnealingSearch::AnnealingSearch(const SegmentModel& model, const Neighbours& adjacency,
+                                 const VehicleClasses& classes, const std::vector<std::size_t>& insertable,
+                                 Objective objective, std::uint64_t seed, Parameters parameters)
+    : problem_(model.problem()),
+      objective_(objective),
+      parameters_(parameters),
+      current_(model, insertable),
+      removal_(adjacency, std::getenv("RS_CBAR") ? StringRemoval::Parameters{std::atof(std::getenv("RS_CBAR")), 10, 0.5, 0.5} : parameters.removal),
+      insertion_(adjacency, classes, 0.01, std::getenv("RS_NEAR") ? std::strtoul(std::getenv("RS_NEAR"), nullptr, 10) : 24),
+      rng_(seed),
+      absences_(model.problem().tasks().size(), 0) {}
+
+void AnnealingSearch::start(const TourPlan& plan) {
+  current_.load(plan);
+  best_plan_ = current_.plan();
+  best_score_ = current_.score();
+}
+
+void AnnealingSearch::adopt(const TourPlan& plan) {
+  start(plan);
+  fleet_active_ = false;
+}
+
+void AnnealingSearch::record_if_best() {
+  const Score s = current_.score();
+  if (better(s, best_score_, objective_)) {
+    best_score_ = s;
+    best_plan_ = current_.plan();
+  }
+}
+
+void AnnealingSearch::step(double fraction) {
+  ++iterations_;
+  if (objective_ == Objective::VehiclesThenCost && !fleet_done_ && fraction < parameters_.fleet_phase) {
+    fleet_step();
+    return;
+  }
+  if (fleet_active_) {  // the fleet phase ended mid-round: back to the best complete solution
+    fleet_active_ = false;
+    current_.load(best_plan_);
+  }
+  fleet_done_ = true;
+  cost_step(fraction);
+}
+
+void AnnealingSearch::cost_step(double fraction) {
+  const Score before = current_.score();
+  const double t0 = parameters_.start_temperature, t1 = parameters_.end_temperature;
+  const double temperature = t0 * std::pow(t1 / t0, std::clamp(fraction, 0.0, 1.0));
+  current_.begin_change();
+  std::vector<std::size_t> tasks = removal_.apply(current_, rng_);
+  // Tasks left out before get another chance (a bounded number, for speed).
+  std::vector<std::size_t> waiting = current_.unassigned_tasks();
+  if (waiting.size() > tasks.size() + 16) {
+    std::shuffle(waiting.begin(), waiting.end(), rng_);
+    waiting.resize(tasks.size() + 16);
+  }
+  for (std::size_t t : waiting)
+    if (std::find(tasks.begin(), tasks.end(), t) == tasks.end()) tasks.push_back(t);
+  const std::size_t route_cap =
+      objective_ == Objective::VehiclesThenCost ? std::max(best_score_.routes, before.routes) : current_.vehicle_count();
+  insertion_.apply(current_, std::move(tasks), rng_, route_cap);
+  if (parameters_.polish)
+    for (std::size_t v : current_.touched()) polish_tour(current_, v);
+  const Score after = current_.score();
+  bool accept;
+  if (!same_rank(after, before, objective_)) {
+    accept = better(after, before, objective_);
+  } else {
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    const double u = std::max(unit(rng_), 1e-300);
+    accept = static_cast<double>(after.cost) < static_cast<double>(before.cost) - temperature * std::log(u);
+  }
+  if (accept) {
+    current_.commit();
+    record_if_best();
+  } else {
+    current_.revert();
+  }
+}
+
+void AnnealingSearch::begin_fleet_round() {
+  // Empty the smallest tour (ties: at random) and ask the others to absorb its tasks.
+  std::size_t smallest = kNone;
+  std::size_t ties = 0;
+  for (std::size_t v = 0; v < current_.vehicle_count(); ++v) {
+    const std::size_t n = current_.tour(v).size();
+    if (n == 0) continue;
+    if (smallest == kNone || n < current_.tour(smallest).size()) {
+      smallest = v;
+      ties = 1;
+    } else if (n == current_.tour(smallest).size() && rng_() % ++ties == 0) {
+      smallest = v;
+    }
+  }
+  if (smallest == kNone || current_.used_routes() <= 1) {
+    fleet_done_ = true;
+    return;
+  }
+  fleet_base_unassigned_ = best_score_.unassigned;
+  current_.begin_change();
+  current_.remove(current_.tour(smallest).tasks);
+  current_.commit();
+  fleet_target_ = current_.used_routes();
+  fleet_active_ = true;
+}
+
+void AnnealingSearch::fleet_step() {
+  if (!fleet_active_) {
+    begin_fleet_round();
+    if (!fleet_active_) return;
+  }
+  auto absence_sum = [&](const std::vector<std::size_t>& tasks) {
+    std::uint64_t s = 0;
+    for (std::size_t t : tasks) s += absences_[t];
+    return s;
+  };
+  const std::vector<std::size_t> before = current_.unassigned_tasks();
+  const std::uint64_t before_sum = absence_sum(before);
+  current_.begin_change();
+  std::vector<std::size_t> tasks = removal_.apply(current_, rng_);
+  for (std::size_t t : before)
+    if (std::find(tasks.begin(), tasks.end(), t) == tasks.end()) tasks.push_back(t);
+  insertion_.apply(current_, std::move(tasks), rng_, fleet_target_);
+  const std::vector<std::size_t> after = current_.unassigned_tasks();
+  const bool accept = after.size() < before.size() || absence_sum(after) < before_sum;
+  for (std::size_t t : after) ++absences_[t];
+  if (accept) current_.commit();
+  else current_.revert();
+  if (current_.unassigned_tasks().size() <= fleet_base_unassigned_) {
+    // Every task has found room: this fleet size is reached.
+    fleet_active_ = false;
+    record_if_best();
+  }
+}
+
+}  // namespace routesolve::cpu::detail

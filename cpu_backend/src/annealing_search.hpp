@@ -1,0 +1,70 @@
+#pragma once
+// The metaheuristic of one search thread: ruin and recreate (string removal + blink insertion)
+// accepted by simulated annealing on cost (SISR). With vehicles-then-cost, a fleet
+// minimisation phase comes first: the smallest tour is emptied and its tasks must find room
+// elsewhere, ruin and recreate being accepted when fewer tasks are left out or when the left-out
+// ones have been absent less often so far (SISR's absence counters); each success removes a
+// tour for good, and the cost phase then keeps the fleet at that size.
+
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "blink_insertion.hpp"
+#include "routesolve/solve.hpp"
+#include "string_removal.hpp"
+#include "working_solution.hpp"
+
+namespace routesolve::cpu::detail {
+
+class AnnealingSearch {
+ public:
+  struct Parameters {
+    double start_temperature = 1.0;  ///< in cost units
+    double end_temperature = 0.01;
+    double fleet_phase = 0.6;  ///< vehicles-then-cost: share of the budget for fleet minimisation
+    bool polish = true;        ///< intra-route 2-opt / or-opt on every tour the recreate touched
+    StringRemoval::Parameters removal;
+  };
+
+  AnnealingSearch(const SegmentModel& model, const Neighbours& adjacency, const VehicleClasses& classes,
+                  const std::vector<std::size_t>& insertable, Objective objective, std::uint64_t seed,
+                  Parameters parameters);
+
+  /// Starts from a plan (it becomes the current and the best solution).
+  void start(const TourPlan& plan);
+  /// Continues from a better plan found elsewhere (parallel search exchange).
+  void adopt(const TourPlan& plan);
+  /// One ruin-and-recreate step; `fraction` (0..1) is the share of the budget used so far.
+  void step(double fraction);
+
+  [[nodiscard]] const TourPlan& best_plan() const noexcept { return best_plan_; }
+  [[nodiscard]] const Score& best_score() const noexcept { return best_score_; }
+  [[nodiscard]] std::size_t iterations() const noexcept { return iterations_; }
+
+ private:
+  void fleet_step();
+  void cost_step(double fraction);
+  void record_if_best();
+  void begin_fleet_round();
+
+  const Problem& problem_;
+  Objective objective_;
+  Parameters parameters_;
+  WorkingSolution current_;
+  StringRemoval removal_;
+  BlinkInsertion insertion_;
+  std::mt19937_64 rng_;
+  TourPlan best_plan_;
+  Score best_score_;
+  std::size_t iterations_ = 0;
+  // fleet minimisation
+  bool fleet_active_ = false;
+  bool fleet_done_ = false;
+  std::size_t fleet_target_ = 0;  // routes allowed in the current round
+  std::size_t fleet_base_unassigned_ = 0;
+  std::vector<std::uint64_t> absences_;
+};
+
+}  // namespace routesolve::cpu::detail

@@ -1,0 +1,75 @@
+#include "parallel_search.hpp"
+
+#include <algorithm>
+#include <thread>
+
+namespace routesolve::cpu::detail {
+
+namespace {
+constexpr std::size_t kEpochIterations = 64;
+}
+
+std::uint64_t derive_seed(std::uint64_t seed, std::size_t i) {
+  std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (i + 1);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+ParallelSearch::ParallelSearch(const SegmentModel& model, const Neighbours& adjacency,
+                               const VehicleClasses& classes, const std::vector<std::size_t>& insertable,
+                               Objective objective, std::uint64_t seed, unsigned threads,
+                               AnnealingSearch::Parameters parameters)
+    : objective_(objective) {
+  const unsigned n = std::max(1u, threads);
+  searches_.reserve(n);
+  for (unsigned i = 0; i < n; ++i)
+    searches_.emplace_back(model, adjacency, classes, insertable, objective, derive_seed(seed, i), parameters);
+}
+
+TourPlan ParallelSearch::run(const TourPlan& start, const Deadline& deadline, double time_limit_s,
+                             std::size_t iterations, const ProgressFn& on_epoch) {
+  for (AnnealingSearch& s : searches_) s.start(start);
+  best_score_ = searches_.front().best_score();
+  const bool timed = time_limit_s > 0.0;
+  auto fraction = [&](const AnnealingSearch& s) {
+    if (timed) return std::min(1.0, deadline.elapsed() / time_limit_s);
+    return iterations == 0 ? 1.0 : static_cast<double>(s.iterations()) / static_cast<double>(iterations);
+  };
+  auto finished = [&](const AnnealingSearch& s) {
+    if (deadline.expired()) return true;
+    return timed ? deadline.elapsed() >= time_limit_s : s.iterations() >= iterations;
+  };
+  auto work = [&](AnnealingSearch& s) {
+    for (std::size_t k = 0; k < kEpochIterations && !finished(s); ++k) s.step(fraction(s));
+  };
+  for (;;) {
+    if (searches_.size() == 1) {
+      work(searches_.front());
+    } else {
+      std::vector<std::thread> pool;
+      pool.reserve(searches_.size() - 1);
+      for (std::size_t i = 1; i < searches_.size(); ++i) pool.emplace_back([&, i] { work(searches_[i]); });
+      work(searches_.front());
+      for (std::thread& t : pool) t.join();
+    }
+    // Exchange: the best so far (lowest index on ties) goes to every search behind it.
+    std::size_t leader = 0;
+    for (std::size_t i = 1; i < searches_.size(); ++i)
+      if (better(searches_[i].best_score(), searches_[leader].best_score(), objective_)) leader = i;
+    best_score_ = searches_[leader].best_score();
+    for (std::size_t i = 0; i < searches_.size(); ++i)
+      if (i != leader && better(best_score_, searches_[i].best_score(), objective_))
+        searches_[i].adopt(searches_[leader].best_plan());
+    total_iterations_ = 0;
+    for (const AnnealingSearch& s : searches_) total_iterations_ += s.iterations();
+    if (on_epoch) on_epoch(best_score_, fraction(searches_.front()));
+    if (finished(searches_.front())) break;
+  }
+  std::size_t leader = 0;
+  for (std::size_t i = 1; i < searches_.size(); ++i)
+    if (better(searches_[i].best_score(), searches_[leader].best_score(), objective_)) leader = i;
+  return searches_[leader].best_plan();
+}
+
+}  // namespace routesolve::cpu::detail

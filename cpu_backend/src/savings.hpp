@@ -1,0 +1,23 @@
+#pragma once
+// Construction by savings (Clarke & Wright 1964), parallel version: every job starts on a route
+// of its own; pairs (i, j) with j among i's nearest tasks are merged "... i" + "j ..." in
+// decreasing order of saving c(i, end) + c(start, j) - c(i, j) while the merged route stays
+// feasible under the segment model. Used where it fits: one class of interchangeable vehicles
+// and jobs only (CVRP and VRPTW); regret insertion covers everything else.
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "neighbours.hpp"
+#include "vehicle_classes.hpp"
+#include "working_solution.hpp"
+
+namespace routesolve::cpu::detail {
+
+/// The savings plan of the insertable tasks, or nullopt when the problem is not of that kind
+/// or the routes outnumber the vehicles.
+std::optional<TourPlan> savings_plan(const SegmentModel& model, const VehicleClasses& classes,
+                                     const Neighbours& near, const std::vector<std::size_t>& insertable);
+
+}  // namespace routesolve::cpu::detail

@@ -1,0 +1,106 @@
+#pragma once
+// Route segments priced in O(1) by concatenation (Vidal et al. 2013, "A unified solution
+// framework for multi-attribute vehicle routing problems"; the same idea as PyVRP's
+// DurationSegment / LoadSegment). A segment summarises a sequence of visits:
+//  - cost, travel time, distance and task count (additive over arcs and visits);
+//  - a load profile that handles job deliveries (on board from the route start), job pickups
+//    (kept to the end) and shipments (picked up, then dropped) in any number of dimensions;
+//  - a duration profile with time warp: the minimum duration, the time-window violation that
+//    cannot be avoided, and the earliest / latest start of the sequence.
+// Concatenating A then B needs only the two summaries and the arc A.last -> B.first.
+// The search model is exact for single time windows without setup times or breaks; otherwise it
+// is a relaxation or a conservative bound (see SegmentModel) and core's schedule_route decides.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "routesolve/problem.hpp"
+
+namespace routesolve::cpu::detail {
+
+/// Capacity dimensions the segment arithmetic handles inline.
+inline constexpr std::size_t kMaxSegmentDims = 8;
+
+/// Load profile of a sequence: with entry load E, the load peaks at E + peak inside it and
+/// leaves at E + net. `carried` is what must be on board at the route start for it (job
+/// deliveries), so a whole route's peak load is carried + peak.
+struct LoadSegment {
+  std::array<std::int64_t, kMaxSegmentDims> carried{};
+  std::array<std::int64_t, kMaxSegmentDims> net{};
+  std::array<std::int64_t, kMaxSegmentDims> peak{};
+};
+
+/// Timing of a sequence (Vidal 2013): minimum duration (travel, service, unavoidable waiting),
+/// unavoidable time warp, and the window [earliest, latest] in which it may start.
+struct DurationSegment {
+  Duration duration = 0;
+  Duration time_warp = 0;
+  Duration earliest = 0;
+  Duration latest = kMaxTime;
+};
+
+struct RouteSegment {
+  std::size_t first = kNone;  ///< location of the first visit (kNone: a missing start/end)
+  std::size_t last = kNone;   ///< location of the last visit
+  std::size_t tasks = 0;
+  Cost cost = 0;
+  Duration travel = 0;
+  Distance distance = 0;
+  bool unreachable = false;  ///< uses an arc without path
+  DurationSegment time;
+  LoadSegment load;
+};
+
+/// A's time profile followed by B's after `travel` time units.
+DurationSegment merge_durations(const DurationSegment& a, const DurationSegment& b, Duration travel);
+/// A's load profile followed by B's, over `dims` dimensions.
+LoadSegment merge_loads(const LoadSegment& a, const LoadSegment& b, std::size_t dims);
+
+/// The visits' summaries of one problem and the concatenation under a vehicle's travel data.
+class SegmentModel {
+ public:
+  explicit SegmentModel(const Problem& problem);
+
+  /// False when the problem has more capacity dimensions than kMaxSegmentDims.
+  [[nodiscard]] bool supported() const noexcept { return supported_; }
+  /// True when segments decide feasibility exactly for every vehicle (single windows, no setup,
+  /// no breaks); otherwise schedule_route must confirm.
+  [[nodiscard]] bool exact() const noexcept { return exact_; }
+  [[nodiscard]] std::size_t dims() const noexcept { return dims_; }
+  [[nodiscard]] const Problem& problem() const noexcept { return *problem_; }
+  [[nodiscard]] const TravelView& travel(std::size_t v) const { return travel_[v]; }
+
+  /// One task alone: its service (setup counted, a conservative bound), the span of its time
+  /// windows (a relaxation when it has several) and its load effect.
+  [[nodiscard]] const RouteSegment& task(std::size_t t) const { return tasks_[t]; }
+  /// The start (resp. end) of vehicle v with its time window.
+  [[nodiscard]] const RouteSegment& start(std::size_t v) const { return starts_[v]; }
+  [[nodiscard]] const RouteSegment& end(std::size_t v) const { return ends_[v]; }
+
+  /// A followed by B on vehicle v.
+  [[nodiscard]] RouteSegment merge(std::size_t v, const RouteSegment& a, const RouteSegment& b) const;
+
+  /// Total capacity excess of a whole route on vehicle v (0 when it fits).
+  [[nodiscard]] std::int64_t load_excess(std::size_t v, const RouteSegment& route) const;
+  /// Time warp plus the excess over max_travel_time (0 when the timing is feasible).
+  [[nodiscard]] Duration time_excess(std::size_t v, const RouteSegment& route) const;
+  /// Everything the segments check on a whole route of vehicle v: no unreachable arc, no time
+  /// warp, capacity, max_tasks, max_travel_time, max_distance.
+  [[nodiscard]] bool feasible(std::size_t v, const RouteSegment& route) const;
+  /// Penalised cost of a whole route: cost + load_weight * load excess + time_weight * time
+  /// excess (fixed cost excluded), the objective of a search that tolerates infeasibility.
+  [[nodiscard]] Cost penalised_cost(std::size_t v, const RouteSegment& route, Cost load_weight,
+                                    Cost time_weight) const;
+
+ private:
+  const Problem* problem_;
+  std::size_t dims_ = 0;
+  bool supported_ = true;
+  bool exact_ = true;
+  std::vector<TravelView> travel_;
+  std::vector<RouteSegment> tasks_, starts_, ends_;
+};
+
+}  // namespace routesolve::cpu::detail

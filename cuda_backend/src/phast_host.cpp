@@ -1,0 +1,195 @@
+// Host half of the PHAST/RPHAST matrices (see phast_host.hpp): target selection, upward
+// searches, result unpacking and the host twin's sweeps. Compiled like route_eval_host.cpp:
+// g++, OpenMP, Thrust with the OpenMP device system, in every build.
+//
+// The host twin parallelises over tiles (each OpenMP thread sweeps its own tile of sources
+// through all levels) rather than over the nodes of a level as the GPU does: on a few cores this
+// avoids one barrier per level, and each thread's tile stays in its own cache. The per-node work
+// is the same RelaxNode functor as the kernel's, in the same level order.
+
+#include "phast_host.hpp"
+
+#include <omp.h>
+#include <thrust/execution_policy.h>
+#include <thrust/functional.h>
+#include <thrust/sort.h>
+#include <thrust/system/omp/execution_policy.h>
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+
+#include "routesolve/types.hpp"
+
+namespace routesolve::cuda::detail {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// The level loop of one tile: levels top-down, every node of a level through RelaxNode::row.
+/// Cloned per instruction set (AVX-512 has a native unsigned 64-bit min; the default x86-64
+/// target has no 64-bit vector compare at all), chosen at load time.
+__attribute__((target_clones("avx512f", "avx2", "default"))) void sweep_levels(
+    const RelaxNode& relax_node, const std::uint32_t* level_first, std::size_t levels) {
+  for (std::size_t l = 0; l < levels; ++l)
+    for (std::uint32_t v = level_first[l]; v < level_first[l + 1]; ++v) relax_node.row(v);
+}
+
+inline void store(NodeMatrices* m, std::size_t at, Key key) {
+  if (key == kNoKey) {
+    m->durations[at] = kUnreachable;
+    m->distances[at] = kUnreachable;
+  } else {
+    m->durations[at] = static_cast<std::int64_t>(key_duration(key));
+    m->distances[at] = static_cast<std::int64_t>(key_length(key));
+  }
+}
+
+}  // namespace
+
+Selection select_targets(const ContractionHierarchy& ch, const std::vector<NodeId>& targets) {
+  const std::size_t n = ch.node_count();
+  Selection s;
+  s.targets = targets;
+  // Every node from which a target is reachable downward: a search from the targets along the
+  // reversed downward arcs (to higher ranks).
+  std::vector<std::uint8_t> marked(n, 0);
+  std::vector<std::uint32_t> stack, selected;
+  for (const NodeId t : targets) {
+    const std::uint32_t r = ch.rank[t];
+    if (!marked[r]) {
+      marked[r] = 1;
+      stack.push_back(r);
+    }
+  }
+  while (!stack.empty()) {
+    const std::uint32_t r = stack.back();
+    stack.pop_back();
+    selected.push_back(r);
+    for (std::uint32_t a = ch.down_first_in[r]; a < ch.down_first_in[r + 1]; ++a) {
+      const std::uint32_t u = ch.down_tail[a];
+      if (!marked[u]) {
+        marked[u] = 1;
+        stack.push_back(u);
+      }
+    }
+  }
+  // Sweep order: rank descending, which groups the levels top-down.
+  thrust::sort(thrust::omp::par, selected.begin(), selected.end(), thrust::greater<std::uint32_t>());
+  s.local_of_rank.assign(n, kNoNode);
+  for (std::size_t i = 0; i < selected.size(); ++i) s.local_of_rank[selected[i]] = static_cast<std::uint32_t>(i);
+
+  s.first_in.assign(selected.size() + 1, 0);
+  for (std::size_t i = 0; i < selected.size(); ++i)
+    s.first_in[i + 1] = s.first_in[i] + (ch.down_first_in[selected[i] + 1] - ch.down_first_in[selected[i]]);
+  s.tail.resize(s.first_in.back());
+  s.weight.resize(s.first_in.back());
+  for (std::size_t i = 0; i < selected.size(); ++i) {
+    std::uint32_t out = s.first_in[i];
+    for (std::uint32_t a = ch.down_first_in[selected[i]]; a < ch.down_first_in[selected[i] + 1]; ++a, ++out) {
+      s.tail[out] = s.local_of_rank[ch.down_tail[a]];
+      s.weight[out] = ch.down_weight[a];
+    }
+  }
+  s.level_first.push_back(0);
+  for (std::size_t i = 1; i < selected.size(); ++i)
+    if (ch.level[selected[i]] != ch.level[selected[i - 1]]) s.level_first.push_back(static_cast<std::uint32_t>(i));
+  if (!selected.empty()) s.level_first.push_back(static_cast<std::uint32_t>(selected.size()));
+  s.target_local.resize(targets.size());
+  for (std::size_t j = 0; j < targets.size(); ++j) s.target_local[j] = s.local_of_rank[ch.rank[targets[j]]];
+  return s;
+}
+
+UpwardSearch::UpwardSearch(std::size_t nodes) : dist_(nodes, kNoKey), stamp_(nodes, 0) {}
+
+void UpwardSearch::seeds(const ContractionHierarchy& ch, const Selection& selection, NodeId source,
+                         std::uint32_t column, std::vector<Seed>* out) {
+  if (++current_ == 0) {  // stamps wrapped: start afresh
+    std::fill(stamp_.begin(), stamp_.end(), 0);
+    current_ = 1;
+  }
+  const auto dist = [this](std::uint32_t v) { return stamp_[v] == current_ ? dist_[v] : kNoKey; };
+  heap_.clear();
+  const std::uint32_t start = ch.rank[source];
+  stamp_[start] = current_;
+  dist_[start] = 0;
+  heap_.push_back({0, start});
+  while (!heap_.empty()) {
+    std::pop_heap(heap_.begin(), heap_.end(), std::greater<>{});
+    const auto [d, u] = heap_.back();
+    heap_.pop_back();
+    if (d != dist_[u]) continue;
+    if (selection.local_of_rank[u] != kNoNode) out->push_back({selection.local_of_rank[u], column, d});
+    for (std::uint32_t a = ch.up_first_out[u]; a < ch.up_first_out[u + 1]; ++a) {
+      const std::uint32_t x = ch.up_head[a];
+      const Key nd = saturating_add(d, ch.up_weight[a]);
+      ++relaxations;
+      if (nd < dist(x)) {
+        stamp_[x] = current_;
+        dist_[x] = nd;
+        heap_.push_back({nd, x});
+        std::push_heap(heap_.begin(), heap_.end(), std::greater<>{});
+      }
+    }
+  }
+}
+
+void unpack_tile(const Key* tile_out, std::size_t width, std::size_t columns, std::size_t first_source,
+                 NodeMatrices* matrices) {
+  const std::size_t targets = matrices->cols;
+  for (std::size_t c = 0; c < columns; ++c) {
+    const std::size_t row = (first_source + c) * targets;
+    for (std::size_t j = 0; j < targets; ++j) store(matrices, row + j, tile_out[j * width + c]);
+  }
+}
+
+void host_sweeps(const ContractionHierarchy& ch, const Selection& selection, const std::vector<NodeId>& sources,
+                 unsigned width, unsigned threads, NodeMatrices* matrices, HostStageTimes* times) {
+  const std::size_t tiles = (sources.size() + width - 1) / width;
+  const std::size_t nodes = selection.nodes();
+  const std::size_t targets = selection.target_local.size();
+  double upward = 0.0, sweep = 0.0, unpack = 0.0;
+  std::uint64_t upward_relaxations = 0;
+  const int team = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(threads, tiles)));
+#pragma omp parallel num_threads(team) reduction(+ : upward, sweep, unpack, upward_relaxations)
+  {
+    UpwardSearch search(ch.node_count());
+    std::vector<Key> tile(nodes * width);
+    std::vector<Seed> seeds;
+    const RelaxNode relax_node{selection.view(), tile.data(), width};
+#pragma omp for schedule(dynamic, 1)
+    for (std::size_t t = 0; t < tiles; ++t) {
+      const std::size_t first = t * width;
+      const std::size_t columns = std::min<std::size_t>(width, sources.size() - first);
+      auto at = Clock::now();
+      seeds.clear();
+      for (std::size_t c = 0; c < columns; ++c)
+        search.seeds(ch, selection, sources[first + c], static_cast<std::uint32_t>(c), &seeds);
+      upward += seconds_since(at);
+
+      at = Clock::now();
+      std::fill(tile.begin(), tile.end(), kNoKey);
+      for (const Seed& s : seeds) tile[std::size_t{s.node} * width + s.column] = s.key;
+      sweep_levels(relax_node, selection.level_first.data(), selection.levels());
+      sweep += seconds_since(at);
+
+      at = Clock::now();
+      // Matrix rows written contiguously (the tile is small and cached; the matrix is not).
+      for (std::size_t c = 0; c < columns; ++c) {
+        const std::size_t row = (first + c) * targets;
+        const Key* column = tile.data() + c;
+        for (std::size_t j = 0; j < targets; ++j)
+          store(matrices, row + j, column[std::size_t{selection.target_local[j]} * width]);
+      }
+      unpack += seconds_since(at);
+    }
+    upward_relaxations += search.relaxations;
+  }
+  if (times != nullptr) *times = HostStageTimes{upward, sweep, unpack, upward_relaxations};
+}
+
+}  // namespace routesolve::cuda::detail

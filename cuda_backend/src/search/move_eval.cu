@@ -1,0 +1,121 @@
+// Batched move evaluation on the device: the search_view.cuh functors in three kernels and one
+// CUB segmented ArgMin (see move_eval_launch.hpp).
+
+#include <cub/device/device_segmented_reduce.cuh>
+
+#include "../device_runtime.hpp"
+#include "move_eval_launch.hpp"
+
+namespace routesolve::cuda::detail::search {
+namespace {
+
+constexpr unsigned kBlock = 128;
+
+using ArgMinPair = cub::KeyValuePair<int, i64>;
+
+__global__ void __launch_bounds__(kBlock)
+    build_kernel(ProblemView p, BatchView b, PrefixView x, u32 routes) {
+  const u32 r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < routes) build_route(p, b, x, r);
+}
+
+__global__ void __launch_bounds__(kBlock)
+    price_kernel(ProblemView p, BatchView b, PrefixView x, std::uint64_t n, Move* moves, i64* deltas) {
+  const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const std::uint64_t per_solution = static_cast<std::uint64_t>(p.tasks) * p.neighbours;
+  const auto sol = static_cast<u32>(i / per_solution);
+  const std::uint64_t rest = i % per_solution;
+  const auto u = static_cast<i32>(rest / p.neighbours);
+  const auto k = static_cast<u32>(rest % p.neighbours);
+  const Move m = best_move(p, b, x, sol, u, k);
+  moves[i] = m;
+  deltas[i] = m.delta;
+}
+
+__global__ void offsets_kernel(int* offsets, std::uint64_t segments, u32 k) {
+  const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i <= segments) offsets[i] = static_cast<int>(i * k);
+}
+
+/// The first of the segment's moves with the minimum delta (the ArgMin's value): the same
+/// choice as the host twin's loop, whatever index convention the reduction uses.
+__global__ void gather_kernel(const ArgMinPair* mins, const Move* moves, std::uint64_t segments, u32 k,
+                              Move* best) {
+  const std::uint64_t s = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (s >= segments) return;
+  Move out;
+  const i64 value = mins[s].value;
+  if (value != kNoMove) {
+    for (u32 j = 0; j < k; ++j)
+      if (moves[s * k + j].delta == value) {
+        out = moves[s * k + j];
+        break;
+      }
+  }
+  best[s] = out;
+}
+
+struct Workspace {
+  std::size_t moves = 0, deltas = 0, offsets = 0, mins = 0, temp = 0, temp_bytes = 0, total = 0;
+  Workspace(std::uint64_t segments, u32 k) {
+    const std::uint64_t n = segments * k;
+    std::size_t at = 0;
+    const auto place = [&at](std::size_t bytes) {
+      const std::size_t here = at;
+      at = (at + bytes + 255) / 256 * 256;
+      return here;
+    };
+    moves = place(n * sizeof(Move));
+    deltas = place(n * sizeof(i64));
+    offsets = place((segments + 1) * sizeof(int));
+    mins = place(segments * sizeof(ArgMinPair));
+    RS_CUDA_CHECK(cub::DeviceSegmentedReduce::ArgMin(nullptr, temp_bytes, static_cast<const i64*>(nullptr),
+                                                     static_cast<ArgMinPair*>(nullptr),
+                                                     static_cast<std::int64_t>(segments),
+                                                     static_cast<const int*>(nullptr),
+                                                     static_cast<const int*>(nullptr)));
+    temp = place(temp_bytes);
+    total = at;
+  }
+};
+
+unsigned blocks_for(std::uint64_t n) { return static_cast<unsigned>((n + kBlock - 1) / kBlock); }
+
+}  // namespace
+
+std::size_t evaluate_workspace_bytes(std::uint64_t segments, std::uint32_t k) {
+  return Workspace(segments, k).total;
+}
+
+void launch_evaluate(const ProblemView& problem, const BatchView& batch, const PrefixView& prefix,
+                     std::uint32_t routes, DeviceSpan<std::byte> workspace, DeviceSpan<Move> best,
+                     cudaStream_t stream) {
+  const std::uint64_t segments = static_cast<std::uint64_t>(batch.solutions) * problem.tasks;
+  const u32 k = problem.neighbours;
+  if (routes > 0) {
+    build_kernel<<<blocks_for(routes), kBlock, 0, stream>>>(problem, batch, prefix, routes);
+    RS_CUDA_CHECK_LAUNCH();
+  }
+  if (segments == 0) return;
+  if (k == 0) return;  // the engine fills `best` with "no move" itself
+  const Workspace w(segments, k);
+  std::byte* base = workspace.data();
+  auto* moves = reinterpret_cast<Move*>(base + w.moves);
+  auto* deltas = reinterpret_cast<i64*>(base + w.deltas);
+  auto* offsets = reinterpret_cast<int*>(base + w.offsets);
+  auto* mins = reinterpret_cast<ArgMinPair*>(base + w.mins);
+  const std::uint64_t n = segments * k;
+  price_kernel<<<blocks_for(n), kBlock, 0, stream>>>(problem, batch, prefix, n, moves, deltas);
+  RS_CUDA_CHECK_LAUNCH();
+  offsets_kernel<<<blocks_for(segments + 1), kBlock, 0, stream>>>(offsets, segments, k);
+  RS_CUDA_CHECK_LAUNCH();
+  std::size_t temp_bytes = w.temp_bytes;
+  RS_CUDA_CHECK(cub::DeviceSegmentedReduce::ArgMin(base + w.temp, temp_bytes, deltas, mins,
+                                                   static_cast<std::int64_t>(segments), offsets,
+                                                   offsets + 1, stream));
+  gather_kernel<<<blocks_for(segments), kBlock, 0, stream>>>(mins, moves, segments, k, best.data());
+  RS_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace routesolve::cuda::detail::search

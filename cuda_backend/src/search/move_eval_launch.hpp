@@ -1,0 +1,24 @@
+#pragma once
+// Launchers of the batched move-evaluation kernels (move_eval.cu). CUDA builds only.
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "search_view.cuh"
+
+namespace routesolve::cuda::detail::search {
+
+/// Bytes of scratch launch_evaluate needs for `segments` (solution, customer) pairs of K moves.
+std::size_t evaluate_workspace_bytes(std::uint64_t segments, std::uint32_t k);
+
+/// On `stream`, asynchronously: prefix arrays of every route (one thread per route), one thread
+/// per (solution, customer, neighbour) pricing its 7 move types, cub::DeviceSegmentedReduce::
+/// ArgMin over each customer's K candidates, and the gather of the best Move per customer into
+/// `best` (solutions x tasks). Checks every launch.
+void launch_evaluate(const ProblemView& problem, const BatchView& batch, const PrefixView& prefix,
+                     std::uint32_t routes, DeviceSpan<std::byte> workspace, DeviceSpan<Move> best,
+                     cudaStream_t stream);
+
+}  // namespace routesolve::cuda::detail::search

@@ -1,0 +1,362 @@
+// Packing the problem and solution batches into arenas, the host prefix build, and the host
+// twin engine (an OpenMP loop over the search_view.cuh functors).
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "routesolve/error.hpp"
+#include "search_engine.hpp"
+
+namespace routesolve::cuda::search {
+namespace {
+
+using detail::MatrixRef;
+using detail::DeviceSpan;
+namespace ds = detail::search;
+
+template <typename T>
+DeviceSpan<const T> at(const std::byte* base, std::size_t offset, std::size_t count) {
+  return {reinterpret_cast<const T*>(base + offset), count};
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+void PackedProblem::write_travel_table(std::byte* host, const std::byte* base) const {
+  std::vector<MatrixRef> table(travel_count);
+  for (std::uint32_t t = 0; t < travel_count; ++t)
+    table[t] = MatrixRef{matrix_n[t], reinterpret_cast<const std::int64_t*>(base + matrix_durations[t]),
+                         reinterpret_cast<const std::int64_t*>(base + matrix_distances[t]),
+                         reinterpret_cast<const std::int64_t*>(base + matrix_costs[t])};
+  std::memcpy(host + travel_table, table.data(), table.size() * sizeof(MatrixRef));
+}
+
+ProblemView PackedProblem::view(const std::byte* base) const {
+  ProblemView v;
+  v.tasks = tasks;
+  v.vehicles = vehicles;
+  v.dims = dims;
+  v.neighbours = neighbours;
+  v.travel = at<MatrixRef>(base, travel_table, travel_count);
+  v.task_loc = at<std::int32_t>(base, task_loc, tasks);
+  v.task_setup = at<std::int64_t>(base, task_setup, tasks);
+  v.task_service = at<std::int64_t>(base, task_service, tasks);
+  v.task_tw_start = at<std::int64_t>(base, task_tw_start, tasks);
+  v.task_tw_end = at<std::int64_t>(base, task_tw_end, tasks);
+  v.task_delivery = at<std::int64_t>(base, task_delivery, std::size_t{tasks} * dims);
+  v.task_pickup = at<std::int64_t>(base, task_pickup, std::size_t{tasks} * dims);
+  v.task_flags = at<std::uint32_t>(base, task_flags, tasks);
+  v.veh_start = at<std::int32_t>(base, veh_start, vehicles);
+  v.veh_end = at<std::int32_t>(base, veh_end, vehicles);
+  v.veh_travel = at<std::uint32_t>(base, veh_travel, vehicles);
+  v.veh_flags = at<std::uint32_t>(base, veh_flags, vehicles);
+  v.veh_class = at<std::uint32_t>(base, veh_class, vehicles);
+  v.veh_tw_start = at<std::int64_t>(base, veh_tw_start, vehicles);
+  v.veh_tw_end = at<std::int64_t>(base, veh_tw_end, vehicles);
+  v.veh_capacity = at<std::int64_t>(base, veh_capacity, std::size_t{vehicles} * dims);
+  v.veh_max_tasks = at<std::int64_t>(base, veh_max_tasks, vehicles);
+  v.veh_max_duration = at<std::int64_t>(base, veh_max_duration, vehicles);
+  v.veh_max_distance = at<std::int64_t>(base, veh_max_distance, vehicles);
+  v.veh_fixed = at<std::int64_t>(base, veh_fixed, vehicles);
+  v.compatible = at<std::uint8_t>(base, compatible, std::size_t{vehicles} * tasks);
+  v.neighbour = at<std::int32_t>(base, neighbour, std::size_t{travel_count} * tasks * neighbours);
+  return v;
+}
+
+PackedProblem pack_problem(const Problem& problem, unsigned neighbours) {
+  PackedProblem out;
+  const std::size_t n_tasks = problem.tasks().size();
+  const std::size_t n_veh = problem.vehicles().size();
+  if (n_tasks >= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()) || n_veh == 0)
+    throw Error(ErrorCode::Unsupported, "batched search: problem too large or without vehicles");
+  out.tasks = static_cast<std::uint32_t>(n_tasks);
+  out.vehicles = static_cast<std::uint32_t>(n_veh);
+  out.dims = static_cast<std::uint32_t>(problem.dimensions());
+  out.priced_anything = out.dims <= ds::kMaxDims;
+  out.neighbours = static_cast<std::uint32_t>(std::min<std::size_t>(neighbours, n_tasks > 0 ? n_tasks - 1 : 0));
+  out.travel_count = static_cast<std::uint32_t>(problem.travel_count());
+  Arena& a = out.arena;
+
+  out.travel_table = a.add<MatrixRef>(nullptr, out.travel_count);
+  for (std::uint32_t t = 0; t < out.travel_count; ++t) {
+    const TravelView tv = problem.travel_by_index(t);
+    out.matrix_n.push_back(tv.n);
+    out.matrix_durations.push_back(a.add(tv.durations, tv.n * tv.n));
+    out.matrix_distances.push_back(a.add(tv.distances, tv.n * tv.n));
+    out.matrix_costs.push_back(a.add(tv.costs, tv.n * tv.n));
+  }
+
+  const std::size_t dims = out.dims;
+  std::vector<std::int32_t> loc(n_tasks);
+  std::vector<std::int64_t> setup(n_tasks), service(n_tasks), tw_start(n_tasks), tw_end(n_tasks);
+  std::vector<std::int64_t> delivery(n_tasks * dims), pickup(n_tasks * dims);
+  std::vector<std::uint32_t> tflags(n_tasks);
+  for (std::size_t i = 0; i < n_tasks; ++i) {
+    const Task& t = problem.task(i);
+    loc[i] = static_cast<std::int32_t>(t.location);
+    setup[i] = t.setup;
+    service[i] = t.service;
+    tw_start[i] = t.time_windows.front().start;  // first window only: see search_view.cuh
+    tw_end[i] = t.time_windows.front().end;
+    for (std::size_t d = 0; d < dims; ++d) {
+      delivery[i * dims + d] = d < t.delivery.size() ? t.delivery[d] : 0;
+      pickup[i * dims + d] = d < t.pickup.size() ? t.pickup[d] : 0;
+    }
+    tflags[i] = t.type == TaskType::Job ? 0u : ds::kTaskShipment;
+  }
+  out.task_loc = a.add(loc);
+  out.task_setup = a.add(setup);
+  out.task_service = a.add(service);
+  out.task_tw_start = a.add(tw_start);
+  out.task_tw_end = a.add(tw_end);
+  out.task_delivery = a.add(delivery);
+  out.task_pickup = a.add(pickup);
+  out.task_flags = a.add(tflags);
+
+  std::vector<std::int32_t> vstart(n_veh), vend(n_veh);
+  std::vector<std::uint32_t> vtravel(n_veh), vflags(n_veh), vclass(n_veh);
+  std::vector<std::int64_t> vtw_start(n_veh), vtw_end(n_veh), cap(n_veh * dims), max_tasks(n_veh),
+      max_dur(n_veh), max_dist(n_veh), fixed(n_veh);
+  std::map<std::tuple<std::size_t, std::size_t, Duration, std::vector<std::uint32_t>>, std::uint32_t> classes;
+  for (std::size_t v = 0; v < n_veh; ++v) {
+    const Vehicle& veh = problem.vehicle(v);
+    vstart[v] = veh.start == kNone ? -1 : static_cast<std::int32_t>(veh.start);
+    vend[v] = veh.end == kNone ? -1 : static_cast<std::int32_t>(veh.end);
+    vtravel[v] = static_cast<std::uint32_t>(veh.travel);
+    vflags[v] = veh.breaks.empty() ? 0u : ds::kVehicleBreaks;
+    // Tails may change vehicle (2-opt*) only within a class: same matrices, end, horizon, skills.
+    const auto key = std::make_tuple(veh.travel, veh.end, veh.time_window.end, veh.skills);
+    vclass[v] = classes.emplace(key, static_cast<std::uint32_t>(classes.size())).first->second;
+    vtw_start[v] = veh.time_window.start;
+    vtw_end[v] = veh.time_window.end;
+    for (std::size_t d = 0; d < dims; ++d) cap[v * dims + d] = veh.capacity[d];
+    max_tasks[v] = veh.max_tasks == kNone ? std::numeric_limits<std::int64_t>::max() / 4
+                                          : static_cast<std::int64_t>(veh.max_tasks);
+    max_dur[v] = veh.max_travel_time;
+    max_dist[v] = veh.max_distance;
+    fixed[v] = problem.fixed_cost(v);
+  }
+  out.veh_start = a.add(vstart);
+  out.veh_end = a.add(vend);
+  out.veh_travel = a.add(vtravel);
+  out.veh_flags = a.add(vflags);
+  out.veh_class = a.add(vclass);
+  out.veh_tw_start = a.add(vtw_start);
+  out.veh_tw_end = a.add(vtw_end);
+  out.veh_capacity = a.add(cap);
+  out.veh_max_tasks = a.add(max_tasks);
+  out.veh_max_duration = a.add(max_dur);
+  out.veh_max_distance = a.add(max_dist);
+  out.veh_fixed = a.add(fixed);
+
+  std::vector<std::uint8_t> compat(n_veh * n_tasks);
+  for (std::size_t v = 0; v < n_veh; ++v)
+    for (std::size_t t = 0; t < n_tasks; ++t) compat[v * n_tasks + t] = problem.compatible(v, t) ? 1 : 0;
+  out.compatible = a.add(compat);
+
+  // Granular neighbourhoods: the K tasks closest by min(cost(u, v), cost(v, u)), per travel index.
+  const std::size_t k = out.neighbours;
+  std::vector<std::int32_t> near(std::size_t{out.travel_count} * n_tasks * std::max<std::size_t>(k, 1), -1);
+  std::vector<std::pair<std::int64_t, std::int32_t>> order;
+  for (std::uint32_t t = 0; t < out.travel_count && k > 0; ++t) {
+    const TravelView tv = problem.travel_by_index(t);
+    for (std::size_t u = 0; u < n_tasks; ++u) {
+      order.clear();
+      for (std::size_t w = 0; w < n_tasks; ++w) {
+        if (w == u) continue;
+        const std::size_t lu = loc[u], lw = loc[w];
+        order.emplace_back(std::min(tv.cost(lu, lw), tv.cost(lw, lu)), static_cast<std::int32_t>(w));
+      }
+      std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end());
+      for (std::size_t i = 0; i < k; ++i) near[(t * n_tasks + u) * k + i] = order[i].second;
+    }
+  }
+  out.neighbour = a.add(near);
+
+  out.write_travel_table(a.bytes.data(), a.bytes.data());
+  return out;
+}
+
+BatchView PackedBatch::view(const std::byte* base) const {
+  BatchView v;
+  v.solutions = solutions;
+  v.route_offsets = at<std::uint32_t>(base, route_offsets, std::size_t{routes} + 1);
+  v.pos_task = at<std::int32_t>(base, pos_task, positions);
+  v.pos_route = at<std::uint32_t>(base, pos_route, positions);
+  v.task_pos = at<std::int32_t>(base, task_pos, std::size_t{solutions} * tasks);
+  return v;
+}
+
+PackedBatch pack_batch(const PackedProblem& problem, const std::vector<const RouteSet*>& solutions) {
+  PackedBatch out;
+  out.solutions = static_cast<std::uint32_t>(solutions.size());
+  out.routes = out.solutions * problem.vehicles;
+  out.tasks = problem.tasks;
+  std::vector<std::uint32_t> offsets;
+  offsets.reserve(out.routes + 1);
+  std::vector<std::int32_t> pos_task;
+  std::vector<std::uint32_t> pos_route;
+  std::vector<std::int32_t> task_pos(std::size_t{out.solutions} * problem.tasks, -1);
+  for (std::uint32_t s = 0; s < out.solutions; ++s) {
+    const RouteSet& rs = *solutions[s];
+    if (rs.size() != problem.vehicles)
+      throw Error(ErrorCode::Internal, "batched search: a solution has the wrong number of routes");
+    for (std::uint32_t v = 0; v < problem.vehicles; ++v) {
+      const auto r = static_cast<std::uint32_t>(s * problem.vehicles + v);
+      offsets.push_back(static_cast<std::uint32_t>(pos_task.size()));
+      pos_task.push_back(-1);
+      pos_route.push_back(r);
+      for (const std::int32_t t : rs[v]) {
+        task_pos[std::size_t{s} * problem.tasks + static_cast<std::size_t>(t)] =
+            static_cast<std::int32_t>(pos_task.size());
+        pos_task.push_back(t);
+        pos_route.push_back(r);
+      }
+      pos_task.push_back(-1);
+      pos_route.push_back(r);
+    }
+  }
+  offsets.push_back(static_cast<std::uint32_t>(pos_task.size()));
+  out.positions = static_cast<std::uint32_t>(pos_task.size());
+  out.route_offsets = out.arena.add(offsets);
+  out.pos_task = out.arena.add(pos_task);
+  out.pos_route = out.arena.add(pos_route);
+  out.task_pos = out.arena.add(task_pos);
+  return out;
+}
+
+std::vector<std::int32_t> materialize(const BatchView& bv, const ds::RouteSpec& sp) {
+  std::vector<std::int32_t> seq;
+  const std::uint32_t r = bv.pos_route[sp.prefix];
+  for (std::uint32_t pos = bv.route_offsets[r] + 1; pos <= sp.prefix; ++pos) seq.push_back(bv.pos_task[pos]);
+  for (std::uint32_t k = 0; k < sp.pieces; ++k) {
+    const ds::Piece& pc = sp.piece[k];
+    if (pc.kind == ds::kPieceTasks) {
+      for (std::uint32_t j = 0; j < pc.count; ++j) seq.push_back(pc.task[j]);
+    } else {
+      for (std::uint32_t j = 0; j <= pc.to - pc.from; ++j)
+        seq.push_back(bv.pos_task[pc.kind == ds::kPieceForward ? pc.from + j : pc.to - j]);
+    }
+  }
+  const std::uint32_t slast = bv.route_offsets[sp.suffix_route + 1] - 1;
+  for (std::uint32_t pos = sp.suffix; pos < slast; ++pos) seq.push_back(bv.pos_task[pos]);
+  return seq;
+}
+
+namespace {
+struct PrefixOffsets {
+  std::size_t depart, cost, duration, distance, latest, prefix_load, suffix_load, shipments, ok, total;
+  PrefixOffsets(std::uint32_t positions, std::uint32_t dims) {
+    const std::size_t p = positions, w = std::size_t{3} * dims;
+    std::size_t at = 0;
+    const auto place = [&at](std::size_t bytes) {
+      const std::size_t here = at;
+      at = (at + bytes + 255) / 256 * 256;
+      return here;
+    };
+    depart = place(p * 8);
+    cost = place(p * 8);
+    duration = place(p * 8);
+    distance = place(p * 8);
+    latest = place(p * 8);
+    prefix_load = place(p * w * 8);
+    suffix_load = place(p * w * 8);
+    shipments = place(p * 4);
+    ok = place(p);
+    total = at;
+  }
+};
+}  // namespace
+
+std::size_t prefix_bytes(std::uint32_t positions, std::uint32_t dims) {
+  return PrefixOffsets(positions, dims).total;
+}
+
+PrefixView prefix_view(std::byte* base, std::uint32_t positions, std::uint32_t dims) {
+  const PrefixOffsets o(positions, dims);
+  const std::size_t p = positions, w = std::size_t{3} * dims;
+  PrefixView x;
+  x.depart = {reinterpret_cast<std::int64_t*>(base + o.depart), p};
+  x.cost = {reinterpret_cast<std::int64_t*>(base + o.cost), p};
+  x.duration = {reinterpret_cast<std::int64_t*>(base + o.duration), p};
+  x.distance = {reinterpret_cast<std::int64_t*>(base + o.distance), p};
+  x.latest = {reinterpret_cast<std::int64_t*>(base + o.latest), p};
+  x.prefix_load = {reinterpret_cast<std::int64_t*>(base + o.prefix_load), p * w};
+  x.suffix_load = {reinterpret_cast<std::int64_t*>(base + o.suffix_load), p * w};
+  x.shipments = {reinterpret_cast<std::uint32_t*>(base + o.shipments), p};
+  x.ok = {reinterpret_cast<std::uint8_t*>(base + o.ok), p};
+  return x;
+}
+
+void build_prefix_host(const ProblemView& problem, const BatchView& batch, std::uint32_t routes,
+                       HostPrefix& out, unsigned threads) {
+  const auto positions = static_cast<std::uint32_t>(batch.pos_task.size());
+  const std::size_t bytes = prefix_bytes(positions, problem.dims);
+  if (out.storage.size() < bytes) out.storage.resize(bytes);
+  out.view = prefix_view(out.storage.data(), positions, problem.dims);
+  const PrefixView x = out.view;
+  const auto n = static_cast<std::int64_t>(routes);
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1 && n > 64)
+  for (std::int64_t r = 0; r < n; ++r) ds::build_route(problem, batch, x, static_cast<std::uint32_t>(r));
+}
+
+namespace {
+
+class HostEngine final : public MoveEngine {
+ public:
+  explicit HostEngine(unsigned threads) : threads_(threads == 0 ? 1 : threads) {}
+  [[nodiscard]] std::string name() const override { return "cuda-host"; }
+
+  void set_problem(const PackedProblem& problem) override {
+    problem_ = &problem;
+    view_ = problem.view(problem.arena.bytes.data());
+  }
+
+  void evaluate(const PackedBatch& batch, std::vector<Move>& best, EngineTimes& times) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    const BatchView b = batch.view(batch.arena.bytes.data());
+    build_prefix_host(view_, b, batch.routes, prefix_, threads_);
+    const PrefixView x = prefix_.view;
+    const std::uint32_t tasks = problem_->tasks, k = problem_->neighbours;
+    const auto n = static_cast<std::int64_t>(std::size_t{batch.solutions} * tasks);
+    best.assign(static_cast<std::size_t>(n), Move{});
+    const ProblemView p = view_;
+#pragma omp parallel for schedule(dynamic, 64) num_threads(threads_) if (threads_ > 1)
+    for (std::int64_t i = 0; i < n; ++i) {
+      const auto sol = static_cast<std::uint32_t>(i / tasks);
+      const auto u = static_cast<std::int32_t>(i % tasks);
+      Move m;
+      for (std::uint32_t j = 0; j < k; ++j) {
+        const Move c = ds::best_move(p, b, x, sol, u, j);
+        if (c.delta < m.delta) m = c;  // first minimum, as the device ArgMin
+      }
+      best[static_cast<std::size_t>(i)] = m;
+    }
+    times.kernels += seconds_since(t0);
+    times.moves += static_cast<std::uint64_t>(n) * k * ds::kMoveTypes;
+    ++times.calls;
+  }
+
+ private:
+  unsigned threads_;
+  const PackedProblem* problem_ = nullptr;
+  ProblemView view_;
+  HostPrefix prefix_;
+};
+
+}  // namespace
+
+std::unique_ptr<MoveEngine> make_host_engine(unsigned threads) {
+  return std::make_unique<HostEngine>(threads);
+}
+
+}  // namespace routesolve::cuda::search

@@ -1,0 +1,172 @@
+// PHAST/RPHAST matrices: cuda-host equals an independent plain Dijkstra exactly (durations and
+// distances) on random graphs, grids and rome99; the device equals cuda-host exactly in both
+// transfer modes (skipped without a device); errors name the field.
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "road_graph_fixture.hpp"
+#include "routesolve/contraction_hierarchy.hpp"
+#include "routesolve/cuda/cuda_backend.hpp"
+#include "routesolve/cuda/matrix_engine.hpp"
+#include "routesolve/error.hpp"
+#include "test_support.hpp"
+
+namespace routesolve::cuda {
+namespace {
+
+#define REQUIRE_CUDA_DEVICE()                                                                   \
+  do {                                                                                          \
+    if (!device_available()) GTEST_SKIP() << "no CUDA device: " << device_unavailable_reason(); \
+  } while (0)
+
+PhastOptions host_options(unsigned width, unsigned threads) {
+  PhastOptions o;
+  o.device = MatrixDevice::Host;
+  o.tile_width = width;
+  o.threads = threads;
+  return o;
+}
+
+TEST(PhastHost, RandomGraphsEqualDijkstra) {
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const std::size_t n = 30 + seed * 20;  // up to ~830 nodes (random graphs have no hierarchy)
+    const RoadGraph g = test::random_graph(n, 1.2 + 0.5 * static_cast<double>(seed % 3), seed % 4 == 0 ? 2 : 300, seed);
+    const ContractionHierarchy ch = build_contraction_hierarchy(g);
+    const auto sources = test::random_nodes(n, 5 + seed % 70, seed * 3);
+    const auto targets = test::random_nodes(n, 3 + seed % 90, seed * 5);
+    const NodeMatrices expected = test::reference_matrices(g, sources, targets);
+    const unsigned width = 8u << (seed % 4);  // 8, 16, 32, 64
+    PhastMatrixEngine engine(g, ch, host_options(width, 1 + seed % 2));
+    MatrixProfile profile;
+    const NodeMatrices got = engine.compute(sources, targets, &profile);
+    ASSERT_EQ(test::first_difference(got, expected), "") << "seed " << seed << ", n " << n;
+    EXPECT_EQ(profile.relaxations, profile.selected_arcs * sources.size());
+  }
+}
+
+TEST(PhastHost, LargerRandomGraphAllPairsOfSample) {
+  const RoadGraph g = test::random_graph(2000, 1.8, 1000, 2024);
+  const ContractionHierarchy ch = build_contraction_hierarchy(g);
+  const auto sources = test::random_nodes(g.node_count(), 150, 1);
+  const auto targets = test::random_nodes(g.node_count(), 400, 2);
+  PhastMatrixEngine engine(g, ch, host_options(32, 2));
+  EXPECT_EQ(test::first_difference(engine.compute(sources, targets), test::reference_matrices(g, sources, targets)), "");
+}
+
+TEST(PhastHost, GridsEqualDijkstraAndHaveUnreachablePairs) {
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    const RoadGraph g = test::grid_graph(80, 60, seed);
+    const ContractionHierarchy ch = build_contraction_hierarchy(g);
+    const auto sources = test::random_nodes(g.node_count(), 100, seed);
+    const auto targets = test::random_nodes(g.node_count(), 120, seed + 100);
+    PhastMatrixEngine engine(g, ch, host_options(0, 2));
+    const NodeMatrices expected = test::reference_matrices(g, sources, targets);
+    EXPECT_EQ(test::first_difference(engine.compute(sources, targets), expected), "");
+    std::size_t unreachable = 0;
+    for (const std::int64_t d : expected.durations) unreachable += d == kUnreachable ? 1 : 0;
+    if (seed == 1) RecordProperty("unreachable", static_cast<int>(unreachable));
+  }
+}
+
+TEST(PhastHost, SelectionIsReusedForTheSameTargets) {
+  const RoadGraph g = test::grid_graph(30, 30, 9);
+  const ContractionHierarchy ch = build_contraction_hierarchy(g);
+  PhastMatrixEngine engine(g, ch, host_options(16, 2));
+  const auto targets = test::random_nodes(g.node_count(), 50, 1);
+  MatrixProfile first, second, third;
+  const auto s1 = test::random_nodes(g.node_count(), 37, 2);
+  const auto s2 = test::random_nodes(g.node_count(), 70, 3);
+  EXPECT_EQ(test::first_difference(engine.compute(s1, targets, &first), test::reference_matrices(g, s1, targets)), "");
+  EXPECT_EQ(test::first_difference(engine.compute(s2, targets, &second), test::reference_matrices(g, s2, targets)), "");
+  EXPECT_FALSE(first.selection_reused);
+  EXPECT_TRUE(second.selection_reused);
+  const auto t2 = test::random_nodes(g.node_count(), 20, 4);
+  EXPECT_EQ(test::first_difference(engine.compute(s2, t2, &third), test::reference_matrices(g, s2, t2)), "");
+  EXPECT_FALSE(third.selection_reused);
+  EXPECT_FALSE(format_profile(third).empty());
+}
+
+TEST(PhastHost, EmptyQueries) {
+  const RoadGraph g = test::grid_graph(5, 5, 1);
+  const ContractionHierarchy ch = build_contraction_hierarchy(g);
+  PhastMatrixEngine engine(g, ch);
+  const NodeMatrices a = engine.compute({}, {1, 2});
+  EXPECT_EQ(a.rows, 0u);
+  EXPECT_EQ(a.cols, 2u);
+  const NodeMatrices b = engine.compute({1, 2}, {});
+  EXPECT_EQ(b.rows, 2u);
+  EXPECT_TRUE(b.durations.empty());
+}
+
+TEST(PhastHost, ErrorsNameTheField) {
+  const RoadGraph g = test::grid_graph(5, 5, 1);
+  const ContractionHierarchy ch = build_contraction_hierarchy(g);
+  PhastMatrixEngine engine(g, ch);
+  try {
+    (void)engine.compute({0, 99}, {1});
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidInput);
+    EXPECT_NE(std::string(e.what()).find("sources[1]"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW((void)engine.compute({0}, {25}), Error);
+  // A hierarchy of another graph is refused.
+  const RoadGraph other = test::grid_graph(5, 5, 2);
+  EXPECT_THROW(PhastMatrixEngine(other, ch), Error);
+  EXPECT_THROW(PhastMatrixEngine(g, ch, host_options(12, 1)), Error);
+}
+
+TEST(PhastHost, Rome99EqualsDijkstra) {
+  ROUTESOLVE_REQUIRE_DATASET("roads/dimacs/rome99.gr");
+  const RoadGraph g = test::read_dimacs_for_test(test::datasets_dir() / "roads/dimacs/rome99.gr");
+  const ContractionHierarchy ch = build_contraction_hierarchy(g);
+  const auto sources = test::random_nodes(g.node_count(), 300, 5);
+  const auto targets = test::random_nodes(g.node_count(), 500, 6);
+  PhastMatrixEngine engine(g, ch, host_options(0, 2));
+  EXPECT_EQ(test::first_difference(engine.compute(sources, targets), test::reference_matrices(g, sources, targets)), "");
+}
+
+TEST(PhastDevice, ThrowsDeviceErrorWithoutDevice) {
+  if (device_available()) GTEST_SKIP() << "a CUDA device is present";
+  const RoadGraph g = test::grid_graph(5, 5, 1);
+  const ContractionHierarchy ch = build_contraction_hierarchy(g);
+  PhastOptions o;
+  o.device = MatrixDevice::Cuda;
+  try {
+    PhastMatrixEngine engine(g, ch, o);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::Device) << e.what();
+    EXPECT_NE(std::string(e.what()).find(device_unavailable_reason()), std::string::npos) << e.what();
+  }
+}
+
+TEST(PhastDevice, EqualsHostTwinInBothTransferModes) {
+  REQUIRE_CUDA_DEVICE();
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    const RoadGraph g = seed % 2 == 0 ? test::grid_graph(80, 50, seed) : test::random_graph(1500, 1.8, 300, seed);
+    const ContractionHierarchy ch = build_contraction_hierarchy(g);
+    const auto sources = test::random_nodes(g.node_count(), 300 + seed * 7, seed);
+    const auto targets = test::random_nodes(g.node_count(), 200 + seed * 11, seed + 50);
+    PhastMatrixEngine host(g, ch, host_options(0, 2));
+    const NodeMatrices expected = host.compute(sources, targets);
+    for (const TransferMode mode : {TransferMode::Pinned, TransferMode::Naive})
+      for (const unsigned width : {32u, 64u, 256u}) {
+        PhastOptions o;
+        o.device = MatrixDevice::Cuda;
+        o.transfer = mode;
+        o.tile_width = width;
+        PhastMatrixEngine device(g, ch, o);
+        MatrixProfile p;
+        EXPECT_EQ(test::first_difference(device.compute(sources, targets, &p), expected), "")
+            << "seed " << seed << ", width " << width << ", " << (mode == TransferMode::Naive ? "naive" : "pinned");
+        EXPECT_EQ(test::first_difference(device.compute(sources, targets, &p), expected), "") << "second call";
+        EXPECT_TRUE(p.selection_reused);
+      }
+  }
+}
+
+}  // namespace
+}  // namespace routesolve::cuda
