@@ -297,50 +297,31 @@ std::string resolve_matrix_backend(const std::string& requested, const std::stri
   return "cpu";
 }
 
-/// The same as cpu::point_matrices / node_point_matrices, with the matrices from PHAST sweeps.
-cpu::PointMatrices phast_point_matrices(const cpu::RoadRouter& router, const std::string& network,
-                                        const std::vector<Coordinates>* coords, const std::vector<NodeId>* given,
-                                        double max_snap, const cuda::PhastOptions& options,
-                                        cuda::MatrixProfile* profile) {
-  cpu::PointMatrices out;
-  const auto t0 = Clock::now();
-  if (coords != nullptr) {
-    out.snaps = router.snapper().snap(*coords, max_snap);
-  } else {
-    out.snaps.resize(given->size());
-    for (std::size_t i = 0; i < given->size(); ++i) {
-      if ((*given)[i] >= router.graph().node_count())
-        throw invalid_input("points[" + std::to_string(i) + "]", "node " + std::to_string((*given)[i]) +
-                                                                     " is not in the network (" +
-                                                                     std::to_string(router.graph().node_count()) +
-                                                                     " nodes)");
-      out.snaps[i].found = true;
-      out.snaps[i].node = (*given)[i];
-    }
-  }
-  out.snap_seconds = seconds_since(t0);
-  const auto ch = open_ch(network, router.graph(), &profile->ch_load);
-  const std::size_t n = out.snaps.size();
-  std::vector<NodeId> nodes;
-  std::vector<std::size_t> point_of;
-  for (std::size_t i = 0; i < n; ++i)
-    if (out.snaps[i].found) nodes.push_back(out.snaps[i].node), point_of.push_back(i);
-  cuda::PhastMatrixEngine engine(router.graph(), *ch, options);
-  const NodeMatrices sub = engine.compute(nodes, nodes, profile);
-  out.matrices.rows = out.matrices.cols = n;
-  out.matrices.durations.assign(n * n, kUnreachable);
-  out.matrices.distances.assign(n * n, kUnreachable);
-  for (std::size_t i = 0; i < n; ++i) out.matrices.durations[i * n + i] = out.matrices.distances[i * n + i] = 0;
-  const std::size_t k = nodes.size();
-  for (std::size_t x = 0; x < k; ++x)
-    for (std::size_t y = 0; y < k; ++y) {
-      out.matrices.durations[point_of[x] * n + point_of[y]] = sub.durations[x * k + y];
-      out.matrices.distances[point_of[x] * n + point_of[y]] = sub.distances[x * k + y];
-    }
-  out.stats.settled_nodes = profile->relaxations;
-  out.stats.seconds = profile->total;
-  out.stats.threads = options.threads;
-  return out;
+/// PHAST sweeps (cuda-host or cuda) as the node-matrix engine of cpu::point_matrices and
+/// cpu::fill_matrices_from_network; each call adds its stage times to *profile.
+cpu::NodeMatrixFunction phast_engine(const cpu::RoadRouter& router, const std::string& network,
+                                     const cuda::PhastOptions& options, cuda::MatrixProfile* profile) {
+  double ch_load = 0.0;
+  const auto ch = open_ch(network, router.graph(), &ch_load);
+  auto engine = std::make_shared<cuda::PhastMatrixEngine>(router.graph(), *ch, options);
+  profile->ch_load += ch_load;
+  return [engine, ch, profile](std::span<const NodeId> sources, std::span<const NodeId> targets) {
+    cuda::MatrixProfile call;
+    NodeMatrices m = engine->compute(std::vector<NodeId>(sources.begin(), sources.end()),
+                                     std::vector<NodeId>(targets.begin(), targets.end()), &call);
+    const double ch_load_so_far = profile->ch_load;
+    *profile = call;
+    profile->ch_load = ch_load_so_far;
+    return m;
+  };
+}
+
+cuda::PhastOptions phast_options(const std::string& backend, const std::string& transfer, unsigned threads) {
+  cuda::PhastOptions phast;
+  phast.device = backend == "cuda" ? cuda::MatrixDevice::Cuda : cuda::MatrixDevice::Host;
+  phast.transfer = transfer == "naive" ? cuda::TransferMode::Naive : cuda::TransferMode::Pinned;
+  phast.threads = threads;
+  return phast;
 }
 
 int run_matrix(const MatrixArgs& a) {
@@ -352,16 +333,17 @@ int run_matrix(const MatrixArgs& a) {
   const Points points = read_points(a.points);
   if (points.ids.empty()) throw invalid_input(a.points, "no points");
 
-  cuda::PhastOptions phast;
-  phast.device = backend == "cuda" ? cuda::MatrixDevice::Cuda : cuda::MatrixDevice::Host;
-  phast.transfer = a.transfer == "naive" ? cuda::TransferMode::Naive : cuda::TransferMode::Pinned;
-  phast.threads = a.threads;
   cuda::MatrixProfile phast_profile;
-  const cpu::PointMatrices pm =
-      backend != "cpu" ? phast_point_matrices(router, a.network, points.by_node ? nullptr : &points.coords,
-                                              points.by_node ? &points.nodes : nullptr, a.max_snap, phast, &phast_profile)
-      : points.by_node ? cpu::node_point_matrices(router, points.nodes, a.threads)
-                       : cpu::point_matrices(router, points.coords, a.max_snap, a.threads);
+  const cpu::NodeMatrixFunction engine =
+      backend == "cpu" ? cpu::NodeMatrixFunction{}
+                       : phast_engine(router, a.network, phast_options(backend, a.transfer, a.threads), &phast_profile);
+  cpu::PointMatrices pm = points.by_node ? cpu::node_point_matrices(router, points.nodes, a.threads, engine)
+                                         : cpu::point_matrices(router, points.coords, a.max_snap, a.threads, engine);
+  if (engine) {
+    pm.stats.settled_nodes = phast_profile.relaxations;
+    pm.stats.seconds = phast_profile.total;
+    pm.stats.threads = a.threads;
+  }
   const std::size_t n = points.ids.size();
 
   // Unreachable pairs are named; without --allow-unreachable nothing is written.
@@ -491,7 +473,14 @@ bool apply_network(ProblemSpec& spec, const RunOptions& o, LoadExtras* extras) {
   if (!spec.matrices.empty()) return false;
   const LoadedRouter loaded = open_router(o.network);
   auto fill = std::make_shared<cpu::NetworkFill>();
-  cpu::fill_matrices_from_network(spec, *loaded.router, {.max_snap_m = o.max_snap, .threads = o.threads}, fill.get());
+  // --backend picks the matrices too: Boost.Graph for cpu, PHAST sweeps for cuda / cuda-host;
+  // auto takes the GPU when usable, else cuda-host when the cache holds a hierarchy.
+  const std::string backend = resolve_matrix_backend(o.backend, o.network);
+  cuda::MatrixProfile phast_profile;
+  cpu::NetworkMatrixOptions options{.max_snap_m = o.max_snap, .threads = o.threads, .engine = {}};
+  if (backend != "cpu")
+    options.engine = phast_engine(*loaded.router, o.network, phast_options(backend, "batched", o.threads), &phast_profile);
+  cpu::fill_matrices_from_network(spec, *loaded.router, options, fill.get());
   if (!o.quiet)
     for (const std::string& path : fill->unsnapped)
       fmt::print(stderr, "note: {}{}{}: no drivable road within {} m: reported unassigned (unreachable)\n",
@@ -499,7 +488,16 @@ bool apply_network(ProblemSpec& spec, const RunOptions& o, LoadExtras* extras) {
   if (extras != nullptr) {
     if (loaded.seconds > 0) extras->stages.push_back({"network_load", loaded.seconds});
     extras->stages.push_back({"snap", fill->snap_seconds});
-    extras->stages.push_back({"matrix", fill->matrix_seconds});
+    if (backend != "cpu") {
+      extras->stages.push_back({"ch_load", phast_profile.ch_load});
+      extras->stages.push_back({"matrix_selection", phast_profile.selection});
+      extras->stages.push_back({"matrix_upward", phast_profile.upward});
+      extras->stages.push_back({"matrix_h2d", phast_profile.h2d});
+      extras->stages.push_back({"matrix_sweeps", phast_profile.sweep});
+      extras->stages.push_back({"matrix_d2h", phast_profile.d2h});
+    } else {
+      extras->stages.push_back({"matrix", fill->matrix_seconds});
+    }
     if (loaded.router->graph().has_coordinates()) {
       extras->legs = [router = loaded.router, fill](std::size_t from, std::size_t to) {
         return cpu::leg_geometry(*router, *fill, from, to);

@@ -22,7 +22,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 /// Expands the matrices between the snapped points to all points: rows and columns of
 /// points that did not snap stay unreachable (0 on the diagonal).
 PointMatrices matrices_between(const RoadRouter& router, std::vector<SnapResult> snaps,
-                               unsigned threads) {
+                               unsigned threads, const NodeMatrixFunction& engine) {
   PointMatrices out;
   const std::size_t n = snaps.size();
   std::vector<NodeId> nodes;
@@ -32,7 +32,8 @@ PointMatrices matrices_between(const RoadRouter& router, std::vector<SnapResult>
     nodes.push_back(snaps[i].node);
     point_of.push_back(i);
   }
-  const NodeMatrices sub = router.engine().many_to_many(nodes, nodes, threads, &out.stats);
+  const NodeMatrices sub = engine ? engine(nodes, nodes)
+                                  : router.engine().many_to_many(nodes, nodes, threads, &out.stats);
   out.matrices.rows = out.matrices.cols = n;
   out.matrices.durations.assign(n * n, kUnreachable);
   out.matrices.distances.assign(n * n, kUnreachable);
@@ -76,17 +77,17 @@ const Snapper& RoadRouter::snapper() const {
 }
 
 PointMatrices point_matrices(const RoadRouter& router, std::span<const Coordinates> points,
-                             double max_snap_m, unsigned threads) {
+                             double max_snap_m, unsigned threads, const NodeMatrixFunction& engine) {
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<SnapResult> snaps = router.snapper().snap(points, max_snap_m);
   const double snap_seconds = seconds_since(t0);
-  PointMatrices out = matrices_between(router, std::move(snaps), threads);
+  PointMatrices out = matrices_between(router, std::move(snaps), threads, engine);
   out.snap_seconds = snap_seconds;
   return out;
 }
 
 PointMatrices node_point_matrices(const RoadRouter& router, std::span<const NodeId> nodes,
-                                  unsigned threads) {
+                                  unsigned threads, const NodeMatrixFunction& engine) {
   std::vector<SnapResult> snaps(nodes.size());
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     if (nodes[i] >= router.graph().node_count())
@@ -96,7 +97,7 @@ PointMatrices node_point_matrices(const RoadRouter& router, std::span<const Node
     snaps[i].found = true;
     snaps[i].node = nodes[i];
   }
-  return matrices_between(router, std::move(snaps), threads);
+  return matrices_between(router, std::move(snaps), threads, engine);
 }
 
 bool fill_matrices_from_network(ProblemSpec& spec, const RoadRouter& router,
@@ -142,7 +143,7 @@ bool fill_matrices_from_network(ProblemSpec& spec, const RoadRouter& router,
     assigned[k] = it->second;
   }
 
-  PointMatrices pm = point_matrices(router, points, options.max_snap_m, options.threads);
+  PointMatrices pm = point_matrices(router, points, options.max_snap_m, options.threads, options.engine);
 
   std::vector<std::string> unsnapped;
   for (std::size_t k = 0; k < sites.size(); ++k) {

@@ -112,7 +112,7 @@ TEST(NetworkMatrices, StopFarFromTheRoadsIsUnassignedUnreachable) {
   spec.jobs.push_back(job(3, 7.423, 43.732));
   cpu::NetworkFill fill;
   ASSERT_TRUE(
-      cpu::fill_matrices_from_network(spec, router, {.max_snap_m = 500.0, .threads = 2}, &fill));
+      cpu::fill_matrices_from_network(spec, router, {.max_snap_m = 500.0, .threads = 2, .engine = {}}, &fill));
   ASSERT_EQ(fill.unsnapped, std::vector<std::string>{"jobs[1].location"});
   const std::size_t far = *spec.jobs[1].location.index;
   const Matrix& dur = spec.matrices["car"].durations;

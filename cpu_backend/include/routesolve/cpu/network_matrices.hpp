@@ -7,6 +7,7 @@
 // CUDA backend's matrices will plug in beside CpuMatrixEngine.
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -44,6 +45,11 @@ class RoadRouter {
   CpuMatrixEngine engine_;
 };
 
+/// Node-to-node matrices (row = source) from some engine: the CUDA backend's PHAST sweeps plug
+/// in here. An empty function means the router's own Boost.Graph engine.
+using NodeMatrixFunction =
+    std::function<NodeMatrices(std::span<const NodeId> sources, std::span<const NodeId> targets)>;
+
 /// Travel matrices between points (row = from, column = to): durations in deciseconds,
 /// distances in metres, kUnreachable where no path exists. A point that did not snap is
 /// unreachable to and from every other point (0 to itself).
@@ -56,16 +62,18 @@ struct PointMatrices {
 
 /// Snaps each point (within max_snap_m) and computes the matrices between them.
 PointMatrices point_matrices(const RoadRouter& router, std::span<const Coordinates> points,
-                             double max_snap_m, unsigned threads = 1);
+                             double max_snap_m, unsigned threads = 1,
+                             const NodeMatrixFunction& engine = {});
 
 /// The same for points given as road nodes (networks without coordinates); throws
 /// invalid_input naming points[i] for a node outside the network.
 PointMatrices node_point_matrices(const RoadRouter& router, std::span<const NodeId> nodes,
-                                  unsigned threads = 1);
+                                  unsigned threads = 1, const NodeMatrixFunction& engine = {});
 
 struct NetworkMatrixOptions {
   double max_snap_m = kDefaultMaxSnapM;
   unsigned threads = 1;
+  NodeMatrixFunction engine;  ///< empty: the router's Boost.Graph engine
 };
 
 /// What fill_matrices_from_network did, by location index.
