@@ -1,15 +1,16 @@
 // Travel-matrix backends side by side (Google Benchmark), on the same stops as bench_network:
 //   ChBuild/<Region>                         contraction hierarchy construction (once per network)
-//   Matrix/<Region>/<n>/boost/threads:2      Boost.Graph Dijkstra per source (CPU reference)
-//   Matrix/<Region>/<n>/cuda-host/threads:2  PHAST/RPHAST sweeps, host twin
-//   Matrix/<Region>/<n>/cuda/<transfer>      the same on the GPU (skipped without a device)
+//   Matrix/<Region>/cpu/<n>/threads:2        Boost.Graph Dijkstra per source (CPU reference)
+//   Matrix/<Region>/cuda-host/<n>/threads:2  PHAST/RPHAST sweeps, host twin
+//   Matrix/<Region>/cuda/<n>/<transfer>      the same on the GPU (skipped without a device)
 // n x n matrices between n random snapped stops (seed 20261129), n = 100, 500, 1000, 2000, on
 // Liechtenstein and Baltimore. Counters: seconds per matrix; relaxations_per_s (sweep arcs x
 // sources over the sweep time for PHAST; settled nodes per second for Boost); speedup_vs_boost
 // (Boost's time for the same matrix, measured earlier in the same run, over this one's).
 // Every PHAST matrix is checked once against Boost's, entry by entry (the run aborts otherwise).
 //
-//   bench_matrix_backends --benchmark_filter='Liechtenstein/1000/'
+//   bench_matrix_backends --benchmark_filter='Matrix/Liechtenstein/.*/1000/'
+//   bench_matrix_backends --benchmark_filter='Matrix/Liechtenstein/cuda-host/1000'
 
 #include <benchmark/benchmark.h>
 
@@ -181,22 +182,27 @@ int main(int argc, char** argv) {
         ->UseRealTime()
         ->Iterations(1);
     for (const std::size_t n : kSizes) {
-      const std::string base = "Matrix/" + r.name + "/" + std::to_string(n) + "/";
-      auto* boost = benchmark::RegisterBenchmark((base + "boost/threads:2").c_str(), bench_boost, r, n)
+      // Stage/network/backend/size/variant, as in bench_network: filter with e.g.
+      // --benchmark_filter=Matrix/Liechtenstein/cuda-host/1000
+      const std::string region = "Matrix/" + r.name + "/";
+      std::string size = "/";  // appended, not "/" + to_string(n): GCC 12 -Wrestrict false positive
+      size += std::to_string(n);
+      auto* boost = benchmark::RegisterBenchmark((region + "cpu" + size + "/threads:2").c_str(), bench_boost, r, n)
                         ->Unit(benchmark::kMillisecond)
                         ->UseRealTime();
       if (n >= 1000) boost->Iterations(1);
       cuda::PhastOptions host;
       host.device = cuda::MatrixDevice::Host;
       host.threads = kThreads;
-      benchmark::RegisterBenchmark((base + "cuda-host/threads:2").c_str(), bench_phast, r, n, host)
+      benchmark::RegisterBenchmark((region + "cuda-host" + size + "/threads:2").c_str(), bench_phast, r, n, host)
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
       for (const auto mode : {cuda::TransferMode::Pinned, cuda::TransferMode::Naive}) {
         cuda::PhastOptions gpu;
         gpu.device = cuda::MatrixDevice::Cuda;
         gpu.transfer = mode;
-        const std::string name = base + "cuda/" + (mode == cuda::TransferMode::Pinned ? "batched" : "naive");
+        const std::string name =
+            region + "cuda" + size + "/" + (mode == cuda::TransferMode::Pinned ? "batched" : "naive");
         benchmark::RegisterBenchmark(name.c_str(), bench_phast, r, n, gpu)
             ->Unit(benchmark::kMillisecond)
             ->UseRealTime();

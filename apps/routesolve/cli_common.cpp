@@ -1,6 +1,7 @@
 // Shared pieces of the routesolve subcommands (see cli_common.hpp).
 
 #include "cli_common.hpp"
+#include "stage_profile.hpp"
 
 #include <fmt/core.h>
 #include <unistd.h>
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -27,6 +29,9 @@ std::atomic<bool> g_stop{false};
 namespace {
 extern "C" void on_signal(int /*signal*/) { g_stop.store(true); }
 bool stderr_is_terminal() { return isatty(fileno(stderr)) != 0; }
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
 }  // namespace
 
 void install_signal_handlers() {
@@ -59,6 +64,11 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
       "--truncate-distances", o.truncate,
       "Solomon / Li & Lim: truncate each arc to one decimal (distance-only best-known convention)");
   cmd.add_flag("--profile", o.profile, "Print the time spent per stage on stderr");
+  cmd.add_option("--transfer", o.transfer,
+                 "cuda backend: batched (pinned, one copy per batch) or naive (pageable, one copy per array) "
+                 "transfers, for the matrices and the search")
+      ->check(CLI::IsMember({"batched", "naive"}))
+      ->capture_default_str();
   cmd.add_option("--network", o.network,
                  "Road network (.osm.pbf, .gr, edge list or .rsnet cache): travel matrices for input "
                  "with coordinates and no matrices");
@@ -107,7 +117,9 @@ ProblemPtr load_problem(const fs::path& input, const RunOptions& o, LoadExtras* 
   io::ReadOptions read;
   read.format = io::parse_input_format(o.format);
   read.truncate_one_decimal = o.truncate;
+  const auto t_parse = std::chrono::steady_clock::now();
   ProblemSpec spec = io::read_problem(input, read);
+  if (extras != nullptr) extras->stages.push_back({"parse", seconds_since(t_parse)});
   if (!o.network.empty()) {
     if (!apply_network(spec, o, extras) && !o.quiet)
       fmt::print(stderr, "note: {}: the file gives travel matrices; --network is not used\n", input.string());
@@ -118,7 +130,10 @@ ProblemPtr load_problem(const fs::path& input, const RunOptions& o, LoadExtras* 
                  "(pass a road network for real travel times)\n",
                  input.string());
   }
-  return Problem::create(std::move(spec));
+  const auto t_problem = std::chrono::steady_clock::now();
+  ProblemPtr problem = Problem::create(std::move(spec));
+  if (extras != nullptr) extras->stages.push_back({"problem", seconds_since(t_problem)});
+  return problem;
 }
 
 /// Solves one problem and checks the result with the independent validator.
@@ -144,12 +159,16 @@ Outcome solve_one(const fs::path& input, const RunOptions& o, ProgressBar* bar) 
                                             p.best_routes, p.unassigned, p.elapsed_s));
     };
   }
+  // The cuda backend's search reads its transfer mode from the environment (cuda_backend.cpp).
+  if (o.transfer == "naive") setenv("ROUTESOLVE_CUDA_TRANSFER", "naive", 1);
   out.solution = solve(*out.problem, options);
   out.solution.profile.insert(out.solution.profile.begin(), extras.stages.begin(), extras.stages.end());
+  const auto t_validate = std::chrono::steady_clock::now();
   const ValidationReport report = validate(*out.problem, out.solution);
   if (!report.ok())
     throw Error(ErrorCode::Internal,
                 input.string() + ": the solver's solution failed validation:\n" + report.to_text());
+  out.solution.profile.push_back({"validate", seconds_since(t_validate)});
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
 }
@@ -177,12 +196,16 @@ double output_cost(const Problem& problem, Cost cost) {
 }
 
 void print_profile(const Solution& s) {
-  double total = 0.0;
-  for (const auto& st : s.profile) total += st.seconds;
-  fmt::print(stderr, "stage profile ({}):\n", s.backend);
-  for (const auto& st : s.profile)
-    fmt::print(stderr, "  {:<16} {:10.4f} s {:6.1f}%\n", st.stage, st.seconds,
-               total > 0 ? 100.0 * st.seconds / total : 0.0);
+  fmt::print(stderr, "{}", format_stage_table(make_stage_table(s.profile, 0.0, s.backend, "")));
+}
+
+void report_profile(const Solution& s, const RunOptions& o, const std::string& input, double total_seconds) {
+  const StageTable table = make_stage_table(s.profile, total_seconds, s.backend, input);
+  if (o.profile) fmt::print(stderr, "{}", format_stage_table(table));
+  if (o.profile_out.empty()) return;
+  std::ofstream f(o.profile_out, std::ios::binary);
+  f << stage_table_json(table);
+  if (!f) throw invalid_input(o.profile_out, "cannot write the stage profile");
 }
 
 }  // namespace routesolve::app

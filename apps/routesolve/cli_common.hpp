@@ -35,6 +35,8 @@ struct RunOptions {
   bool quiet = false;
   bool verbose = false;  ///< best cost over time on stderr
   bool profile = false;
+  std::string profile_out;          ///< solve: the stage profile as JSON (stage_profile.hpp)
+  std::string transfer = "batched";  ///< cuda: batched (pinned) or naive transfers, matrices and search
   std::string network;       ///< road network (OSM, DIMACS, edge list, .rsnet) for coordinate-only input
   double max_snap = 1000.0;  ///< metres between a stop and the road it is attached to
 };
@@ -93,10 +95,17 @@ double output_cost(const Problem& problem, Cost cost);
 /// Prints the stage profile of a solution on stderr.
 void print_profile(const Solution& s);
 
+/// solve: prints the stage table (--profile) and writes it as JSON (--profile-out); total_seconds is
+/// the wall time of the run from reading the input to writing the output.
+void report_profile(const Solution& s, const RunOptions& o, const std::string& input, double total_seconds);
+
 /// `solve`, `batch` and `validate`; each sets *exit_status when it runs.
 void add_fleet_commands(CLI::App& app, int* exit_status);
 
 /// `network build`, `network info` and `matrix`; each sets *exit_status when it runs.
 void add_network_commands(CLI::App& app, int* exit_status);
+
+/// `generate`: a fleet scenario on a road network or the synthetic city (generate_command.cpp).
+void add_generate_command(CLI::App& app, int* exit_status);
 
 }  // namespace routesolve::app

@@ -25,14 +25,17 @@ int run_solve(const std::string& input, const std::string& output, const RunOpti
   ProgressBar bar(!o.quiet);
   Outcome out = solve_one(input, o, &bar);
   bar.finish();
+  const auto t_output = std::chrono::steady_clock::now();
   write_output(out, output, io::parse_output_format(o.output_format));
+  const double output_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_output).count();
+  out.solution.profile.push_back({"output", output_seconds});
   if (!o.quiet) {
     fmt::print(stderr, "{}: cost {:.3f}, {} routes, {} unassigned, {:.2f} s ({})\n", input,
                output_cost(*out.problem, out.solution.summary.cost), out.solution.summary.routes,
                out.solution.summary.unassigned, out.seconds, out.solution.backend);
     if (g_stop.load()) fmt::print(stderr, "interrupted: wrote the best solution found so far\n");
   }
-  if (o.profile) print_profile(out.solution);
+  if (o.profile || !o.profile_out.empty()) report_profile(out.solution, o, input, out.seconds + output_seconds);
   return 0;
 }
 
@@ -174,6 +177,8 @@ void add_fleet_commands(CLI::App& app, int* exit_status) {
       ->required();
   solve_cmd->add_option("-o,--output", s->output, "Output file (default: standard output)");
   add_run_options(*solve_cmd, s->solve_opts);
+  solve_cmd->add_option("--profile-out", s->solve_opts.profile_out,
+                        "Write the stage profile as JSON: {input, backend, total, stages: [{stage, seconds, share, parts}]}");
   solve_cmd->callback(
       [s, exit_status] { *exit_status = run_solve(s->input, s->output, s->solve_opts); });
 

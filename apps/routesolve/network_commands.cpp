@@ -479,7 +479,7 @@ bool apply_network(ProblemSpec& spec, const RunOptions& o, LoadExtras* extras) {
   cuda::MatrixProfile phast_profile;
   cpu::NetworkMatrixOptions options{.max_snap_m = o.max_snap, .threads = o.threads, .engine = {}};
   if (backend != "cpu")
-    options.engine = phast_engine(*loaded.router, o.network, phast_options(backend, "batched", o.threads), &phast_profile);
+    options.engine = phast_engine(*loaded.router, o.network, phast_options(backend, o.transfer, o.threads), &phast_profile);
   cpu::fill_matrices_from_network(spec, *loaded.router, options, fill.get());
   if (!o.quiet)
     for (const std::string& path : fill->unsnapped)

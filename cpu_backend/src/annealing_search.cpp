@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 
 #include "tour_polish.hpp"
 
@@ -15,8 +14,8 @@ AnnealingSearch::AnnealingSearch(const SegmentModel& model, const Neighbours& ad
       objective_(objective),
       parameters_(parameters),
       current_(model, insertable),
-      removal_(adjacency, std::getenv("RS_CBAR") ? StringRemoval::Parameters{std::atof(std::getenv("RS_CBAR")), 10, 0.5, 0.5} : parameters.removal),
-      insertion_(adjacency, classes, 0.01, std::getenv("RS_NEAR") ? std::strtoul(std::getenv("RS_NEAR"), nullptr, 10) : 24),
+      removal_(adjacency, parameters.removal),
+      insertion_(adjacency, classes, 0.01, 24),
       rng_(seed),
       absences_(model.problem().tasks().size(), 0) {}
 
@@ -70,7 +69,8 @@ void AnnealingSearch::cost_step(double fraction) {
   const std::size_t route_cap =
       objective_ == Objective::VehiclesThenCost ? std::max(best_score_.routes, before.routes) : current_.vehicle_count();
   insertion_.apply(current_, std::move(tasks), rng_, route_cap);
-  if (parameters_.polish)
+  // Polishing every step slows the annealing down; a step that beats the best is worth it.
+  if (parameters_.polish || better(current_.score(), best_score_, objective_))
     for (std::size_t v : current_.touched()) polish_tour(current_, v);
   const Score after = current_.score();
   bool accept;

@@ -24,7 +24,7 @@ class AnnealingSearch {
     double start_temperature = 1.0;  ///< in cost units
     double end_temperature = 0.01;
     double fleet_phase = 0.6;  ///< vehicles-then-cost: share of the budget for fleet minimisation
-    bool polish = true;        ///< intra-route 2-opt / or-opt on every tour the recreate touched
+    bool polish = false;  ///< intra-route 2-opt / or-opt after every step (else: on new bests only)
     StringRemoval::Parameters removal;
   };
 

@@ -44,8 +44,9 @@ InsertionChoice BlinkInsertion::best_in_tour(const WorkingSolution& solution, st
   if (!pair) {
     for (std::size_t k = 0; k <= n; ++k) {
       const std::size_t a = tour.prefix[k].last, b = tour.suffix[k + 1].first;
-      if (!reachable(tv, a, p) || !reachable(tv, p, b)) continue;
-      const Cost delta = arc(tv, a, p) + arc(tv, p, b) - arc(tv, a, b) + opening;
+      const Cost in = arc(tv, a, p), out = arc(tv, p, b);
+      if (in >= kUnreachable || out >= kUnreachable) continue;  // durations: checked by the merge
+      const Cost delta = in + out - arc(tv, a, b) + opening;
       if (delta >= best.delta || blink()) continue;
       if (!m.feasible(v, m.merge(v, m.merge(v, tour.prefix[k], ps), tour.suffix[k + 1]))) continue;
       best = InsertionChoice{v, k, k, delta};

@@ -28,7 +28,7 @@ struct InsertionChoice {
 class BlinkInsertion {
  public:
   BlinkInsertion(const Neighbours& near, const VehicleClasses& classes, double blink_rate = 0.01,
-                 std::size_t near_tours = 12);
+                 std::size_t near_tours = 24);
 
   /// Cheapest feasible insertion of `task` (job or pickup) into tour v, skipping positions with
   /// probability blink (pass rng = nullptr for no blinks). Only deltas below `bound` count.

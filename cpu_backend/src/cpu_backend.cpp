@@ -14,7 +14,6 @@
 #include "routesolve/cpu/cpu_backend.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 #include <random>
 
@@ -153,12 +152,11 @@ Solution CpuBackend::solve(const Problem& problem, const SolveOptions& options) 
     }
     const double per_visit = static_cast<double>(start_cost) / static_cast<double>(std::max<std::size_t>(1, routed));
     AnnealingSearch::Parameters parameters;
-    parameters.start_temperature = std::max(1e-3, 0.1 * per_visit);
-    parameters.end_temperature = std::max(1e-4, 0.0005 * per_visit);
-    parameters.polish = false;  // per-step polishing slowed the annealing more than it helped
+    parameters.start_temperature = std::max(1e-3, 0.3 * per_visit);
+    parameters.end_temperature = std::max(1e-4, 0.001 * per_visit);
     ParallelSearch search(model, adjacency, classes, insertable, options.objective, options.seed,
                           std::max(1u, options.threads), parameters);
-    const TourPlan best = search.run(start, deadline, search_limit, std::getenv("RS_ITERS") ? std::strtoul(std::getenv("RS_ITERS"), nullptr, 10) : kDefaultIterations,
+    const TourPlan best = search.run(start, deadline, search_limit, kDefaultIterations,
                                      [&](const Score& score, double fraction) {
                                        if (!options.on_progress) return;
                                        Progress p;

@@ -17,7 +17,7 @@ DurationSegment merge_durations(const DurationSegment& a, const DurationSegment&
 }
 
 LoadSegment merge_loads(const LoadSegment& a, const LoadSegment& b, std::size_t dims) {
-  LoadSegment s;
+  LoadSegment s{};
   for (std::size_t d = 0; d < dims; ++d) {
     s.carried[d] = a.carried[d] + b.carried[d];
     s.net[d] = a.net[d] + b.net[d];
@@ -34,6 +34,7 @@ SegmentModel::SegmentModel(const Problem& problem) : problem_(&problem), dims_(p
     const Vehicle& vehicle = problem.vehicle(v);
     if (!vehicle.breaks.empty()) exact_ = false;
     RouteSegment s;
+    s.load = LoadSegment{};
     s.time.earliest = vehicle.time_window.start;
     s.time.latest = vehicle.time_window.end;
     s.first = s.last = vehicle.start;
@@ -86,7 +87,11 @@ RouteSegment SegmentModel::merge(std::size_t v, const RouteSegment& a, const Rou
     }
   }
   s.time = merge_durations(a.time, b.time, t);
-  s.load = merge_loads(a.load, b.load, dims_);
+  for (std::size_t d = 0; d < dims_; ++d) {
+    s.load.carried[d] = a.load.carried[d] + b.load.carried[d];
+    s.load.net[d] = a.load.net[d] + b.load.net[d];
+    s.load.peak[d] = std::max(a.load.peak[d], a.load.net[d] + b.load.peak[d]);
+  }
   return s;
 }
 

@@ -26,10 +26,12 @@ inline constexpr std::size_t kMaxSegmentDims = 8;
 /// Load profile of a sequence: with entry load E, the load peaks at E + peak inside it and
 /// leaves at E + net. `carried` is what must be on board at the route start for it (job
 /// deliveries), so a whole route's peak load is carried + peak.
+/// Only the problem's first dims() entries are meaningful (the rest is left unset by merges,
+/// which are the search's hot path).
 struct LoadSegment {
-  std::array<std::int64_t, kMaxSegmentDims> carried{};
-  std::array<std::int64_t, kMaxSegmentDims> net{};
-  std::array<std::int64_t, kMaxSegmentDims> peak{};
+  std::array<std::int64_t, kMaxSegmentDims> carried;
+  std::array<std::int64_t, kMaxSegmentDims> net;
+  std::array<std::int64_t, kMaxSegmentDims> peak;
 };
 
 /// Timing of a sequence (Vidal 2013): minimum duration (travel, service, unavoidable waiting),
@@ -50,7 +52,7 @@ struct RouteSegment {
   Distance distance = 0;
   bool unreachable = false;  ///< uses an arc without path
   DurationSegment time;
-  LoadSegment load;
+  LoadSegment load;  ///< set by SegmentModel (merges leave unused dimensions unset)
 };
 
 /// A's time profile followed by B's after `travel` time units.

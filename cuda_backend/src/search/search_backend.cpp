@@ -48,9 +48,11 @@ std::unique_ptr<Backend> make_cuda_host_backend() { return std::make_unique<Cuda
 
 bool device_pays_for(std::size_t tasks) noexcept {
   // Cost model from the stage times of docs/BENCHMARKS.md ("Batched move evaluation"): one
-  // round prices tasks x K x B x 7 moves; the host twin does about 2.5e7 moves/s per core, a
-  // round on the device costs ~0.3 ms of launches and copies whatever its size. The device wins
-  // once a round's host pricing exceeds a few milliseconds: from about 200 tasks.
+  // round prices tasks x K x B x 7 = tasks x 896 moves (K 16, B 8); the host twin measured
+  // 0.5-2e7 moves/s on the 2-core machine, so a round costs ~0.05-0.2 ms per task on the host,
+  // where the pricing is 90% of a cuda-host solve. A device round pays a fixed cost of launches
+  // and copies (estimated at ~0.3 ms: not yet measured, no device on the CI machine) and prices
+  // in parallel. The device wins once a host round exceeds a few milliseconds: from ~200 tasks.
   constexpr std::size_t kMinTasks = 200;
   return tasks >= kMinTasks && device_available();
 }
