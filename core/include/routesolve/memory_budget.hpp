@@ -1,0 +1,35 @@
+#pragma once
+// Memory estimates before large allocations (issue 8): dense n x n travel matrices grow with the
+// square of the locations (100,000 locations: 80 GB per matrix), so routesolve refuses a problem
+// that cannot fit with a clear message instead of being killed half-way.
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "routesolve/problem.hpp"
+
+namespace routesolve {
+
+/// Bytes of memory available to this process now: MemAvailable of /proc/meminfo, else
+/// sysconf(_SC_AVPHYS_PAGES) x page size; the environment variable ROUTESOLVE_MEMORY_LIMIT_MB,
+/// when set, caps it (tests, or a share of a machine).
+std::uint64_t available_memory_bytes();
+
+/// Bytes of `matrices` dense n x n matrices of 64-bit entries; UINT64_MAX when that overflows.
+std::uint64_t matrix_bytes(std::size_t n, std::size_t matrices) noexcept;
+
+/// Throws Error(OutOfMemory) when `matrices` n x n matrices of 64-bit entries do not fit in the
+/// available memory, with a message naming `what`, the bytes needed and the bytes available.
+void check_matrix_memory(std::size_t n, std::size_t matrices, std::string_view what);
+
+/// Upper bound of the distinct locations of a spec: one per job, two per shipment, up to two per
+/// vehicle (before coordinates are merged or snapped).
+std::size_t location_entries(const ProblemSpec& spec) noexcept;
+
+/// Matrices a problem built from coordinates or a road network holds at its peak: duration and
+/// distance per profile in the spec, plus the duration, distance and cost tables per profile that
+/// Problem::create derives, plus the two being filled.
+std::size_t matrices_at_peak(const ProblemSpec& spec) noexcept;
+
+}  // namespace routesolve

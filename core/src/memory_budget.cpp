@@ -1,0 +1,89 @@
+// Memory estimates before large matrices (see memory_budget.hpp).
+
+#include "routesolve/memory_budget.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "routesolve/error.hpp"
+
+namespace routesolve {
+namespace {
+
+std::string gib(std::uint64_t bytes) {
+  std::ostringstream s;
+  s.precision(bytes >= (std::uint64_t{10} << 30) ? 0 : 2);
+  s << std::fixed << static_cast<double>(bytes) / static_cast<double>(std::uint64_t{1} << 30) << " GiB";
+  return s.str();
+}
+
+std::uint64_t meminfo_available() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  std::uint64_t kib = 0;
+  std::string unit;
+  while (in >> key >> kib) {
+    std::getline(in, unit);
+    if (key == "MemAvailable:") return kib * 1024;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::uint64_t available_memory_bytes() {
+  std::uint64_t bytes = meminfo_available();
+  if (bytes == 0) {
+    const long pages = ::sysconf(_SC_AVPHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0) bytes = static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page);
+  }
+  if (const char* limit = std::getenv("ROUTESOLVE_MEMORY_LIMIT_MB"); limit && *limit) {
+    char* end = nullptr;
+    const unsigned long long mb = std::strtoull(limit, &end, 10);
+    if (end && *end == '\0' && mb <= (std::numeric_limits<std::uint64_t>::max() >> 20)) {
+      const std::uint64_t cap = static_cast<std::uint64_t>(mb) << 20;
+      if (bytes == 0 || cap < bytes) bytes = cap;
+    }
+  }
+  return bytes;
+}
+
+std::uint64_t matrix_bytes(std::size_t n, std::size_t matrices) noexcept {
+  std::uint64_t cells = 0, bytes = 0;
+  if (__builtin_mul_overflow(static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(n), &cells) ||
+      __builtin_mul_overflow(cells, std::uint64_t{8} * matrices, &bytes))
+    return std::numeric_limits<std::uint64_t>::max();
+  return bytes;
+}
+
+void check_matrix_memory(std::size_t n, std::size_t matrices, std::string_view what) {
+  const std::uint64_t needed = matrix_bytes(n, matrices);
+  const std::uint64_t available = available_memory_bytes();
+  if (available == 0 || needed <= available) return;  // unknown: let the allocator decide
+  std::ostringstream msg;
+  msg << n << " locations need " << gib(needed) << " for " << matrices << " travel matrices of " << n << " x " << n
+      << " (8 bytes per entry), but only " << gib(available)
+      << " of memory is available: use fewer locations or a machine with more memory";
+  throw Error(ErrorCode::OutOfMemory, std::string(what) + (what.empty() ? "" : ": ") + msg.str());
+}
+
+std::size_t location_entries(const ProblemSpec& spec) noexcept {
+  std::size_t n = spec.jobs.size() + 2 * spec.shipments.size();
+  for (const VehicleSpec& v : spec.vehicles) n += (v.start ? 1 : 0) + (v.end ? 1 : 0);
+  return n;
+}
+
+std::size_t matrices_at_peak(const ProblemSpec& spec) noexcept {
+  std::set<std::string> profiles;
+  for (const VehicleSpec& v : spec.vehicles) profiles.insert(v.profile);
+  const std::size_t p = profiles.empty() ? 1 : profiles.size();
+  return 2 + 5 * p;
+}
+
+}  // namespace routesolve
