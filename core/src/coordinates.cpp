@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "routesolve/error.hpp"
+#include "routesolve/memory_budget.hpp"
 #include "routesolve/problem.hpp"
 
 namespace routesolve {
@@ -70,6 +71,8 @@ bool fill_matrices_from_coordinates(ProblemSpec& spec, double speed_mps) {
   const double dist_scale = spec.scale.distance > 0 ? spec.scale.distance : 1.0;
   const double time_scale = spec.scale.time > 0 ? spec.scale.time : 1.0;
   const std::size_t n = points.size();
+  // Refuse (Error OutOfMemory, needed vs available) before allocating what cannot fit.
+  check_matrix_memory(n, matrices_at_peak(spec), spec.source.empty() ? "matrices from coordinates" : spec.source);
   Matrix distances(n), durations(n);
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t j = 0; j < n; ++j) {

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "routesolve/error.hpp"
+#include "routesolve/memory_budget.hpp"
 #include "routesolve/problem.hpp"
 
 namespace routesolve {
@@ -397,6 +398,9 @@ std::shared_ptr<const Problem> Problem::create(ProblemSpec spec) {
   }
 
   // ---- travel data -----------------------------------------------------------------------------
+  // Three n x n tables per travel combination: refuse with needed vs available memory first.
+  check_matrix_memory(spec.matrices.empty() ? 0 : spec.matrices.begin()->second.durations.size(),
+                      3 * pr.travel_.size(), spec.source.empty() ? "travel tables" : spec.source);
   pr.has_distances_ = true;
   for (std::size_t t = 0; t < pr.travel_.size(); ++t) {
     TravelData& td = pr.travel_[t];
