@@ -41,15 +41,21 @@ void AnnealingSearch::record_if_best() {
 void AnnealingSearch::step(double fraction) {
   ++iterations_;
   if (objective_ == Objective::VehiclesThenCost && !fleet_done_ && fraction < parameters_.fleet_phase) {
-    fleet_step();
-    return;
+    if (!fleet_active_ || fraction - fleet_round_start_ < parameters_.fleet_round) {
+      fleet_step(fraction);
+      return;
+    }
+    fleet_done_ = true;  // this round is not succeeding: the rest of the budget goes to cost
   }
   if (fleet_active_) {  // the fleet phase ended mid-round: back to the best complete solution
     fleet_active_ = false;
     current_.load(best_plan_);
   }
   fleet_done_ = true;
-  cost_step(fraction);
+  if (cost_phase_start_ < 0.0) cost_phase_start_ = objective_ == Objective::VehiclesThenCost ? fraction : 0.0;
+  // The cost phase gets a full cooling schedule over what is left of the budget.
+  const double rest = 1.0 - cost_phase_start_;
+  cost_step(rest > 1e-9 ? (fraction - cost_phase_start_) / rest : 1.0);
 }
 
 void AnnealingSearch::cost_step(double fraction) {
@@ -115,8 +121,9 @@ void AnnealingSearch::begin_fleet_round() {
   fleet_active_ = true;
 }
 
-void AnnealingSearch::fleet_step() {
+void AnnealingSearch::fleet_step(double fraction) {
   if (!fleet_active_) {
+    fleet_round_start_ = fraction;
     begin_fleet_round();
     if (!fleet_active_) return;
   }

@@ -24,6 +24,7 @@ class AnnealingSearch {
     double start_temperature = 1.0;  ///< in cost units
     double end_temperature = 0.01;
     double fleet_phase = 0.6;  ///< vehicles-then-cost: share of the budget for fleet minimisation
+    double fleet_round = 0.15; ///< a fleet round failing this long (share of the budget) ends the phase
     bool polish = false;  ///< intra-route 2-opt / or-opt after every step (else: on new bests only)
     StringRemoval::Parameters removal;
   };
@@ -44,7 +45,7 @@ class AnnealingSearch {
   [[nodiscard]] std::size_t iterations() const noexcept { return iterations_; }
 
  private:
-  void fleet_step();
+  void fleet_step(double fraction);
   void cost_step(double fraction);
   void record_if_best();
   void begin_fleet_round();
@@ -64,6 +65,8 @@ class AnnealingSearch {
   bool fleet_done_ = false;
   std::size_t fleet_target_ = 0;  // routes allowed in the current round
   std::size_t fleet_base_unassigned_ = 0;
+  double fleet_round_start_ = 0.0;  // budget share when the current round began
+  double cost_phase_start_ = -1.0;  // budget share when the cost phase began (its annealing restarts)
   std::vector<std::uint64_t> absences_;
 };
 
