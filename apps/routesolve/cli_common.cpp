@@ -203,9 +203,15 @@ void report_profile(const Solution& s, const RunOptions& o, const std::string& i
   const StageTable table = make_stage_table(s.profile, total_seconds, s.backend, input);
   if (o.profile) fmt::print(stderr, "{}", format_stage_table(table));
   if (o.profile_out.empty()) return;
-  std::ofstream f(o.profile_out, std::ios::binary);
-  f << stage_table_json(table);
-  if (!f) throw invalid_input(o.profile_out, "cannot write the stage profile");
+  // Temporary file + rename, like every other output: never half a profile.
+  const std::string tmp = o.profile_out + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    f << stage_table_json(table);
+    f.flush();
+    if (!f) throw invalid_input(o.profile_out, "cannot write the stage profile");
+  }
+  fs::rename(tmp, o.profile_out);
 }
 
 }  // namespace routesolve::app

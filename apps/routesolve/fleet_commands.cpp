@@ -6,7 +6,9 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #include "cli_common.hpp"
@@ -69,8 +71,52 @@ std::string csv_field(const std::string& s) {
   return q + "\"";
 }
 
+/// Writes text through a temporary file (unique to this process) and a rename: a reader, or a
+/// re-run after a kill, sees the old file or the new one, never half of one.
+void write_file_atomically(const fs::path& file, const std::string& text) {
+  const fs::path tmp = file.string() + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    if (!f) throw invalid_input(file.string(), "cannot open for writing");
+    f << text;
+    f.flush();
+    if (!f) {
+      f.close();
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      throw invalid_input(file.string(), "write failed");
+    }
+  }
+  fs::rename(tmp, file);
+}
+
+// ---- batch status (--resume-batch) -------------------------------------------------------------
+// OUT_DIR/batch_status.json, rewritten atomically after every file: the options that shape a
+// solution, and per input file its size, modification time, status and summary figures. A re-run
+// with --resume-batch skips the files recorded "ok" under the same options whose input is
+// unchanged and whose solution file is still there.
+constexpr const char* kBatchStatusFile = "batch_status.json";
+
+/// Everything in RunOptions that changes a solution or its file (not quiet/verbose/profile).
+std::string batch_options_key(const RunOptions& o) {
+  return fmt::format("format={};output_format={};backend={};objective={};time_limit={};seed={};threads={};"
+                     "truncate={};transfer={};network={};max_snap={}",
+                     o.format, o.output_format, o.backend, o.objective, o.time_limit, o.seed, o.threads,
+                     o.truncate, o.transfer, o.network, o.max_snap);
+}
+
+/// Size and modification time of an input, to notice a file changed since it was solved.
+std::string input_stamp(const fs::path& file) {
+  std::error_code ec;
+  const auto size = fs::file_size(file, ec);
+  if (ec) return "";
+  const auto mtime = fs::last_write_time(file, ec);
+  if (ec) return "";
+  return fmt::format("{}:{}", size, mtime.time_since_epoch().count());
+}
+
 int run_batch(const std::vector<std::string>& inputs, const std::string& out_dir,
-              const RunOptions& o) {
+              const RunOptions& o, bool resume) {
   const auto files = expand_inputs(inputs);
   if (files.empty()) throw invalid_input("batch", "no fleet files found in the given inputs");
   std::error_code ec;
@@ -87,19 +133,55 @@ int run_batch(const std::vector<std::string>& inputs, const std::string& out_dir
   std::vector<Row> rows;
   ProgressBar bar(!o.quiet);
   int failed = 0;
+
+  // The status of a previous run (--resume-batch), and this run's, saved after every file.
+  const fs::path status_path = fs::path(out_dir) / kBatchStatusFile;
+  const std::string options_key = batch_options_key(o);
+  nlohmann::json previous = nlohmann::json::object();
+  if (resume && fs::exists(status_path)) {
+    try {
+      nlohmann::json j = nlohmann::json::parse(io::read_text_file(status_path));
+      if (j.value("version", 0) == 1 && j.value("options", std::string()) == options_key && j.contains("files") &&
+          j["files"].is_object())
+        previous = std::move(j["files"]);
+      else if (!o.quiet)
+        fmt::print(stderr, "resume-batch: {} was written with other options: solving every file again\n",
+                   status_path.string());
+    } catch (const std::exception& e) {
+      if (!o.quiet) fmt::print(stderr, "resume-batch: ignoring {}: {}\n", status_path.string(), e.what());
+    }
+  }
+  nlohmann::json status = {{"version", 1}, {"options", options_key}, {"files", nlohmann::json::object()}};
+  std::size_t skipped = 0;
+
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (g_stop.load()) break;
     const auto& file = files[i];
     Row row;
     row.file = file.string();
+    const fs::path output = fs::path(out_dir) / (file.stem().string() + std::string(io::extension(format)));
+    const std::string stamp = input_stamp(file);
+    if (const auto it = previous.find(row.file); it != previous.end() && it->is_object() &&
+                                                 it->value("status", std::string()) == "ok" && !stamp.empty() &&
+                                                 it->value("input", std::string()) == stamp && fs::exists(output)) {
+      // Solved OK before with the same options and input: keep that solution and its figures.
+      row.tasks = it->value("tasks", std::size_t{0});
+      row.routes = it->value("routes", std::size_t{0});
+      row.unassigned = it->value("unassigned", std::size_t{0});
+      row.cost = it->value("cost", 0.0);
+      row.seconds = it->value("seconds", 0.0);
+      row.status = "ok";
+      status["files"][row.file] = *it;
+      rows.push_back(row);
+      ++skipped;
+      continue;
+    }
     bar.update(static_cast<double>(i) / static_cast<double>(files.size()),
                fmt::format("{}/{} {}", i + 1, files.size(), file.filename().string()));
     const auto t0 = std::chrono::steady_clock::now();
     try {
       Outcome out = solve_one(file, o, nullptr);
-      write_output(out,
-                   fs::path(out_dir) / (file.stem().string() + std::string(io::extension(format))),
-                   format);
+      write_output(out, output, format);
       row.tasks = out.problem->tasks().size();
       row.routes = out.solution.summary.routes;
       row.unassigned = out.solution.summary.unassigned;
@@ -112,16 +194,24 @@ int run_batch(const std::vector<std::string>& inputs, const std::string& out_dir
     }
     row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     rows.push_back(row);
+    // An interrupted solve (SIGINT) wrote its best solution, but not a finished one: not "ok".
+    const bool finished = row.status == "ok" && !g_stop.load();
+    status["files"][row.file] = {{"status", finished ? "ok" : row.status}, {"input", stamp},
+                                 {"output", output.filename().string()}, {"tasks", row.tasks},
+                                 {"routes", row.routes}, {"unassigned", row.unassigned},
+                                 {"cost", row.cost}, {"seconds", row.seconds}};
+    write_file_atomically(status_path, status.dump(1) + "\n");
   }
   bar.finish();
+  if (skipped > 0 && !o.quiet)
+    fmt::print(stderr, "resume-batch: {} file(s) already solved with these options, skipped\n", skipped);
 
-  // Machine-readable summary next to the solutions, human-readable table on stdout.
-  std::ofstream csv(fs::path(out_dir) / "summary.csv");
-  csv << "file,tasks,routes,cost,unassigned,seconds,status\n";
+  // Machine-readable summary next to the solutions (written atomically), human-readable table on stdout.
+  std::string csv = "file,tasks,routes,cost,unassigned,seconds,status\n";
   for (const auto& r : rows)
-    csv << csv_field(r.file) << ',' << r.tasks << ',' << r.routes << ','
-        << fmt::format("{:.3f}", r.cost) << ',' << r.unassigned << ','
-        << fmt::format("{:.3f}", r.seconds) << ',' << r.status << '\n';
+    csv += fmt::format("{},{},{},{:.3f},{},{:.3f},{}\n", csv_field(r.file), r.tasks, r.routes, r.cost,
+                       r.unassigned, r.seconds, r.status);
+  write_file_atomically(fs::path(out_dir) / "summary.csv", csv);
   std::size_t width = 4;
   for (const auto& r : rows) width = std::max(width, r.file.size());
   fmt::print("{:<{}}  {:>6} {:>6} {:>14} {:>10} {:>8}  {}\n", "file", width, "tasks", "routes",
@@ -167,6 +257,7 @@ void add_fleet_commands(CLI::App& app, int* exit_status) {
   struct State {
     RunOptions solve_opts, batch_opts, validate_opts;
     std::string input, output, out_dir, solution_file, solution_format = "auto";
+    bool resume_batch = false;
     std::vector<std::string> batch_inputs;
   };
   auto s = std::make_shared<State>();
@@ -187,8 +278,11 @@ void add_fleet_commands(CLI::App& app, int* exit_status) {
   batch_cmd->add_option("--out-dir", s->out_dir, "Folder for the solutions and summary.csv")
       ->required();
   add_run_options(*batch_cmd, s->batch_opts);
-  batch_cmd->callback(
-      [s, exit_status] { *exit_status = run_batch(s->batch_inputs, s->out_dir, s->batch_opts); });
+  batch_cmd->add_flag("--resume-batch", s->resume_batch,
+                      "Skip the files OUT_DIR/batch_status.json records as solved with the same options");
+  batch_cmd->callback([s, exit_status] {
+    *exit_status = run_batch(s->batch_inputs, s->out_dir, s->batch_opts, s->resume_batch);
+  });
 
   auto* validate_cmd = app.add_subcommand("validate", "Check a solution against its problem");
   validate_cmd->add_option("INPUT", s->input, "Fleet file")->required();

@@ -30,6 +30,7 @@
 #include "routesolve/cuda/matrix_engine.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/road_formats.hpp"
+#include "routesolve/memory_budget.hpp"
 
 namespace fs = std::filesystem;
 
@@ -471,6 +472,8 @@ int run_network_info(const std::string& file) {
 
 bool apply_network(ProblemSpec& spec, const RunOptions& o, LoadExtras* extras) {
   if (!spec.matrices.empty()) return false;
+  // Refuse before loading the network when the matrices cannot fit (issue 8).
+  check_matrix_memory(distinct_locations(spec), matrices_at_peak(spec), spec.source);
   const LoadedRouter loaded = open_router(o.network);
   auto fill = std::make_shared<cpu::NetworkFill>();
   // --backend picks the matrices too: Boost.Graph for cpu, PHAST sweeps for cuda / cuda-host;

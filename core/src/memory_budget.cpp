@@ -10,16 +10,24 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "routesolve/error.hpp"
 
 namespace routesolve {
 namespace {
 
+/// "522 GiB", "5.59 GiB", "19.3 MiB".
 std::string gib(std::uint64_t bytes) {
   std::ostringstream s;
-  s.precision(bytes >= (std::uint64_t{10} << 30) ? 0 : 2);
-  s << std::fixed << static_cast<double>(bytes) / static_cast<double>(std::uint64_t{1} << 30) << " GiB";
+  s << std::fixed;
+  if (bytes < (std::uint64_t{1} << 30)) {
+    s.precision(1);
+    s << static_cast<double>(bytes) / static_cast<double>(std::uint64_t{1} << 20) << " MiB";
+  } else {
+    s.precision(bytes >= (std::uint64_t{10} << 30) ? 0 : 2);
+    s << static_cast<double>(bytes) / static_cast<double>(std::uint64_t{1} << 30) << " GiB";
+  }
   return s.str();
 }
 
@@ -62,6 +70,16 @@ std::uint64_t matrix_bytes(std::size_t n, std::size_t matrices) noexcept {
   return bytes;
 }
 
+void check_memory(std::uint64_t needed, std::string_view what, std::string_view for_what) {
+  const std::uint64_t available = available_memory_bytes();
+  if (available == 0 || needed <= available) return;  // unknown: let the allocator decide
+  std::string msg(what);
+  if (!msg.empty()) msg += ": ";
+  msg += "needs " + gib(needed) + " for " + std::string(for_what) + ", but only " + gib(available) +
+         " of memory is available";
+  throw Error(ErrorCode::OutOfMemory, msg);
+}
+
 void check_matrix_memory(std::size_t n, std::size_t matrices, std::string_view what) {
   const std::uint64_t needed = matrix_bytes(n, matrices);
   const std::uint64_t available = available_memory_bytes();
@@ -73,10 +91,23 @@ void check_matrix_memory(std::size_t n, std::size_t matrices, std::string_view w
   throw Error(ErrorCode::OutOfMemory, std::string(what) + (what.empty() ? "" : ": ") + msg.str());
 }
 
-std::size_t location_entries(const ProblemSpec& spec) noexcept {
-  std::size_t n = spec.jobs.size() + 2 * spec.shipments.size();
-  for (const VehicleSpec& v : spec.vehicles) n += (v.start ? 1 : 0) + (v.end ? 1 : 0);
-  return n;
+std::size_t distinct_locations(const ProblemSpec& spec) {
+  std::set<std::pair<double, double>> seen;
+  std::size_t without = 0;
+  const auto add = [&](const LocationSpec& loc) {
+    if (loc.coords) seen.emplace(loc.coords->lon, loc.coords->lat);
+    else ++without;
+  };
+  for (const JobSpec& j : spec.jobs) add(j.location);
+  for (const ShipmentSpec& s : spec.shipments) {
+    add(s.pickup.location);
+    add(s.delivery.location);
+  }
+  for (const VehicleSpec& v : spec.vehicles) {
+    if (v.start) add(*v.start);
+    if (v.end) add(*v.end);
+  }
+  return seen.size() + without;
 }
 
 std::size_t matrices_at_peak(const ProblemSpec& spec) noexcept {

@@ -330,8 +330,12 @@ ProblemSpec parse_cvrplib(std::string_view text, const std::string& source) {
       for (std::size_t j = i + 1; j < n; ++j) {
         const double dx = vrp.coords[i]->lon - vrp.coords[j]->lon;
         const double dy = vrp.coords[i]->lat - vrp.coords[j]->lat;
-        const std::int64_t d = ceil ? detail::euclidean_ceiled(dx, dy) : detail::euclidean_rounded(dx, dy, 1);
-        weights(i, j) = weights(j, i) = d;
+        try {
+          weights(i, j) = weights(j, i) = ceil ? detail::euclidean_ceiled(dx, dy) : detail::euclidean_rounded(dx, dy, 1);
+        } catch (const Error& e) {
+          in.fail(std::string("NODE_COORD_SECTION: nodes ") + std::to_string(i + 1) + " and " + std::to_string(j + 1) +
+                  ": " + e.what());
+        }
       }
   }
 

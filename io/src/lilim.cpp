@@ -145,7 +145,7 @@ ProblemSpec parse_lilim(std::string_view text, const std::string& source, bool t
   std::vector<Coordinates> points;
   points.reserve(n);
   for (const Row& r : rows) points.push_back(r.xy);
-  spec.matrices.emplace("car", detail::planar_matrices(points, truncate_one_decimal));
+  spec.matrices.emplace("car", detail::planar_matrices(points, truncate_one_decimal, source));
   const auto s = static_cast<double>(factor);
   spec.scale = UnitScale{s, s, s};
   return spec;

@@ -5,9 +5,11 @@
 #include "road_build.hpp"
 
 #include <algorithm>
+#include <string>
 #include <utility>
 
 #include "routesolve/error.hpp"
+#include "routesolve/memory_budget.hpp"
 
 namespace routesolve::io::detail {
 
@@ -83,6 +85,15 @@ void fill_csr(std::size_t node_count, const std::vector<RawArc>& arcs, RoadGraph
 
 }  // namespace
 
+void check_network_memory(std::size_t node_count, std::size_t arc_count, const std::string& source) {
+  // Per node: CSR offsets (twice), component, new id, coordinates and the SCC search state;
+  // per arc: the raw arc and the CSR arrays (twice). A small file can name node 4,000,000,000.
+  const std::uint64_t needed = 96 * static_cast<std::uint64_t>(node_count) + 48 * static_cast<std::uint64_t>(arc_count);
+  check_memory(needed, source,
+               std::to_string(node_count) + " nodes and " + std::to_string(arc_count) +
+                   " arcs (node ids are dense: the largest id sets the node count)");
+}
+
 RoadNetwork build_network(std::size_t node_count, std::vector<RawArc> arcs,
                           std::vector<Coordinates> coords, std::string source,
                           std::chrono::steady_clock::time_point started) {
@@ -92,6 +103,7 @@ RoadNetwork build_network(std::size_t node_count, std::vector<RawArc> arcs,
   report.nodes_read = node_count;
   report.arcs_read = arcs.size();
   if (node_count >= kNoNode) throw invalid_input(net.source, "too many nodes for 32-bit node ids");
+  check_network_memory(node_count, arcs.size(), net.source);
 
   std::erase_if(arcs, [](const RawArc& a) { return a.tail == a.head; });
   std::sort(arcs.begin(), arcs.end(), [](const RawArc& a, const RawArc& b) {

@@ -23,6 +23,10 @@ struct RawArc {
 /// connected component (ties: the one holding the smallest node id), renumbers its nodes in
 /// increasing old id, and sorts arcs by (tail, head). `started` is when the import began.
 /// Throws invalid_input("<source>", ...) when no arc is left.
+/// Throws Error(OutOfMemory) naming `source` when building a network of this size cannot fit in
+/// the available memory (routesolve/memory_budget.hpp).
+void check_network_memory(std::size_t node_count, std::size_t arc_count, const std::string& source);
+
 RoadNetwork build_network(std::size_t node_count, std::vector<RawArc> arcs,
                           std::vector<Coordinates> coords, std::string source,
                           std::chrono::steady_clock::time_point started);

@@ -145,7 +145,7 @@ RoadNetwork parse_pace(std::string_view text, const std::string& source,
       if (header) r.fail("a second problem line");
       std::tie(n, m) = problem_line(r, t, "tw");
       header = true;
-      arcs.reserve(2 * m);
+      arcs.reserve(2 * std::min(m, text.size() / 4));  // an edge line has >= 4 bytes; m is untrusted
       continue;
     }
     if (!header) r.fail("edge before the problem line 'p tw <nodes> <edges>'");
@@ -181,7 +181,7 @@ RoadNetwork read_dimacs(const std::filesystem::path& gr, const std::filesystem::
       if (header) r.fail("a second problem line");
       std::tie(n, m) = problem_line(r, t, "sp");
       header = true;
-      arcs.reserve(m);
+      arcs.reserve(std::min(m, text.size() / 8));  // an arc line has >= 8 bytes; m is untrusted
       continue;
     }
     if (t[0] != "a") r.fail(fmt::format("expected an arc 'a u v w', got '{}'", r.line()));
@@ -202,7 +202,10 @@ RoadNetwork read_dimacs(const std::filesystem::path& gr, const std::filesystem::
         gr.string(),
         fmt::format("truncated: the problem line announces {} arcs, the file has {}", m, count));
   std::vector<Coordinates> coords;
-  if (!co.empty()) coords = read_dimacs_coordinates(co, n);
+  if (!co.empty()) {
+    detail::check_network_memory(n, arcs.size(), gr.string());  // before n coordinates
+    coords = read_dimacs_coordinates(co, n);
+  }
   return detail::build_network(n, std::move(arcs), std::move(coords), gr.string(), started);
 }
 

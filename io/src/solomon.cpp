@@ -119,7 +119,7 @@ ProblemSpec parse_solomon(std::string_view text, const std::string& source, bool
   }
   if (points.empty()) in.fail("CUSTOMER: no rows (expected the depot, customer 0, then the customers)");
 
-  spec.matrices.emplace("car", detail::planar_matrices(points, truncate_one_decimal));
+  spec.matrices.emplace("car", detail::planar_matrices(points, truncate_one_decimal, source));
   const auto s = static_cast<double>(factor);
   spec.scale = UnitScale{s, s, s};
   return spec;

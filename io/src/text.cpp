@@ -16,6 +16,17 @@ bool is_blank(char c) noexcept {
 
 bool integral(double v) noexcept { return std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e9; }
 
+// Largest scaled planar distance stored (far below 2^63, so route sums stay exact). Coordinates
+// further apart (fuzzing found 1e23) would overflow the conversion to integer: refused instead.
+constexpr double kMaxPlanarDistance = 1e15;
+
+std::int64_t checked_distance(double scaled) {
+  if (!(scaled >= 0.0 && scaled <= kMaxPlanarDistance))
+    throw invalid_input("coordinates", "two points are " + std::to_string(scaled) +
+                                           " units apart (after scaling), beyond the largest distance stored (1e15)");
+  return static_cast<std::int64_t>(scaled);
+}
+
 std::uint64_t isqrt(std::uint64_t n) noexcept {
   auto r = static_cast<std::uint64_t>(std::sqrt(static_cast<double>(n)));
   while (r > 0 && r * r > n) --r;
@@ -143,13 +154,13 @@ std::int64_t euclidean_rounded(double dx, double dy, std::int64_t factor) {
     // sqrt(n) >= r + 1/2  <=>  n >= r^2 + r + 1/4  <=>  n > r^2 + r (n is an integer)
     return static_cast<std::int64_t>(*n - r * r > r ? r + 1 : r);
   }
-  return static_cast<std::int64_t>(std::floor(std::hypot(dx, dy) * static_cast<double>(factor) + 0.5));
+  return checked_distance(std::floor(std::hypot(dx, dy) * static_cast<double>(factor) + 0.5));
 }
 
 std::int64_t euclidean_truncated(double dx, double dy, std::int64_t factor) {
   if (auto n = exact_square(dx, dy, factor)) return static_cast<std::int64_t>(isqrt(*n));
   // Fractional coordinates: a tiny tolerance so that values meant to be exact (5.0) stay so.
-  return static_cast<std::int64_t>(std::floor(std::hypot(dx, dy) * static_cast<double>(factor) + 1e-7));
+  return checked_distance(std::floor(std::hypot(dx, dy) * static_cast<double>(factor) + 1e-7));
 }
 
 std::int64_t euclidean_ceiled(double dx, double dy) {
@@ -157,12 +168,13 @@ std::int64_t euclidean_ceiled(double dx, double dy) {
     const std::uint64_t r = isqrt(*n);
     return static_cast<std::int64_t>(r * r == *n ? r : r + 1);
   }
-  return static_cast<std::int64_t>(std::ceil(std::hypot(dx, dy) - 1e-7));
+  return checked_distance(std::ceil(std::hypot(dx, dy) - 1e-7));
 }
 
 std::int64_t planar_scale(bool truncate_one_decimal) noexcept { return truncate_one_decimal ? 10 : 1000; }
 
-ProfileMatrices planar_matrices(const std::vector<Coordinates>& points, bool truncate_one_decimal) {
+ProfileMatrices planar_matrices(const std::vector<Coordinates>& points, bool truncate_one_decimal,
+                                std::string_view source) {
   const std::size_t n = points.size();
   const std::int64_t factor = planar_scale(truncate_one_decimal);
   Matrix m(n, 0);
@@ -170,7 +182,12 @@ ProfileMatrices planar_matrices(const std::vector<Coordinates>& points, bool tru
     for (std::size_t j = i + 1; j < n; ++j) {
       const double dx = points[i].lon - points[j].lon;
       const double dy = points[i].lat - points[j].lat;
-      m(i, j) = m(j, i) = truncate_one_decimal ? euclidean_truncated(dx, dy, factor) : euclidean_rounded(dx, dy, factor);
+      try {
+        m(i, j) = m(j, i) = truncate_one_decimal ? euclidean_truncated(dx, dy, factor) : euclidean_rounded(dx, dy, factor);
+      } catch (const Error& e) {
+        throw Error(e.code(), std::string(source) + (source.empty() ? "" : ": ") + e.what() + " (points " +
+                                  std::to_string(i) + " and " + std::to_string(j) + ")");
+      }
     }
   ProfileMatrices out;
   out.durations = m;

@@ -98,6 +98,8 @@ std::int64_t euclidean_ceiled(double dx, double dy);
 std::int64_t planar_scale(bool truncate_one_decimal) noexcept;
 /// durations = distances = costs = Euclidean arcs of `points` in planar_scale units: floor(10 d)
 /// when truncating to one decimal, round(1000 d) otherwise.
-ProfileMatrices planar_matrices(const std::vector<Coordinates>& points, bool truncate_one_decimal);
+/// Throws invalid_input naming `source` and the two points when a distance is beyond 1e15 units.
+ProfileMatrices planar_matrices(const std::vector<Coordinates>& points, bool truncate_one_decimal,
+                                std::string_view source = {});
 
 }  // namespace routesolve::io::detail

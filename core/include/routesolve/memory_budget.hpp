@@ -19,13 +19,17 @@ std::uint64_t available_memory_bytes();
 /// Bytes of `matrices` dense n x n matrices of 64-bit entries; UINT64_MAX when that overflows.
 std::uint64_t matrix_bytes(std::size_t n, std::size_t matrices) noexcept;
 
+/// Throws Error(OutOfMemory) "<what>: needs X GiB for <for_what>, but only Y GiB of memory is
+/// available" when `needed` bytes exceed the available memory (no check when that is unknown).
+void check_memory(std::uint64_t needed, std::string_view what, std::string_view for_what);
+
 /// Throws Error(OutOfMemory) when `matrices` n x n matrices of 64-bit entries do not fit in the
 /// available memory, with a message naming `what`, the bytes needed and the bytes available.
 void check_matrix_memory(std::size_t n, std::size_t matrices, std::string_view what);
 
-/// Upper bound of the distinct locations of a spec: one per job, two per shipment, up to two per
-/// vehicle (before coordinates are merged or snapped).
-std::size_t location_entries(const ProblemSpec& spec) noexcept;
+/// Upper bound of the matrix size of a spec without matrices: its distinct coordinates (jobs,
+/// shipment pickups and deliveries, vehicle starts and ends), plus locations without coordinates.
+std::size_t distinct_locations(const ProblemSpec& spec);
 
 /// Matrices a problem built from coordinates or a road network holds at its peak: duration and
 /// distance per profile in the spec, plus the duration, distance and cost tables per profile that

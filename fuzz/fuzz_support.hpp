@@ -1,0 +1,40 @@
+#pragma once
+// Helpers shared by the libFuzzer targets: a per-process scratch file for the file-based
+// readers, and the one rule every target checks: parsers fail only with routesolve::Error.
+
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace routesolve::fuzz {
+
+/// A scratch path under $TMPDIR (default /tmp), unique to this process, with `suffix` as its
+/// extension so readers that dispatch on the name see the format they expect.
+inline std::filesystem::path scratch_path(std::string_view suffix) {
+  const char* dir = std::getenv("TMPDIR");
+  std::string name = std::string(dir && *dir ? dir : "/tmp") + "/routesolve-fuzz-" +
+                     std::to_string(::getpid()) + std::string(suffix);
+  return name;
+}
+
+/// Writes bytes to a scratch file (overwritten on every call) and returns its path.
+inline std::filesystem::path write_scratch(std::string_view suffix, const std::uint8_t* data, std::size_t size) {
+  const auto path = scratch_path(suffix);
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) std::abort();
+  if (size > 0 && std::fwrite(data, 1, size, f) != size) std::abort();
+  std::fclose(f);
+  return path;
+}
+
+inline std::string_view as_text(const std::uint8_t* data, std::size_t size) {
+  return {reinterpret_cast<const char*>(data), size};
+}
+
+}  // namespace routesolve::fuzz
