@@ -24,6 +24,7 @@
 #include "routesolve/io/vroom_json.hpp"
 #include "routesolve/problem.hpp"
 #include "routesolve/validator.hpp"
+#include "cli_runner.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -32,31 +33,10 @@ using nlohmann::json;
 
 namespace {
 
-struct ToolRun {
-  int exit_code = -1;
-  std::string out;  // stdout and stderr together
-};
+using test::run_tool;
+using test::ToolRun;
 
-ToolRun run_tool(const std::string& args) {
-  const std::string cmd = (test::bin_dir() / "routesolve").string() + " " + args + " 2>&1";
-  ToolRun r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  std::array<char, 4096> buf{};
-  std::size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-fs::path temp_dir(const std::string& name) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("routesolve_netcli_" + name + "_" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path temp_dir(const std::string& name) { return test::temp_dir("netcli", name); }
 
 void write_file(const fs::path& p, const std::string& text) {
   std::ofstream(p, std::ios::binary) << text;
