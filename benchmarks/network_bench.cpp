@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench_support.hpp"
 #include "routesolve/cpu/network_matrices.hpp"
 #include "routesolve/cpu/travel_matrix.hpp"
 #include "routesolve/io/road_formats.hpp"
@@ -59,23 +60,7 @@ const cpu::RoadRouter& router_for(const Region& r) {
   return *slot;
 }
 
-/// n random stops that snap within 500 m, reproducible (seed 20261129).
-std::vector<NodeId> random_stops(const cpu::RoadRouter& router, std::size_t n) {
-  const RoadGraph& g = router.graph();
-  Coordinates lo = g.coords.front(), hi = g.coords.front();
-  for (const Coordinates& c : g.coords) {
-    lo.lon = std::min(lo.lon, c.lon), lo.lat = std::min(lo.lat, c.lat);
-    hi.lon = std::max(hi.lon, c.lon), hi.lat = std::max(hi.lat, c.lat);
-  }
-  std::mt19937_64 rng(20261129);
-  std::uniform_real_distribution<double> lon(lo.lon, hi.lon), lat(lo.lat, hi.lat);
-  std::vector<NodeId> stops;
-  while (stops.size() < n) {
-    const SnapResult s = router.snapper().snap(Coordinates{lon(rng), lat(rng)}, 500.0);
-    if (s.found) stops.push_back(s.node);
-  }
-  return stops;
-}
+using bench::random_stops;
 
 void set_network_counters(benchmark::State& state, const RoadNetwork& net) {
   state.counters["nodes"] = static_cast<double>(net.graph.node_count());
