@@ -16,6 +16,7 @@ AnnealingSearch::AnnealingSearch(const SegmentModel& model, const Neighbours& ad
       current_(model, insertable),
       removal_(adjacency, parameters.removal),
       insertion_(adjacency, classes, 0.01, 24),
+      descent_(adjacency, classes, parameters.granular),
       rng_(seed),
       absences_(model.problem().tasks().size(), 0) {}
 
@@ -36,6 +37,18 @@ void AnnealingSearch::record_if_best() {
     best_score_ = s;
     best_plan_ = current_.plan();
   }
+}
+
+void AnnealingSearch::intensify() {
+  for (std::size_t v : current_.touched()) polish_tour(current_, v);
+  if (!parameters_.descent) return;
+  // The journal (when a step is open) records the descent's moves too, so the step stays one
+  // unit for accept / revert; the tours the descent changes are polished again.
+  std::vector<std::vector<std::size_t>> snapshot(current_.vehicle_count());
+  for (std::size_t v = 0; v < current_.vehicle_count(); ++v) snapshot[v] = current_.tour(v).tasks;
+  if (descent_.run(current_, rng_, objective_) == 0) return;
+  for (std::size_t v = 0; v < current_.vehicle_count(); ++v)
+    if (current_.tour(v).tasks != snapshot[v]) polish_tour(current_, v);
 }
 
 void AnnealingSearch::step(double fraction) {
@@ -76,8 +89,11 @@ void AnnealingSearch::cost_step(double fraction) {
       objective_ == Objective::VehiclesThenCost ? std::max(best_score_.routes, before.routes) : current_.vehicle_count();
   insertion_.apply(current_, std::move(tasks), rng_, route_cap);
   // Polishing every step slows the annealing down; a step that beats the best is worth it.
-  if (parameters_.polish || better(current_.score(), best_score_, objective_))
+  if (better(current_.score(), best_score_, objective_)) {
+    intensify();
+  } else if (parameters_.polish) {
     for (std::size_t v : current_.touched()) polish_tour(current_, v);
+  }
   const Score after = current_.score();
   bool accept;
   if (!same_rank(after, before, objective_)) {
@@ -147,6 +163,7 @@ void AnnealingSearch::fleet_step(double fraction) {
   if (current_.unassigned_tasks().size() <= fleet_base_unassigned_) {
     // Every task has found room: this fleet size is reached.
     fleet_active_ = false;
+    if (better(current_.score(), best_score_, objective_)) intensify();
     record_if_best();
   }
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "blink_insertion.hpp"
+#include "granular_descent.hpp"
 #include "routesolve/solve.hpp"
 #include "string_removal.hpp"
 #include "working_solution.hpp"
@@ -26,6 +27,8 @@ class AnnealingSearch {
     double fleet_phase = 0.6;  ///< vehicles-then-cost: share of the budget for fleet minimisation
     double fleet_round = 0.15; ///< a fleet round failing this long (share of the budget) ends the phase
     bool polish = false;  ///< intra-route 2-opt / or-opt after every step (else: on new bests only)
+    bool descent = true;  ///< inter-route granular descent on every new best
+    GranularDescent::Parameters granular;
     StringRemoval::Parameters removal;
   };
 
@@ -48,6 +51,9 @@ class AnnealingSearch {
   void fleet_step(double fraction);
   void cost_step(double fraction);
   void record_if_best();
+  /// Intra-route polish of the touched tours, then the inter-route granular descent and a
+  /// polish of what it changed: run on candidates that beat the best solution.
+  void intensify();
   void begin_fleet_round();
 
   const Problem& problem_;
@@ -56,6 +62,7 @@ class AnnealingSearch {
   WorkingSolution current_;
   StringRemoval removal_;
   BlinkInsertion insertion_;
+  GranularDescent descent_;
   std::mt19937_64 rng_;
   TourPlan best_plan_;
   Score best_score_;

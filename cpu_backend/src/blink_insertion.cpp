@@ -48,7 +48,7 @@ InsertionChoice BlinkInsertion::best_in_tour(const WorkingSolution& solution, st
       if (in >= kUnreachable || out >= kUnreachable) continue;  // durations: checked by the merge
       const Cost delta = in + out - arc(tv, a, b) + opening;
       if (delta >= best.delta || blink()) continue;
-      if (!m.feasible(v, m.merge(v, m.merge(v, tour.prefix[k], ps), tour.suffix[k + 1]))) continue;
+      if (!m.feasible(v, tour.prefix[k], ps, tour.suffix[k + 1])) continue;
       best = InsertionChoice{v, k, k, delta};
     }
     return best;
@@ -72,7 +72,7 @@ InsertionChoice BlinkInsertion::best_in_tour(const WorkingSolution& solution, st
         delta = pickup_delta + arc(tv, x, d) + arc(tv, d, y) - arc(tv, x, y);
       }
       if (reachable(tv, x, d) && reachable(tv, d, y) && delta < best.delta && !blink()) {
-        if (m.feasible(v, m.merge(v, m.merge(v, current, ds), tour.suffix[j + 1]))) best = InsertionChoice{v, i, j, delta};
+        if (m.feasible(v, current, ds, tour.suffix[j + 1])) best = InsertionChoice{v, i, j, delta};
       }
       if (j < n) {
         current = m.merge(v, current, m.task(tour.tasks[j]));

@@ -116,6 +116,36 @@ bool SegmentModel::feasible(std::size_t v, const RouteSegment& route) const {
   return load_excess(v, route) == 0;
 }
 
+bool SegmentModel::feasible(std::size_t v, const RouteSegment& a, const RouteSegment& b, const RouteSegment& c) const {
+  if (a.unreachable || b.unreachable || c.unreachable) return false;
+  const Vehicle& vehicle = problem_->vehicle(v);
+  if (vehicle.max_tasks != kNone && a.tasks + b.tasks + c.tasks > vehicle.max_tasks) return false;
+  const TravelView& tv = travel_[v];
+  // The two joining arcs, as merge() finds them: (a + b) ends where b ends unless b is empty.
+  Duration t1 = 0, t2 = 0;
+  Distance d1 = 0, d2 = 0;
+  const std::size_t ab_last = b.last != kNone || b.tasks > 0 ? b.last : a.last;
+  if (a.last != kNone && b.first != kNone) {
+    t1 = tv.duration(a.last, b.first);
+    if (t1 >= kUnreachable || tv.cost(a.last, b.first) >= kUnreachable) return false;
+    d1 = tv.distances ? tv.distance(a.last, b.first) : 0;
+  }
+  if (ab_last != kNone && c.first != kNone) {
+    t2 = tv.duration(ab_last, c.first);
+    if (t2 >= kUnreachable || tv.cost(ab_last, c.first) >= kUnreachable) return false;
+    d2 = tv.distances ? tv.distance(ab_last, c.first) : 0;
+  }
+  if (a.travel + b.travel + c.travel + t1 + t2 > vehicle.max_travel_time) return false;
+  if (a.distance + b.distance + c.distance + d1 + d2 > vehicle.max_distance) return false;
+  for (std::size_t d = 0; d < dims_; ++d) {
+    const std::int64_t carried = a.load.carried[d] + b.load.carried[d] + c.load.carried[d];
+    const std::int64_t peak_bc = std::max(b.load.peak[d], b.load.net[d] + c.load.peak[d]);
+    const std::int64_t peak = std::max(a.load.peak[d], a.load.net[d] + peak_bc);
+    if (carried + peak > vehicle.capacity[d]) return false;
+  }
+  return merge_durations(merge_durations(a.time, b.time, t1), c.time, t2).time_warp == 0;
+}
+
 Cost SegmentModel::penalised_cost(std::size_t v, const RouteSegment& route, Cost load_weight,
                                   Cost time_weight) const {
   return route.cost + load_weight * load_excess(v, route) + time_weight * time_excess(v, route);

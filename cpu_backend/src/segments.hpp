@@ -84,6 +84,11 @@ class SegmentModel {
   /// A followed by B on vehicle v.
   [[nodiscard]] RouteSegment merge(std::size_t v, const RouteSegment& a, const RouteSegment& b) const;
 
+  /// feasible(v, merge(v, merge(v, a, b), c)) without building the merged segments: the shape
+  /// of every insertion check (prefix, inserted visits, suffix), the search's hot path.
+  [[nodiscard]] bool feasible(std::size_t v, const RouteSegment& a, const RouteSegment& b,
+                              const RouteSegment& c) const;
+
   /// Total capacity excess of a whole route on vehicle v (0 when it fits).
   [[nodiscard]] std::int64_t load_excess(std::size_t v, const RouteSegment& route) const;
   /// Time warp plus the excess over max_travel_time (0 when the timing is feasible).

@@ -69,16 +69,24 @@ void WorkingSolution::set_route_of(std::size_t t, std::size_t v) {
 
 void WorkingSolution::rebuild(std::size_t v) {
   Tour& tour = tours_[v];
+  const std::size_t n = tour.tasks.size();
+  tour.prefix.resize(n + 2);
+  tour.suffix.resize(n + 2);
+  refresh(v, 0, n + 1);
+}
+
+void WorkingSolution::refresh(std::size_t v, std::size_t prefix_from, std::size_t suffix_to) {
+  Tour& tour = tours_[v];
   const SegmentModel& m = *model_;
   const std::size_t n = tour.tasks.size();
   cost_ -= tour.cost;
-  tour.prefix.resize(n + 2);
-  tour.suffix.resize(n + 2);
-  tour.prefix[0] = m.start(v);
-  for (std::size_t k = 1; k <= n; ++k) tour.prefix[k] = m.merge(v, tour.prefix[k - 1], m.task(tour.tasks[k - 1]));
+  if (prefix_from == 0) tour.prefix[0] = m.start(v);
+  for (std::size_t k = std::max<std::size_t>(prefix_from, 1); k <= n; ++k)
+    tour.prefix[k] = m.merge(v, tour.prefix[k - 1], m.task(tour.tasks[k - 1]));
   tour.prefix[n + 1] = m.merge(v, tour.prefix[n], m.end(v));
-  tour.suffix[n + 1] = m.end(v);
-  for (std::size_t k = n; k >= 1; --k) tour.suffix[k] = m.merge(v, m.task(tour.tasks[k - 1]), tour.suffix[k + 1]);
+  if (suffix_to == n + 1) tour.suffix[n + 1] = m.end(v);
+  for (std::size_t k = std::min(suffix_to, n); k >= 1; --k)
+    tour.suffix[k] = m.merge(v, m.task(tour.tasks[k - 1]), tour.suffix[k + 1]);
   tour.suffix[0] = m.merge(v, m.start(v), tour.suffix[1]);
   tour.cost = n == 0 ? 0 : tour.prefix[n + 1].cost + problem().fixed_cost(v);
   cost_ += tour.cost;
@@ -109,7 +117,10 @@ void WorkingSolution::insert(std::size_t task, std::size_t v, std::size_t positi
   if (tour.tasks.empty()) ++used_;
   tour.tasks.insert(tour.tasks.begin() + static_cast<std::ptrdiff_t>(position), task);
   set_route_of(task, v);
-  rebuild(v);
+  // Nodes 0..position keep their prefixes; the suffixes after the new node shift by one.
+  tour.prefix.emplace_back();
+  tour.suffix.insert(tour.suffix.begin() + static_cast<std::ptrdiff_t>(position + 1), RouteSegment{});
+  refresh(v, position + 1, position + 1);
 }
 
 void WorkingSolution::insert_pair(std::size_t pickup, std::size_t v, std::size_t i, std::size_t j) {
@@ -121,7 +132,10 @@ void WorkingSolution::insert_pair(std::size_t pickup, std::size_t v, std::size_t
   tour.tasks.insert(tour.tasks.begin() + static_cast<std::ptrdiff_t>(i), pickup);
   set_route_of(pickup, v);
   set_route_of(delivery, v);
-  rebuild(v);
+  // Nodes 0..i keep their prefixes; the suffixes after the delivery shift by two.
+  tour.prefix.resize(tour.prefix.size() + 2);
+  tour.suffix.insert(tour.suffix.begin() + static_cast<std::ptrdiff_t>(j + 1), 2, RouteSegment{});
+  refresh(v, i + 1, j + 2);
 }
 
 void WorkingSolution::remove(const std::vector<std::size_t>& tasks) {

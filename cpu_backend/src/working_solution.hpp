@@ -88,6 +88,9 @@ class WorkingSolution {
  private:
   void touch(std::size_t v);
   void rebuild(std::size_t v);
+  /// Recomputes prefix[prefix_from..n+1] and suffix[0..suffix_to] of tour v (the others are
+  /// still valid), its cost and its positions.
+  void refresh(std::size_t v, std::size_t prefix_from, std::size_t suffix_to);
   void set_route_of(std::size_t t, std::size_t v);
 
   const SegmentModel* model_;

@@ -1,0 +1,95 @@
+#pragma once
+// Inter-route local search on a WorkingSolution with granular neighbourhoods (Toth & Vigo 2003;
+// the neighbourhood structure of Vidal's HGS-CVRP): for every routed task u and each of its
+// nearest tasks w in another tour, three operators are priced in O(1) by concatenating the
+// tours' prefix and suffix segments:
+//   - InterRelocate: a chain of 1-3 consecutive jobs starting at u moves next to w (before or
+//     after it, in either direction) - relocate and or-opt between routes;
+//   - InterSwap: u and w change places;
+//   - InterTwoOptStar: the two tours exchange their tails so that u and w become adjacent.
+// Arc costs screen the candidates; only the improving ones are merged for feasibility
+// (capacity, time windows, max tasks / travel time / distance, reachability). Shipments never
+// split: relocate and swap leave shipment halves alone, and a 2-opt* whose tails would separate
+// a pickup from its delivery is refused.
+
+#include <cstddef>
+#include <random>
+
+#include "neighbours.hpp"
+#include "routesolve/solve.hpp"
+#include "vehicle_classes.hpp"
+#include "working_solution.hpp"
+
+namespace routesolve::cpu::detail {
+
+/// A move between the tours of u (v1) and w (v2), priced exactly: `delta` is the change of the
+/// total cost (fixed costs included) and `routes` the change of the number of used tours.
+struct ExchangeMove {
+  enum class Kind { None, Relocate, Swap, TwoOptStar };
+  Kind kind = Kind::None;
+  std::size_t u = kNone, w = kNone;
+  std::size_t length = 1;  ///< relocate: chain length
+  bool reversed = false;   ///< relocate: the chain is inserted back to front
+  bool after = true;       ///< relocate: after w (else before w)
+  bool u_first = true;     ///< 2-opt*: the new arc is u -> w (else w -> u)
+  Cost delta = 0;
+  long routes = 0;
+
+  [[nodiscard]] bool found() const noexcept { return kind != Kind::None; }
+};
+
+/// True when the move improves the solution under the objective.
+bool improving(const ExchangeMove& move, Objective objective);
+/// Strict order: a is a better move than b (a found move beats none).
+bool better_move(const ExchangeMove& a, const ExchangeMove& b, Objective objective);
+
+/// Relocate / or-opt of the chain of jobs starting at u into w's tour.
+class InterRelocate {
+ public:
+  /// Replaces `best` by the best improving relocation of u next to w that beats it; true when
+  /// it did.
+  static bool evaluate(const WorkingSolution& s, std::size_t u, std::size_t w, std::size_t max_length,
+                       Objective objective, ExchangeMove& best);
+  static void apply(WorkingSolution& s, const ExchangeMove& move);
+};
+
+/// Exchange of two jobs in different tours.
+class InterSwap {
+ public:
+  static bool evaluate(const WorkingSolution& s, std::size_t u, std::size_t w, Objective objective,
+                       ExchangeMove& best);
+  static void apply(WorkingSolution& s, const ExchangeMove& move);
+};
+
+/// 2-opt* (tail exchange) between the tours of two interchangeable vehicles.
+class InterTwoOptStar {
+ public:
+  static bool evaluate(const WorkingSolution& s, const VehicleClasses& classes, std::size_t u, std::size_t w,
+                       Objective objective, ExchangeMove& best);
+  static void apply(WorkingSolution& s, const ExchangeMove& move);
+};
+
+/// Applies any move of the three operators.
+void apply_move(WorkingSolution& s, const ExchangeMove& move);
+
+/// First-improvement descent over the granular neighbourhood until no operator improves.
+class GranularDescent {
+ public:
+  struct Parameters {
+    std::size_t neighbours = 20;  ///< partners w tried per task u
+    std::size_t max_chain = 3;    ///< longest relocated chain
+    std::size_t max_passes = 50;  ///< passes over all tasks (a safety bound)
+  };
+
+  GranularDescent(const Neighbours& near, const VehicleClasses& classes, Parameters parameters);
+
+  /// Runs the descent; returns the number of moves applied.
+  std::size_t run(WorkingSolution& s, std::mt19937_64& rng, Objective objective) const;
+
+ private:
+  const Neighbours* near_;
+  const VehicleClasses* classes_;
+  Parameters parameters_;
+};
+
+}  // namespace routesolve::cpu::detail
