@@ -14,7 +14,7 @@
 
 #define ROUTESOLVE_FUZZ_TARGETS(X) \
   X(vroom_problem) X(vroom_solution) X(cvrplib) X(cvrplib_solution) X(solomon) X(lilim) X(dimacs) \
-  X(edge_list) X(osm_pbf) X(network_cache)
+  X(edge_list) X(osm_pbf) X(network_cache) X(checkpoint)
 
 #define DECLARE(name) extern "C" int routesolve_fuzz_##name(const std::uint8_t* data, std::size_t size);
 ROUTESOLVE_FUZZ_TARGETS(DECLARE)

@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "routesolve/error.hpp"
+#include "routesolve/io/checkpoint.hpp"
 #include "routesolve/io/formats.hpp"
 #include "routesolve/validator.hpp"
 
@@ -144,6 +145,22 @@ Outcome solve_one(const fs::path& input, const RunOptions& o, ProgressBar* bar) 
   out.problem = load_problem(input, o, &extras);
   out.legs = std::move(extras.legs);
   SolveOptions options = make_solve_options(o);
+  if (!o.resume.empty()) {
+    // The checkpoint's seed, threads, objective and time limit, unless given again.
+    auto state = std::make_shared<SolveCheckpoint>(io::read_checkpoint(o.resume));
+    if (!o.seed_given) options.seed = state->seed;
+    if (!o.threads_given) options.threads = state->threads;
+    if (!o.objective_given) options.objective = state->objective;
+    if (!o.time_limit_given) options.time_limit_s = state->time_limit_s;
+    if (options.objective != state->objective)
+      throw invalid_input(o.resume, "the checkpoint was written with another --objective: resume it with the same one");
+    options.resume = std::move(state);
+  }
+  if (!o.checkpoint.empty()) {
+    const fs::path file = o.checkpoint;
+    options.on_checkpoint = [file](const SolveCheckpoint& c) { io::write_checkpoint(file, c); };
+    options.checkpoint_every_s = o.checkpoint_every;
+  }
   if (bar != nullptr || o.verbose) {
     const std::string name = input.filename().string();
     const double cost_scale = out.problem->cost_scale();
@@ -179,16 +196,10 @@ void write_output(const Outcome& out, const fs::path& file, io::OutputFormat for
     std::cout.flush();
     return;
   }
-  // Write to a temporary file and rename, so an interrupted run never leaves half a file.
-  const fs::path tmp = file.string() + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    if (!f) throw Error(ErrorCode::InvalidInput, file.string() + ": cannot open for writing");
+  // Unique temporary file + rename, so an interrupted run never leaves half a file.
+  io::write_atomically(file, [&](std::ostream& f) {
     io::write_solution(f, *out.problem, out.solution, format, out.legs);
-    f.flush();
-    if (!f) throw Error(ErrorCode::InvalidInput, file.string() + ": write failed");
-  }
-  fs::rename(tmp, file);
+  });
 }
 
 double output_cost(const Problem& problem, Cost cost) {
@@ -204,14 +215,7 @@ void report_profile(const Solution& s, const RunOptions& o, const std::string& i
   if (o.profile) fmt::print(stderr, "{}", format_stage_table(table));
   if (o.profile_out.empty()) return;
   // Temporary file + rename, like every other output: never half a profile.
-  const std::string tmp = o.profile_out + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    f << stage_table_json(table);
-    f.flush();
-    if (!f) throw invalid_input(o.profile_out, "cannot write the stage profile");
-  }
-  fs::rename(tmp, o.profile_out);
+  io::write_file_atomically(o.profile_out, stage_table_json(table));
 }
 
 }  // namespace routesolve::app

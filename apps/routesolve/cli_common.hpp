@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "routesolve/io/atomic_file.hpp"
 #include "routesolve/io/writers.hpp"
 #include "routesolve/problem.hpp"
 #include "routesolve/solution.hpp"
@@ -39,6 +40,12 @@ struct RunOptions {
   std::string transfer = "batched";  ///< cuda: batched (pinned) or naive transfers, matrices and search
   std::string network;       ///< road network (OSM, DIMACS, edge list, .rsnet) for coordinate-only input
   double max_snap = 1000.0;  ///< metres between a stop and the road it is attached to
+  // solve only: checkpoint / resume (issue 8)
+  std::string checkpoint;         ///< write the search state here (atomically) from time to time
+  double checkpoint_every = 60.0; ///< seconds between checkpoints
+  std::string resume;             ///< continue from this checkpoint
+  /// Given on the command line (else a resumed solve takes them from the checkpoint).
+  bool seed_given = false, threads_given = false, time_limit_given = false, objective_given = false;
 };
 
 /// Registers the RunOptions flags on a subcommand.

@@ -74,20 +74,7 @@ std::string csv_field(const std::string& s) {
 /// Writes text through a temporary file (unique to this process) and a rename: a reader, or a
 /// re-run after a kill, sees the old file or the new one, never half of one.
 void write_file_atomically(const fs::path& file, const std::string& text) {
-  const fs::path tmp = file.string() + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    if (!f) throw invalid_input(file.string(), "cannot open for writing");
-    f << text;
-    f.flush();
-    if (!f) {
-      f.close();
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw invalid_input(file.string(), "write failed");
-    }
-  }
-  fs::rename(tmp, file);
+  io::write_file_atomically(file, text);
 }
 
 // ---- batch status (--resume-batch) -------------------------------------------------------------
@@ -270,8 +257,25 @@ void add_fleet_commands(CLI::App& app, int* exit_status) {
   add_run_options(*solve_cmd, s->solve_opts);
   solve_cmd->add_option("--profile-out", s->solve_opts.profile_out,
                         "Write the stage profile as JSON: {input, backend, total, stages: [{stage, seconds, share, parts}]}");
-  solve_cmd->callback(
-      [s, exit_status] { *exit_status = run_solve(s->input, s->output, s->solve_opts); });
+  solve_cmd->add_option("--checkpoint", s->solve_opts.checkpoint,
+                        "Write the search state to this file (atomically, with a checksum) from time to time; "
+                        "cpu backend (auto picks it)");
+  solve_cmd->add_option("--checkpoint-every", s->solve_opts.checkpoint_every, "Seconds between checkpoints")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  solve_cmd->add_option("--resume", s->solve_opts.resume,
+                        "Continue the solve a --checkpoint file recorded (its seed, threads, objective and "
+                        "time limit unless given; the time already spent counts against the limit)");
+  solve_cmd->callback([s, solve_cmd, exit_status] {
+    RunOptions& o = s->solve_opts;
+    o.seed_given = solve_cmd->count("--seed") > 0;
+    o.threads_given = solve_cmd->count("--threads") > 0;
+    o.time_limit_given = solve_cmd->count("--time-limit") > 0;
+    o.objective_given = solve_cmd->count("--objective") > 0;
+    if (solve_cmd->count("--checkpoint-every") > 0 && o.checkpoint.empty())
+      throw invalid_input("--checkpoint-every", "needs --checkpoint FILE");
+    *exit_status = run_solve(s->input, s->output, o);
+  });
 
   auto* batch_cmd = app.add_subcommand("batch", "Solve many fleet files or folders of them");
   batch_cmd->add_option("INPUT", s->batch_inputs, "Fleet files or folders")->required();

@@ -32,15 +32,7 @@ struct GenerateArgs {
 };
 
 void write_text_atomically(const std::string& file, const std::string& text) {
-  const std::string tmp = file + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    if (!f) throw invalid_input(file, "cannot open for writing");
-    f << text;
-    f.flush();
-    if (!f) throw invalid_input(file, "write failed");
-  }
-  fs::rename(tmp, file);
+  io::write_file_atomically(file, text);
 }
 
 int run_generate(const GenerateArgs& a) {

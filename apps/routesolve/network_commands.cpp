@@ -200,15 +200,7 @@ void write_atomically(const std::string& file, bool binary, Writer&& write) {
     std::cout.flush();
     return;
   }
-  const std::string tmp = file + ".tmp";
-  {
-    std::ofstream f(tmp, binary ? std::ios::binary : std::ios::out);
-    if (!f) throw invalid_input(file, "cannot open for writing");
-    write(f);
-    f.flush();
-    if (!f) throw invalid_input(file, "write failed");
-  }
-  fs::rename(tmp, file);
+  io::write_atomically(file, [&](std::ostream& f) { write(f); }, {.binary = binary});
 }
 
 void write_json_matrices(std::ostream& out, const NodeMatrices& m) {

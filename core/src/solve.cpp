@@ -50,9 +50,20 @@ std::unique_ptr<Backend> make_backend(BackendKind kind) {
 Solution solve(const Problem& problem, const SolveOptions& options) {
   // auto: the device when one is usable and the problem is large enough for the batched move
   // evaluation to pay for its transfers and launches (cost model in cuda::device_pays_for).
-  const BackendKind kind = options.backend == BackendKind::Auto && cuda::device_pays_for(problem.tasks().size())
+  // Checkpoint / resume: the CPU backend's search state only (issue 8).
+  const bool checkpointing = static_cast<bool>(options.on_checkpoint) || options.resume != nullptr;
+  const BackendKind kind = options.backend == BackendKind::Auto && !checkpointing &&
+                                   cuda::device_pays_for(problem.tasks().size())
                                ? BackendKind::Cuda
-                               : options.backend;
+                           : options.backend == BackendKind::Auto ? BackendKind::Cpu
+                                                                  : options.backend;
+  if (checkpointing && kind != BackendKind::Cpu)
+    throw Error(ErrorCode::Unsupported,
+                std::string(options.resume ? "--resume" : "--checkpoint") + ": checkpoint and resume are supported by the cpu backend only, not by backend '" +
+                    std::string(to_string(kind)) + "' (use --backend cpu or auto)");
+  if (options.on_checkpoint && !(options.checkpoint_every_s > 0.0))
+    throw invalid_input("--checkpoint-every", "must be a positive number of seconds");
+  if (options.resume) check_checkpoint(problem, *options.resume);
   auto backend = make_backend(kind);
   Solution solution = backend->solve(problem, options);
   if (solution.backend.empty()) solution.backend = std::string(backend->name());

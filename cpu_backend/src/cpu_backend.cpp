@@ -97,8 +97,79 @@ void report(const SolveOptions& options, const Deadline& deadline, const SearchS
   options.on_progress(p);
 }
 
+/// Checkpoints of one solve (SolveOptions::on_checkpoint): the fixed fields, the score of a plan
+/// with the hopeless tasks counted in, and the time of the last one on the deadline's clock.
+class Checkpointer {
+ public:
+  Checkpointer(const Problem& problem, const SolveOptions& options, const std::vector<std::size_t>& hopeless)
+      : problem_(problem), options_(options), hopeless_(hopeless) {
+    if (!options.on_checkpoint) return;
+    base_.fingerprint = options.resume ? options.resume->fingerprint : problem_fingerprint(problem);
+    base_.seed = options.seed;
+    base_.threads = std::max(1u, options.threads);
+    base_.objective = options.objective;
+    base_.time_limit_s = options.time_limit_s;
+    for (std::size_t t : hopeless) {
+      ++hopeless_score_.unassigned;
+      hopeless_score_.priority_lost += problem.task(t).priority;
+    }
+  }
+  [[nodiscard]] bool enabled() const { return static_cast<bool>(options_.on_checkpoint); }
+  [[nodiscard]] double every() const { return options_.checkpoint_every_s; }
+  [[nodiscard]] double last() const { return last_s_; }
+
+  /// Sends a checkpoint of `plan` (scored `score` by the search, hopeless tasks not counted).
+  void write(const TourPlan& plan, const Score& score, std::size_t iterations, const Deadline& deadline,
+             double spent_before) {
+    if (!enabled()) return;
+    SolveCheckpoint c = base_;
+    c.elapsed_s = spent_before + deadline.elapsed();
+    c.iterations = iterations;
+    c.score.priority_lost = hopeless_score_.priority_lost + score.priority_lost;
+    c.score.unassigned = hopeless_score_.unassigned + score.unassigned;
+    c.score.routes = score.routes;
+    c.score.cost = score.cost;
+    c.routes = plan;
+    c.routes.resize(problem_.vehicles().size());
+    std::vector<char> routed(problem_.tasks().size(), 0);
+    for (const auto& route : plan)
+      for (std::size_t t : route) routed[t] = 1;
+    for (std::size_t t = 0; t < problem_.tasks().size(); ++t)
+      if (!routed[t] && problem_.task(t).type != TaskType::Delivery) c.unassigned.push_back(t);
+    options_.on_checkpoint(c);
+    last_s_ = deadline.elapsed();
+  }
+
+ private:
+  const Problem& problem_;
+  const SolveOptions& options_;
+  const std::vector<std::size_t>& hopeless_;
+  SolveCheckpoint base_;
+  CheckpointScore hopeless_score_;
+  double last_s_ = 0.0;
+};
+
+/// The score of a search state (the descent path, without a segment model), hopeless tasks not
+/// counted: like WorkingSolution::score.
+Score state_score(const SearchState& state, const std::vector<std::size_t>& insertable) {
+  Score s;
+  for (std::size_t t : insertable)
+    if (!state.assigned(t)) {
+      ++s.unassigned;
+      s.priority_lost += state.problem().task(t).priority;
+    }
+  s.routes = state.used_routes();
+  s.cost = state.total_cost();
+  return s;
+}
+
 Solution CpuBackend::solve(const Problem& problem, const SolveOptions& options) {
-  Deadline deadline(options.time_limit_s, options.stop);
+  // Resuming: the budget left is the time limit minus what the earlier runs spent (a deadline
+  // that is already over when nothing is left: Deadline(0) would mean no limit).
+  const SolveCheckpoint* resume = options.resume.get();
+  const double spent_before = resume ? resume->elapsed_s : 0.0;
+  const double time_left = options.time_limit_s > 0 ? std::max(1e-9, options.time_limit_s - spent_before) : 0.0;
+  Deadline deadline(time_left, options.stop);
   const VehicleClasses classes(problem);
   SearchState state(problem);
 
@@ -106,38 +177,74 @@ Solution CpuBackend::solve(const Problem& problem, const SolveOptions& options) 
   const auto verdict = precheck_tasks(problem, classes);
   std::vector<std::size_t> insertable;
   std::map<std::size_t, UnassignedReason> reasons;  // task -> reason, for the unrouted
-  std::size_t hopeless = 0;
+  std::vector<std::size_t> hopeless_tasks;
   for (std::size_t t = 0; t < problem.tasks().size(); ++t) {
     if (problem.task(t).type == TaskType::Delivery) continue;
     if (verdict[t]) {
       reasons[t] = *verdict[t];
-      ++hopeless;
+      hopeless_tasks.push_back(t);
     } else {
       insertable.push_back(t);
     }
   }
+  const std::size_t hopeless = hopeless_tasks.size();
+  Checkpointer checkpoints(problem, options, hopeless_tasks);
 
-  // ---- 2. construction ---------------------------------------------------------------------
-  RegretInsertion construction(state, classes, deadline, 3);
-  for (const auto& [t, reason] : construction.run(insertable)) reasons[t] = reason;
+  // ---- 2. construction (or the checkpoint's plan) ---------------------------------------------
+  if (resume) {
+    // solve() checked the plan against this problem (check_checkpoint); tasks the precheck
+    // calls hopeless cannot be on it, since the run that wrote it never routed them.
+    for (std::size_t v = 0; v < state.vehicle_count(); ++v) state.set_route(v, resume->routes[v]);
+  } else {
+    RegretInsertion construction(state, classes, deadline, 3);
+    for (const auto& [t, reason] : construction.run(insertable)) reasons[t] = reason;
+  }
   const double construction_s = deadline.elapsed();
   report(options, deadline, state, hopeless, 0.5);
+  // Fraction of the budget and iterations the earlier runs used (annealing schedule, fixed work).
+  const double fraction_done =
+      !resume ? 0.0
+      : options.time_limit_s > 0
+          ? std::min(1.0, spent_before / options.time_limit_s)
+          : std::min(1.0, static_cast<double>(resume->iterations) /
+                              static_cast<double>(kDefaultIterations * std::max(1u, options.threads)));
+  const std::size_t iterations_done = resume ? static_cast<std::size_t>(resume->iterations) : 0;
 
   // ---- 3. metaheuristic ----------------------------------------------------------------------
   const SegmentModel model(problem);
-  const double search_limit = options.time_limit_s > 0 ? std::max(0.0, 0.99 * options.time_limit_s - 0.02) : 0.0;
+  std::uint64_t iterations = 0;  // of the metaheuristic, earlier runs included when resuming
+  const double search_limit = time_left > 0 ? std::max(0.0, 0.99 * time_left - 0.02) : 0.0;
   if (!model.supported()) {
     std::mt19937_64 rng(options.seed);
     const Neighbours neighbours(problem, kNeighbours);
     LocalSearch search(state, neighbours, classes, options.objective, deadline, rng, insertable);
-    search.run([&] { report(options, deadline, state, hopeless, 0.75); });
+    if (checkpoints.enabled() && !resume) {
+      const TourPlan plan = [&] {
+        TourPlan p(state.vehicle_count());
+        for (std::size_t v = 0; v < state.vehicle_count(); ++v) p[v] = state.route(v).tasks;
+        return p;
+      }();
+      checkpoints.write(plan, state_score(state, insertable), iterations_done, deadline, spent_before);
+    }
+    std::size_t passes = 0;
+    search.run([&] {
+      report(options, deadline, state, hopeless, 0.75);
+      ++passes;
+      if (checkpoints.enabled() && deadline.elapsed() - checkpoints.last() >= checkpoints.every()) {
+        TourPlan p(state.vehicle_count());
+        for (std::size_t v = 0; v < state.vehicle_count(); ++v) p[v] = state.route(v).tasks;
+        checkpoints.write(p, state_score(state, insertable), iterations_done + passes, deadline, spent_before);
+      }
+    });
     for (const auto& [t, reason] : search.left_out()) reasons[t] = reason;
   } else if (!deadline.expired() && !insertable.empty()) {
     const Neighbours adjacency(problem, kAdjacency);
     TourPlan start(state.vehicle_count());
     for (std::size_t v = 0; v < state.vehicle_count(); ++v) start[v] = state.route(v).tasks;
-    // Savings, where it fits, when it beats regret insertion.
-    if (const auto savings = savings_plan(model, classes, adjacency, insertable)) {
+    // Savings, where it fits, when it beats regret insertion (not when resuming: the
+    // checkpoint's plan is the start).
+    if (resume) {
+    } else if (const auto savings = savings_plan(model, classes, adjacency, insertable, deadline)) {
       WorkingSolution a(model, insertable), b(model, insertable);
       a.load(start);
       b.load(*savings);
@@ -154,9 +261,27 @@ Solution CpuBackend::solve(const Problem& problem, const SolveOptions& options) 
     AnnealingSearch::Parameters parameters;
     parameters.start_temperature = std::max(1e-3, 0.3 * per_visit);
     parameters.end_temperature = std::max(1e-4, 0.001 * per_visit);
-    ParallelSearch search(model, adjacency, classes, insertable, options.objective, options.seed,
+    // A resumed run draws other random numbers than the run it continues (same seed, other stream).
+    const std::uint64_t seed = resume ? derive_seed(options.seed, iterations_done) : options.seed;
+    ParallelSearch search(model, adjacency, classes, insertable, options.objective, seed,
                           std::max(1u, options.threads), parameters);
-    const TourPlan best = search.run(start, deadline, search_limit, kDefaultIterations,
+    if (checkpoints.enabled()) {
+      if (!resume) {  // the construction's plan: a first checkpoint before the long search
+        WorkingSolution constructed(model, insertable);
+        constructed.load(start);
+        checkpoints.write(start, constructed.score(), 0, deadline, spent_before);
+      }
+      search.set_checkpoint(
+          [&](const TourPlan& plan, const Score& score, std::size_t iterations) {
+            checkpoints.write(plan, score, iterations, deadline, spent_before);
+          },
+          checkpoints.every(), checkpoints.last());
+    }
+    search.resume_from(fraction_done, iterations_done);
+    const std::size_t threads = std::max(1u, options.threads);
+    const std::size_t iterations_left =
+        kDefaultIterations - std::min(kDefaultIterations, iterations_done / threads);
+    const TourPlan best = search.run(start, deadline, search_limit, iterations_left,
                                      [&](const Score& score, double fraction) {
                                        if (!options.on_progress) return;
                                        Progress p;
@@ -167,6 +292,7 @@ Solution CpuBackend::solve(const Problem& problem, const SolveOptions& options) 
                                        p.unassigned = score.unassigned + hopeless;
                                        options.on_progress(p);
                                      });
+    iterations = search.iterations();
     // Intra-route 2-opt / or-opt on the best solution's tours.
     WorkingSolution polished(model, insertable);
     polished.load(best);
@@ -214,6 +340,7 @@ Solution CpuBackend::solve(const Problem& problem, const SolveOptions& options) 
   Solution solution = make_solution(problem, std::move(routes), std::move(unassigned));
   solution.profile = {{"construction", construction_s}, {"local_search", search_s}};
   solution.backend = "cpu";
+  solution.iterations = iterations;
   report(options, deadline, state, hopeless, 1.0);
   return solution;
 }

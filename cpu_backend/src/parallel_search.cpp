@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <thread>
+#include <utility>
 
 namespace routesolve::cpu::detail {
 
@@ -27,14 +28,29 @@ ParallelSearch::ParallelSearch(const SegmentModel& model, const Neighbours& adja
     searches_.emplace_back(model, adjacency, classes, insertable, objective, derive_seed(seed, i), parameters);
 }
 
+void ParallelSearch::resume_from(double fraction_done, std::size_t iterations_done) {
+  fraction_done_ = std::clamp(fraction_done, 0.0, 1.0);
+  iterations_done_ = iterations_done;
+  total_iterations_ = iterations_done;
+}
+
+void ParallelSearch::set_checkpoint(CheckpointFn sink, double every_s, double last_s) {
+  checkpoint_ = std::move(sink);
+  checkpoint_every_s_ = every_s;
+  last_checkpoint_s_ = last_s;
+}
+
 TourPlan ParallelSearch::run(const TourPlan& start, const Deadline& deadline, double time_limit_s,
                              std::size_t iterations, const ProgressFn& on_epoch) {
   for (AnnealingSearch& s : searches_) s.start(start);
   best_score_ = searches_.front().best_score();
   const bool timed = time_limit_s > 0.0;
+  // Share of the whole budget: what earlier runs spent (resume_from), then this run's part.
   auto fraction = [&](const AnnealingSearch& s) {
-    if (timed) return std::min(1.0, deadline.elapsed() / time_limit_s);
-    return iterations == 0 ? 1.0 : static_cast<double>(s.iterations()) / static_cast<double>(iterations);
+    const double own = timed        ? std::min(1.0, deadline.elapsed() / time_limit_s)
+                       : iterations == 0 ? 1.0
+                                         : static_cast<double>(s.iterations()) / static_cast<double>(iterations);
+    return fraction_done_ + (1.0 - fraction_done_) * own;
   };
   auto finished = [&](const AnnealingSearch& s) {
     if (deadline.expired()) return true;
@@ -61,10 +77,17 @@ TourPlan ParallelSearch::run(const TourPlan& start, const Deadline& deadline, do
     for (std::size_t i = 0; i < searches_.size(); ++i)
       if (i != leader && better(best_score_, searches_[i].best_score(), objective_))
         searches_[i].adopt(searches_[leader].best_plan());
-    total_iterations_ = 0;
+    total_iterations_ = iterations_done_;
     for (const AnnealingSearch& s : searches_) total_iterations_ += s.iterations();
     if (on_epoch) on_epoch(best_score_, fraction(searches_.front()));
-    if (finished(searches_.front())) break;
+    const bool last = finished(searches_.front());
+    // Checkpoint: a deterministic point (every thread joined, exchange done); the best plan is
+    // the leader's. Not after the last epoch: the caller has the result then.
+    if (checkpoint_ && !last && deadline.elapsed() - last_checkpoint_s_ >= checkpoint_every_s_) {
+      checkpoint_(searches_[leader].best_plan(), best_score_, total_iterations_);
+      last_checkpoint_s_ = deadline.elapsed();
+    }
+    if (last) break;
   }
   std::size_t leader = 0;
   for (std::size_t i = 1; i < searches_.size(); ++i)

@@ -18,10 +18,20 @@ class ParallelSearch {
  public:
   /// Called after every epoch with the best score and the share of the budget used.
   using ProgressFn = std::function<void(const Score&, double)>;
+  /// Checkpoint sink: the best plan, its score and the iterations so far (all threads, earlier
+  /// runs included). Called between epochs, every thread joined.
+  using CheckpointFn = std::function<void(const TourPlan&, const Score&, std::size_t)>;
 
   ParallelSearch(const SegmentModel& model, const Neighbours& adjacency, const VehicleClasses& classes,
                  const std::vector<std::size_t>& insertable, Objective objective, std::uint64_t seed,
                  unsigned threads, AnnealingSearch::Parameters parameters);
+
+  /// Resuming: `fraction_done` (0..1) of the budget and `iterations_done` (all threads) were
+  /// spent by earlier runs; the annealing schedule continues from there over what is left.
+  void resume_from(double fraction_done, std::size_t iterations_done);
+  /// Calls `sink` after the first epoch that ends at least `every_s` seconds (on the
+  /// deadline's clock) after `last_s`, then every `every_s` seconds.
+  void set_checkpoint(CheckpointFn sink, double every_s, double last_s);
 
   /// Runs from `start` until the deadline (time_limit_s > 0) or `iterations` steps per thread,
   /// or the stop flag; returns the best plan.
@@ -29,6 +39,7 @@ class ParallelSearch {
                const ProgressFn& on_epoch = {});
 
   [[nodiscard]] Score best_score() const noexcept { return best_score_; }
+  /// Iterations of every thread, earlier runs (resume_from) included.
   [[nodiscard]] std::size_t iterations() const noexcept { return total_iterations_; }
 
  private:
@@ -36,6 +47,11 @@ class ParallelSearch {
   Objective objective_;
   Score best_score_;
   std::size_t total_iterations_ = 0;
+  double fraction_done_ = 0.0;
+  std::size_t iterations_done_ = 0;
+  CheckpointFn checkpoint_;
+  double checkpoint_every_s_ = 0.0;
+  double last_checkpoint_s_ = 0.0;
 };
 
 /// The seed of thread i, derived from the solve's seed (splitmix64).

@@ -35,10 +35,16 @@ std::vector<std::pair<std::size_t, UnassignedReason>> RegretInsertion::run(
   std::vector<std::vector<Insertion>> route_cache(nv);
   std::vector<std::vector<Insertion>> class_cache(classes_.count());
   std::vector<std::size_t> used;
+  // Pricing a route is m insertions (up to 32 schedule_route calls each): the deadline (time
+  // limit or SIGINT) is polled every kPoll tasks, and a route left half priced does not matter
+  // since the main loop stops at its next look at the deadline.
+  constexpr std::size_t kPoll = 256;
   auto price_route = [&](std::size_t v, std::vector<Insertion>& cache) {
     cache.assign(m, Insertion{});
-    for (std::size_t k = 0; k < m; ++k)
+    for (std::size_t k = 0; k < m; ++k) {
+      if (k % kPoll == kPoll - 1 && deadline_.expired()) return;
       if (!done[k]) cache[k] = best_insertion(state_, state_.route(v), tasks[k], &tallies[k]);
+    }
   };
   std::vector<std::size_t> next_unused(classes_.count(), 0);
   auto first_unused = [&](std::size_t c) {
@@ -71,7 +77,12 @@ std::vector<std::pair<std::size_t, UnassignedReason>> RegretInsertion::run(
     std::size_t best_k = kNone;
     Cost best_regret = -1, best_cost = 0;
     Insertion best_option;
+    bool stopped = false;
     for (std::size_t k = 0; k < m; ++k) {
+      if (k % (kPoll * 16) == kPoll * 16 - 1 && deadline_.expired()) {
+        stopped = true;  // half a scan: no choice is made, the tasks left are NotRouted below
+        break;
+      }
       if (done[k] || problem.task(tasks[k]).priority != top_priority) continue;
       std::array<Cost, 3> top{kInfiniteCost, kInfiniteCost, kInfiniteCost};
       Insertion option;
@@ -107,6 +118,7 @@ std::vector<std::pair<std::size_t, UnassignedReason>> RegretInsertion::run(
         best_option = option;
       }
     }
+    if (stopped) break;
     if (best_k == kNone) continue;
 
     const std::size_t v = best_option.vehicle;

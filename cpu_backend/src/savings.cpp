@@ -6,7 +6,9 @@
 namespace routesolve::cpu::detail {
 
 std::optional<TourPlan> savings_plan(const SegmentModel& model, const VehicleClasses& classes,
-                                     const Neighbours& near, const std::vector<std::size_t>& insertable) {
+                                     const Neighbours& near, const std::vector<std::size_t>& insertable,
+                                     const Deadline& deadline) {
+  constexpr std::size_t kPoll = 4096;  // merges (or tasks) between two looks at the deadline
   const Problem& p = model.problem();
   if (classes.count() != 1 || p.vehicles().empty() || insertable.empty()) return std::nullopt;
   for (std::size_t t : insertable)
@@ -34,7 +36,9 @@ std::optional<TourPlan> savings_plan(const SegmentModel& model, const VehicleCla
   }
 
   std::vector<std::tuple<Cost, std::size_t, std::size_t>> savings;
-  for (std::size_t i : insertable)
+  for (std::size_t k = 0; k < insertable.size(); ++k) {
+    if (k % kPoll == 0 && deadline.expired()) return std::nullopt;
+    const std::size_t i = insertable[k];
     for (std::size_t j : near.of(i)) {
       if (route_of[j] == kNone) continue;
       const std::size_t li = p.task(i).location, lj = p.task(j).location;
@@ -42,11 +46,14 @@ std::optional<TourPlan> savings_plan(const SegmentModel& model, const VehicleCla
       const Cost s = arc(li, vehicle.end) + arc(vehicle.start, lj) - arc(li, lj);
       if (s > 0) savings.emplace_back(s, i, j);
     }
+  }
   std::sort(savings.begin(), savings.end(), [](const auto& a, const auto& b) {
     if (std::get<0>(a) != std::get<0>(b)) return std::get<0>(a) > std::get<0>(b);
     return std::make_pair(std::get<1>(a), std::get<2>(a)) < std::make_pair(std::get<1>(b), std::get<2>(b));
   });
+  std::size_t merges = 0;
   for (const auto& [s, i, j] : savings) {
+    if (++merges % kPoll == 0 && deadline.expired()) return std::nullopt;
     const std::size_t ri = route_of[i], rj = route_of[j];
     if (ri == rj || last[ri] != i || first[rj] != j) continue;
     const RouteSegment joined = model.merge(v, body[ri], body[rj]);

@@ -10,14 +10,17 @@
 #include <vector>
 
 #include "neighbours.hpp"
+#include "search_control.hpp"
 #include "vehicle_classes.hpp"
 #include "working_solution.hpp"
 
 namespace routesolve::cpu::detail {
 
-/// The savings plan of the insertable tasks, or nullopt when the problem is not of that kind
-/// or the routes outnumber the vehicles.
+/// The savings plan of the insertable tasks, or nullopt when the problem is not of that kind,
+/// the routes outnumber the vehicles, or the deadline (time limit or stop flag) passed first
+/// (polled every few thousand merges: a SIGINT is honoured within milliseconds).
 std::optional<TourPlan> savings_plan(const SegmentModel& model, const VehicleClasses& classes,
-                                     const Neighbours& near, const std::vector<std::size_t>& insertable);
+                                     const Neighbours& near, const std::vector<std::size_t>& insertable,
+                                     const Deadline& deadline = Deadline(0.0, nullptr));
 
 }  // namespace routesolve::cpu::detail

@@ -12,7 +12,6 @@
 
 #include <fmt/format.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <array>
 #include <atomic>
@@ -25,7 +24,9 @@
 #include <vector>
 
 #include "routesolve/error.hpp"
+#include "routesolve/io/atomic_file.hpp"
 #include "routesolve/io/road_formats.hpp"
+#include "checksum.hpp"
 
 namespace routesolve::io {
 namespace {
@@ -71,10 +72,7 @@ struct Chunk {
   std::size_t size;
 };
 
-std::uint32_t crc_update(std::uint32_t crc, const void* data, std::size_t size) {
-  if (size == 0) return crc;  // zlib answers a null buffer with the initial value, not crc
-  return static_cast<std::uint32_t>(crc32_z(crc, static_cast<const Bytef*>(data), size));
-}
+using detail::crc_update;
 
 bool is_graph_tag(std::string_view tag) {
   for (std::string_view t : kGraphTags)
@@ -111,9 +109,7 @@ void write_chunks(const std::vector<Chunk>& chunks, const std::filesystem::path&
   put<std::uint32_t>(header, 0);
 
   // Temporary file in the target folder, then rename: readers never see a half-written cache.
-  static std::atomic<unsigned> counter{0};
-  std::filesystem::path tmp = file;
-  tmp += fmt::format(".tmp-{}-{}", ::getpid(), counter++);
+  const std::filesystem::path tmp = unique_temp_path(file);
   const auto fail = [&](std::string_view what) {
     std::error_code ec;
     std::filesystem::remove(tmp, ec);

@@ -85,6 +85,7 @@ struct Solution {
   Summary summary;
   std::vector<StageTime> profile;
   std::string backend;  ///< name of the backend that produced it
+  std::uint64_t iterations = 0;  ///< metaheuristic iterations, all threads (0 when not counted)
 };
 
 // ---------------------------------------------------------------------------------------------

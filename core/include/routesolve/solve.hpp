@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "routesolve/checkpoint.hpp"
 #include "routesolve/problem.hpp"
 #include "routesolve/solution.hpp"
 
@@ -44,6 +45,20 @@ struct SolveOptions {
   Objective objective = Objective::Cost;
   const std::atomic<bool>* stop = nullptr;        ///< set to true to stop early (SIGINT)
   std::function<void(const Progress&)> on_progress;  ///< may be empty
+
+  /// Checkpoints of the search state (CPU backend; other backends refuse with Unsupported).
+  /// Called on the solving thread at a deterministic point (between search epochs, every
+  /// search thread joined): once when the construction is done, then whenever
+  /// checkpoint_every_s seconds have passed since the last one. May be empty. Writing a file is
+  /// the caller's business (routesolve/io/checkpoint.hpp: write_checkpoint); an exception
+  /// thrown here ends the solve.
+  std::function<void(const SolveCheckpoint&)> on_checkpoint;
+  double checkpoint_every_s = 60.0;
+  /// Resume from a checkpoint (must pass check_checkpoint against the problem, which solve()
+  /// does): no construction; the search starts from its best plan with time_limit_s minus the
+  /// time already spent, and returns a solution no worse than it (lexicographic objective).
+  /// With time_limit_s == 0 the fixed amount of work left is done.
+  std::shared_ptr<const SolveCheckpoint> resume;
 };
 
 /// A solver behind the common API.
@@ -59,7 +74,9 @@ class Backend {
 /// device; Auto falls back to the CPU backend.
 std::unique_ptr<Backend> make_backend(BackendKind kind);
 
-/// Solves a problem with the backend the options ask for.
+/// Solves a problem with the backend the options ask for. With on_checkpoint or resume, Auto
+/// means the CPU backend and the others throw Error(Unsupported); a resume state that does not
+/// belong to the problem throws Error(InvalidInput) naming its source.
 Solution solve(const Problem& problem, const SolveOptions& options = {});
 
 }  // namespace routesolve

@@ -1,0 +1,171 @@
+// Checkpoint / resume through the library (issue 8): SolveOptions::on_checkpoint and
+// SolveOptions::resume on the CPU backend, the refusals of the other backends, and the stop
+// flag honoured during a long construction.
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "../cpu_backend/test_problems.hpp"
+#include "routesolve/checkpoint.hpp"
+#include "routesolve/error.hpp"
+#include "routesolve/solve.hpp"
+#include "routesolve/validator.hpp"
+
+using namespace routesolve;
+
+namespace {
+
+/// n jobs of demand 1..3 around a depot, vehicles of capacity 12 (enough of them).
+std::shared_ptr<const Problem> cvrp(std::size_t n, std::uint64_t seed) {
+  ProblemSpec spec = test::points_spec(test::random_points(n + 1, seed));
+  for (std::size_t i = 1; i <= n; ++i) spec.jobs.push_back(test::make_job(i, i, 1 + static_cast<std::int64_t>(i % 3)));
+  for (std::size_t v = 0; v < n / 4 + 2; ++v) spec.vehicles.push_back(test::make_vehicle(v + 1, 0, 12));
+  return Problem::create(std::move(spec));
+}
+
+CheckpointScore score_of(const Problem& problem, const Solution& s) {
+  CheckpointScore score;
+  for (const Unassigned& u : s.unassigned)
+    if (u.type != TaskType::Delivery) {
+      ++score.unassigned;
+      score.priority_lost += problem.task(u.task).priority;
+    }
+  score.routes = s.routes.size();
+  score.cost = s.summary.cost;
+  return score;
+}
+
+}  // namespace
+
+TEST(CheckpointResume, CheckpointsComeRegularlyAndAResumeIsNoWorse) {
+  const auto problem = cvrp(120, 5);
+  std::vector<SolveCheckpoint> states;
+  SolveOptions options;
+  options.backend = BackendKind::Cpu;
+  options.time_limit_s = 0.8;
+  options.threads = 2;
+  options.seed = 9;
+  options.checkpoint_every_s = 0.1;
+  options.on_checkpoint = [&](const SolveCheckpoint& c) { states.push_back(c); };
+  const Solution full = solve(*problem, options);
+  ASSERT_TRUE(validate(*problem, full).ok());
+  ASSERT_GE(states.size(), 3u);
+  EXPECT_EQ(states.front().iterations, 0u);  // the construction's plan
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_NO_THROW(check_checkpoint(*problem, states[i]));
+    EXPECT_EQ(states[i].seed, 9u);
+    EXPECT_EQ(states[i].threads, 2u);
+    EXPECT_DOUBLE_EQ(states[i].time_limit_s, 0.8);
+    if (i > 0) {
+      EXPECT_GT(states[i].elapsed_s, states[i - 1].elapsed_s);
+      EXPECT_GE(states[i].iterations, states[i - 1].iterations);
+      EXPECT_FALSE(better(states[i - 1].score, states[i].score, Objective::Cost));  // the best only improves
+    }
+  }
+  // The best plan's score is what the solution of that plan scores.
+  EXPECT_FALSE(better(states.back().score, score_of(*problem, full), Objective::Cost));
+
+  // Resume from a middle checkpoint: the time left is the limit minus what it had spent.
+  const SolveCheckpoint& middle = states[states.size() / 2];
+  SolveOptions again;
+  again.backend = BackendKind::Auto;  // auto means cpu when resuming
+  again.time_limit_s = 0.8;
+  again.threads = 2;
+  again.seed = 9;
+  again.resume = std::make_shared<SolveCheckpoint>(middle);
+  const auto t0 = std::chrono::steady_clock::now();
+  const Solution resumed = solve(*problem, again);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_TRUE(validate(*problem, resumed).ok());
+  EXPECT_EQ(resumed.backend, "cpu");
+  EXPECT_FALSE(better(middle.score, score_of(*problem, resumed), Objective::Cost));
+  EXPECT_LT(seconds, 0.8 - middle.elapsed_s + 0.5);
+
+  // Nothing left of the budget: the checkpoint's plan, at once.
+  SolveCheckpoint spent = states.back();
+  spent.elapsed_s = 5.0;
+  again.resume = std::make_shared<SolveCheckpoint>(spent);
+  const Solution at_once = solve(*problem, again);
+  ASSERT_TRUE(validate(*problem, at_once).ok());
+  EXPECT_FALSE(better(spent.score, score_of(*problem, at_once), Objective::Cost));
+
+  // A fixed amount of work (time_limit 0) resumes too.
+  SolveOptions fixed;
+  fixed.backend = BackendKind::Cpu;
+  fixed.resume = std::make_shared<SolveCheckpoint>(states.front());
+  const Solution finished = solve(*problem, fixed);
+  ASSERT_TRUE(validate(*problem, finished).ok());
+  EXPECT_FALSE(better(states.front().score, score_of(*problem, finished), Objective::Cost));
+}
+
+TEST(CheckpointResume, BatchedBackendsRefuseClearly) {
+  const auto problem = cvrp(20, 1);
+  SolveOptions options;
+  options.backend = BackendKind::CudaHost;
+  options.on_checkpoint = [](const SolveCheckpoint&) {};
+  try {
+    solve(*problem, options);
+    FAIL() << "cuda-host accepted a checkpoint sink";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::Unsupported);
+    EXPECT_NE(std::string(e.what()).find("cpu backend only"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cuda-host"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CheckpointResume, AResumeStateOfAnotherProblemIsRefused) {
+  const auto problem = cvrp(20, 1);
+  SolveCheckpoint state;
+  SolveOptions first;
+  first.backend = BackendKind::Cpu;
+  first.on_checkpoint = [&](const SolveCheckpoint& c) { state = c; };
+  solve(*problem, first);
+  state.source = "other.ckpt";
+  SolveOptions options;
+  options.backend = BackendKind::Cpu;
+  options.resume = std::make_shared<SolveCheckpoint>(state);
+  EXPECT_NO_THROW(solve(*problem, options));
+  try {
+    solve(*cvrp(20, 2), options);
+    FAIL() << "resumed another problem";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidInput);
+    EXPECT_NE(std::string(e.what()).find("other.ckpt: fingerprint"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ConstructionStop, StopFlagIsHonouredDuringALongConstruction) {
+  // Large enough that the regret insertion alone takes several seconds on this box.
+  const auto problem = cvrp(3000, 7);
+  std::atomic<bool> stop{false};
+  SolveOptions options;
+  options.backend = BackendKind::Cpu;
+  options.stop = &stop;
+  // The first progress report comes when the construction is over.
+  std::atomic<bool> constructed{false};
+  options.on_progress = [&](const Progress&) { constructed.store(true); };
+  std::chrono::steady_clock::time_point stopped_at;
+  bool stopped_in_construction = false;
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+    stopped_at = std::chrono::steady_clock::now();
+    stopped_in_construction = !constructed.load();
+    stop.store(true);
+  });
+  const Solution solution = solve(*problem, options);
+  const auto returned_at = std::chrono::steady_clock::now();
+  stopper.join();
+  ASSERT_TRUE(stopped_in_construction) << "the construction of 3000 jobs ended within 0.7 s: use more jobs";
+  const double after_stop = std::chrono::duration<double>(returned_at - stopped_at).count();
+  EXPECT_LT(after_stop, 1.0) << "returned " << after_stop << " s after the stop flag";
+  ASSERT_TRUE(validate(*problem, solution).ok());
+  // Interrupted in the construction: the tasks it did not reach are unassigned, not_routed.
+  ASSERT_FALSE(solution.unassigned.empty());
+  for (const Unassigned& u : solution.unassigned) EXPECT_EQ(u.reason, UnassignedReason::NotRouted);
+}

@@ -1,0 +1,115 @@
+// kill -9 and resume (issue 8): `routesolve solve --checkpoint` is killed with SIGKILL at a
+// random moment after its first checkpoint; `--resume` must then give a solution that passes
+// the validator and is no worse than the checkpoint it resumed from.
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cli_runner.hpp"
+#include "routesolve/checkpoint.hpp"
+#include "routesolve/io/checkpoint.hpp"
+#include "routesolve/io/formats.hpp"
+#include "routesolve/io/vroom_json.hpp"
+#include "routesolve/solve.hpp"
+#include "routesolve/validator.hpp"
+
+namespace fs = std::filesystem;
+using namespace routesolve;
+
+namespace {
+
+/// Starts `routesolve ARGS...` with stdout and stderr to `log`; returns its pid.
+pid_t start_tool(const std::vector<std::string>& args, const fs::path& log) {
+  const std::string tool = (test::bin_dir() / "routesolve").string();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    FILE* f = std::freopen(log.c_str(), "w", stdout);
+    if (f == nullptr || dup2(fileno(stdout), fileno(stderr)) < 0) _exit(127);
+    std::vector<char*> argv;
+    argv.push_back(const_cast<char*>(tool.c_str()));
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(tool.c_str(), argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+/// The objective terms of a solution, as a checkpoint records them.
+CheckpointScore score_of(const Problem& problem, const Solution& s) {
+  CheckpointScore score;
+  for (const Unassigned& u : s.unassigned)
+    if (u.type != TaskType::Delivery) {
+      ++score.unassigned;
+      score.priority_lost += problem.task(u.task).priority;
+    }
+  score.routes = s.routes.size();
+  score.cost = s.summary.cost;
+  return score;
+}
+
+}  // namespace
+
+TEST(KillResume, KilledSolvesResumeToValidSolutionsNoWorseThanTheCheckpoint) {
+  const fs::path instance = test::datasets_dir() / "cvrp/x/X-n204-k19.vrp";
+  ROUTESOLVE_REQUIRE_DATASET("cvrp/x/X-n204-k19.vrp");
+  const auto problem = Problem::create(io::read_problem(instance));
+  const auto dir = test::temp_dir("KillResume", "Trials");
+  std::random_device device;
+  const unsigned seed = device();
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> moment(0.05, 1.2);  // seconds after the first checkpoint
+  SCOPED_TRACE("random seed " + std::to_string(seed));
+
+  for (int trial = 0; trial < 3; ++trial) {
+    const fs::path ckpt = dir / ("trial" + std::to_string(trial) + ".ckpt");
+    const fs::path out = dir / ("trial" + std::to_string(trial) + ".json");
+    const double kill_after = moment(rng);
+    SCOPED_TRACE("trial " + std::to_string(trial) + ", SIGKILL " + std::to_string(kill_after) +
+                 " s after the first checkpoint");
+    const pid_t pid = start_tool({"solve", instance.string(), "--backend", "cpu", "--time-limit", "2.5",
+                                  "--threads", "2", "--seed", std::to_string(trial + 1), "--checkpoint",
+                                  ckpt.string(), "--checkpoint-every", "0.2", "-q", "-o", out.string()},
+                                 dir / "killed.log");
+    ASSERT_GT(pid, 0);
+    const auto t0 = std::chrono::steady_clock::now();
+    while (!fs::exists(ckpt) && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(20))
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ASSERT_TRUE(fs::exists(ckpt)) << "no checkpoint within 20 s";
+    std::this_thread::sleep_for(std::chrono::duration<double>(kill_after));
+    ASSERT_EQ(kill(pid, SIGKILL), 0);
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    // Killed mid-run normally; a solve that finished first is fine too (then resume has no time left).
+    EXPECT_TRUE((WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) || (WIFEXITED(status) && WEXITSTATUS(status) == 0));
+
+    // Whatever moment the kill hit, the file is a whole checkpoint (the previous or the new one).
+    const SolveCheckpoint state = io::read_checkpoint(ckpt);
+    ASSERT_NO_THROW(check_checkpoint(*problem, state));
+    EXPECT_EQ(state.seed, static_cast<std::uint64_t>(trial + 1));
+    EXPECT_EQ(state.threads, 2u);
+    EXPECT_GT(state.elapsed_s, 0.0);
+
+    const test::ToolRun resumed =
+        test::run_tool("solve " + instance.string() + " --resume " + ckpt.string() + " -q -o " + out.string());
+    ASSERT_EQ(resumed.exit_code, 0) << resumed.out;
+    const test::ToolRun valid = test::run_tool("validate " + instance.string() + " " + out.string());
+    EXPECT_EQ(valid.exit_code, 0) << valid.out;
+    const Solution solution = io::read_vroom_solution(out, *problem);
+    ASSERT_TRUE(validate(*problem, solution).ok());
+    const CheckpointScore final_score = score_of(*problem, solution);
+    EXPECT_FALSE(better(state.score, final_score, Objective::Cost))
+        << "checkpoint cost " << state.score.cost << " (" << state.score.unassigned << " unassigned), resumed "
+        << final_score.cost << " (" << final_score.unassigned << " unassigned)";
+  }
+  fs::remove_all(dir);
+}
