@@ -259,7 +259,9 @@ Solution CpuBackend::solve(const Problem& problem, const SolveOptions& options) 
     }
     const double per_visit = static_cast<double>(start_cost) / static_cast<double>(std::max<std::size_t>(1, routed));
     AnnealingSearch::Parameters parameters;
-    parameters.start_temperature = std::max(1e-3, 0.3 * per_visit);
+    // One visit's cost at the start (0.3 of it cooled too early: 300k iterations per X instance
+    // with n <= 300 gave 0.94% mean gap against 0.85% at 1.0).
+    parameters.start_temperature = std::max(1e-3, 1.0 * per_visit);
     parameters.end_temperature = std::max(1e-4, 0.001 * per_visit);
     // A resumed run draws other random numbers than the run it continues (same seed, other stream).
     const std::uint64_t seed = resume ? derive_seed(options.seed, iterations_done) : options.seed;

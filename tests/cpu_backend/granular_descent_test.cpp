@@ -1,7 +1,8 @@
 // The inter-route operators of the granular descent, evaluate-then-apply: on random solutions of
 // random instances (capacities, time windows, shipments, fixed costs, open routes), every move an
 // operator reports has the exact cost change of applying it, its routes are feasible for core's
-// schedule_route, and the descent only improves.
+// schedule_route, and the descent only improves. SWAP* is checked the same way on every pair of
+// tours.
 
 #include <gtest/gtest.h>
 
@@ -103,7 +104,7 @@ void check_move(const Fixture& f, const WorkingSolution& ws, const ExchangeMove&
 class GranularDescentTest : public ::testing::TestWithParam<std::uint64_t> {};
 
 TEST_P(GranularDescentTest, EveryOperatorPricesExactlyAndStaysFeasible) {
-  std::size_t counts[3] = {0, 0, 0};
+  std::size_t counts[4] = {0, 0, 0, 0};
   for (const bool tight : {false, true}) {
     const Fixture f(GetParam(), tight);
     std::mt19937_64 rng(GetParam() * 7 + 1);
@@ -131,6 +132,16 @@ TEST_P(GranularDescentTest, EveryOperatorPricesExactlyAndStaysFeasible) {
               ++counts[2];
             }
           }
+        for (std::size_t v1 = 0; v1 < ws.vehicle_count(); ++v1)
+          for (std::size_t v2 = 0; v2 < ws.vehicle_count(); ++v2) {
+            ExchangeMove star;
+            if (!SwapStar::evaluate(ws, v1, v2, objective, star)) continue;
+            ASSERT_TRUE(improving(star, objective));
+            EXPECT_EQ(ws.route_of(star.u), v1);
+            EXPECT_EQ(ws.route_of(star.w), v2);
+            check_move(f, ws, star);
+            ++counts[3];
+          }
       }
     }
   }
@@ -138,6 +149,15 @@ TEST_P(GranularDescentTest, EveryOperatorPricesExactlyAndStaysFeasible) {
   EXPECT_GT(counts[0], 0u);
   EXPECT_GT(counts[1], 0u);
   EXPECT_GT(counts[2], 0u);
+  EXPECT_GT(counts[3], 0u);
+}
+
+TEST(SwapStarTest, SwappedPlacesTheArrivingTask) {
+  const std::vector<std::size_t> tasks{10, 11, 12, 13};
+  EXPECT_EQ(SwapStar::swapped(tasks, 1, 99, kNone), (std::vector<std::size_t>{10, 99, 12, 13}));
+  EXPECT_EQ(SwapStar::swapped(tasks, 1, 99, 0), (std::vector<std::size_t>{99, 10, 12, 13}));
+  EXPECT_EQ(SwapStar::swapped(tasks, 1, 99, 3), (std::vector<std::size_t>{10, 12, 99, 13}));
+  EXPECT_EQ(SwapStar::swapped(tasks, 1, 99, 4), (std::vector<std::size_t>{10, 12, 13, 99}));
 }
 
 TEST_P(GranularDescentTest, BestMoveBeatsEveryOtherCandidateOfTheOperator) {
