@@ -104,12 +104,13 @@ void one_at_a_time_bench(benchmark::State& state, const std::string& name, bool 
     // One customer per iteration: its K neighbours x 7 move types.
     for (std::uint32_t k = 0; k < f.packed.neighbours; ++k) {
       const std::int32_t v = pv.neighbour[static_cast<std::size_t>(u) * f.packed.neighbours + k];
-      for (std::uint32_t type = 0; type < ds::kMoveTypes; ++type) {
+      const bool pickup = (pv.task_flags[u] & ds::kTaskPickup) != 0u;  // X instances: none
+      for (std::uint32_t type = 0; type < (pickup ? ds::kMoveTypes : ds::kPairRelocate); ++type) {
         if (!exact) {
           benchmark::DoNotOptimize(ds::price_move(pv, bv, prefix.view, 0, u, v, type));
         } else {
           ds::RouteSpec spec[2];
-          const std::uint32_t n = ds::make_specs(pv, bv, prefix.view, 0, u, v, type, spec);
+          const std::uint32_t n = ds::make_specs(pv, bv, prefix.view, 0, u, v, type, 0, spec);
           for (std::uint32_t i = 0; i < n; ++i) {
             const auto seq = materialize(bv, spec[i]);
             benchmark::DoNotOptimize(schedule_route(*f.problem, spec[i].veh, {seq.begin(), seq.end()}));

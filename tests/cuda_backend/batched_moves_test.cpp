@@ -32,6 +32,7 @@ namespace ds = detail::search;
 struct InstanceKind {
   bool shipments = false;
   bool heterogeneous = false;  // several start/end/speed/capacity/skills classes
+  bool breaks = false;         // vehicles 0 and 2 take a break (one with a max_load)
 };
 
 ProblemPtr random_instance(std::uint64_t seed, std::size_t jobs, InstanceKind kind) {
@@ -97,6 +98,15 @@ ProblemPtr random_instance(std::uint64_t seed, std::size_t jobs, InstanceKind ki
       if (v == 2) veh.max_travel_time = 2500;
       veh.costs.fixed = uni(0, 1) * 500;
       veh.costs.per_km = uni(0, 1);
+    }
+    if (kind.breaks && (v == 0 || v == 2)) {
+      BreakSpec br;
+      br.id = 100 + v;
+      const std::int64_t a = uni(500, 2500);
+      br.time_windows = {TimeWindow{a, a + uni(100, 600)}};
+      br.service = uni(50, 300);
+      if (v == 2) br.max_load = Amount{uni(5, 30), 10};
+      veh.breaks.push_back(br);
     }
     spec.vehicles.push_back(veh);
   }
@@ -227,9 +237,9 @@ void check_all_moves(const Problem& p, const RouteSet& rs, bool exact, Counts& c
   const auto tasks = static_cast<std::int32_t>(p.tasks().size());
   for (std::int32_t u = 0; u < tasks; ++u)
     for (std::int32_t v = 0; v < tasks; ++v)
-      for (std::uint32_t type = 0; type < ds::kMoveTypes; ++type) {
+      for (std::uint32_t type = 0; type < ds::kPairRelocate; ++type) {
         ds::RouteSpec spec[2];
-        const std::uint32_t n = ds::make_specs(pv, bv, prefix.view, 0, u, v, type, spec);
+        const std::uint32_t n = ds::make_specs(pv, bv, prefix.view, 0, u, v, type, 0, spec);
         const ds::MoveResult res = ds::price_move(pv, bv, prefix.view, 0, u, v, type);
         if (n == 0) {
           EXPECT_FALSE(res.feasible);
@@ -264,6 +274,159 @@ void check_all_moves(const Problem& p, const RouteSet& rs, bool exact, Counts& c
           ASSERT_FALSE(feasible) << "missed a feasible move: type " << type << " u " << u << " v " << v;
         }
       }
+}
+
+/// Pair relocate the plain way: pickup u and its delivery out of their route, u right after v,
+/// the delivery right after task `after` (-1: right after u).
+RouteSet apply_pair(const Problem& p, const RouteSet& in, std::int32_t u, std::int32_t v, std::int32_t after) {
+  RouteSet rs = in;
+  const auto d = static_cast<std::int32_t>(p.task(static_cast<std::size_t>(u)).sibling);
+  for (auto& r : rs) r.erase(std::remove_if(r.begin(), r.end(), [&](std::int32_t t) { return t == u || t == d; }), r.end());
+  const Where wv = find(rs, v);
+  auto& to = rs[wv.route];
+  to.insert(to.begin() + static_cast<std::ptrdiff_t>(wv.pos + 1), u);
+  const Where wa = find(rs, after < 0 ? u : after);
+  to.insert(to.begin() + static_cast<std::ptrdiff_t>(wa.pos + 1), d);
+  return rs;
+}
+
+/// Every pair relocate (pickup u, task v, delivery position q) of one solution: the composed
+/// routes are the plain move's, the delta is the recomputed cost difference, and "feasible" is
+/// schedule_route's verdict both ways (the pair move is exact: both halves move together).
+/// Routes with breaks: Exclude never prices them, Relax prices them with the exact cost and a
+/// verdict that schedule_route may only narrow. Counts the feasible and improving pair moves.
+void check_pair_moves(const Problem& p, const RouteSet& rs, std::size_t* feasible_count = nullptr,
+                      std::size_t* improving = nullptr) {
+  const PackedProblem packed = pack_problem(p, 8);
+  const PackedBatch batch = pack_batch(packed, {&rs});
+  const ProblemView pv = packed.view(packed.arena.bytes.data());
+  const BatchView bv = batch.view(batch.arena.bytes.data());
+  HostPrefix prefix;
+  build_prefix_host(pv, bv, batch.routes, prefix, 1);
+  const Cost before = plain_cost(p, rs);
+  const auto tasks = static_cast<std::int32_t>(p.tasks().size());
+  for (std::int32_t u = 0; u < tasks; ++u) {
+    if (p.task(static_cast<std::size_t>(u)).type != TaskType::Pickup) continue;
+    if (bv.task_pos[static_cast<std::size_t>(u)] < 0) continue;
+    for (std::int32_t v = 0; v < tasks; ++v) {
+      const std::int32_t pos_v = bv.task_pos[static_cast<std::size_t>(v)];
+      if (pos_v < 0) continue;
+      const std::uint32_t last = bv.route_offsets[bv.pos_route[static_cast<std::uint32_t>(pos_v)] + 1] - 1;
+      for (std::uint32_t q = static_cast<std::uint32_t>(pos_v); q < last + 2; ++q) {
+        ds::RouteSpec spec[2];
+        const std::uint32_t n = ds::make_specs(pv, bv, prefix.view, 0, u, v, ds::kPairRelocate, q, spec);
+        const ds::MoveResult res = ds::price_move(pv, bv, prefix.view, 0, u, v, ds::kPairRelocate, q);
+        const ds::MoveResult relaxed =
+            ds::price_move(pv, bv, prefix.view, 0, u, v, ds::kPairRelocate, q, ds::BreakRule::Relax);
+        if (n == 0) {
+          ASSERT_FALSE(res.feasible);
+          ASSERT_FALSE(relaxed.feasible);
+          continue;
+        }
+        ASSERT_LT(q, last) << "priced a delivery position past the route";
+        const std::int32_t after = q == static_cast<std::uint32_t>(pos_v) ? -1 : bv.pos_task[q];
+        const RouteSet plain = apply_pair(p, rs, u, v, after);
+        for (std::uint32_t i = 0; i < n; ++i)
+          ASSERT_EQ(materialize(bv, spec[i]), plain[spec[i].veh]) << "u " << u << " v " << v << " q " << q;
+        ASSERT_NE(plain, rs) << "a no-op priced as a move: u " << u << " v " << v << " q " << q;
+        bool touches_breaks = false;
+        for (std::uint32_t i = 0; i < n; ++i) touches_breaks = touches_breaks || !p.vehicle(spec[i].veh).breaks.empty();
+        const bool feasible = all_feasible(p, plain);
+        if (touches_breaks) {
+          ASSERT_FALSE(res.feasible) << "Exclude priced a route with breaks";
+          if (feasible) {
+            ASSERT_TRUE(relaxed.feasible) << "Relax rejected a feasible move: u " << u << " v " << v;
+          }
+          if (relaxed.feasible) {
+            ASSERT_EQ(relaxed.delta, plain_cost(p, plain) - before);
+          }
+        } else {
+          ASSERT_EQ(res.feasible, feasible) << "u " << u << " v " << v << " q " << q;
+          ASSERT_EQ(relaxed.feasible, res.feasible);
+        }
+        if (res.feasible) {
+          ASSERT_EQ(res.delta, plain_cost(p, plain) - before) << "u " << u << " v " << v << " q " << q;
+          ASSERT_EQ(relaxed.delta, res.delta);
+          if (feasible_count != nullptr) ++*feasible_count;
+          if (improving != nullptr && res.delta < 0) ++*improving;
+        }
+      }
+    }
+  }
+}
+
+TEST(BatchedMoves, PairRelocateDeltaEqualsRecomputation) {
+  std::size_t feasible = 0, improving = 0, intra = 0;
+  for (std::uint64_t seed = 200; seed < 240; ++seed) {
+    const auto p = random_instance(seed, 8 + seed % 7, InstanceKind{true, seed % 2 == 0});
+    std::mt19937_64 rng(seed);
+    for (int s = 0; s < 3; ++s) {
+      const RouteSet rs = random_solution(*p, rng);
+      check_pair_moves(*p, rs, &feasible, &improving);
+      for (const auto& r : rs) intra += r.size() >= 4 ? 1 : 0;
+      if (HasFatalFailure()) return;
+    }
+  }
+  EXPECT_GT(feasible, 500u);
+  EXPECT_GT(improving, 50u);
+  EXPECT_GT(intra, 20u);
+}
+
+/// Every move of a solution of an instance with breaks: Exclude never prices a move touching a
+/// route with breaks; Relax prices it with the exact delta and never rejects one schedule_route
+/// accepts; moves away from those routes are priced alike by both.
+TEST(BatchedMoves, RoutesWithBreaksExcludedOrRelaxedNeverWrong) {
+  std::size_t relaxed_feasible = 0, exact_feasible = 0, excluded = 0;
+  for (std::uint64_t seed = 300; seed < 330; ++seed) {
+    const auto p = random_instance(seed, 10 + seed % 6, InstanceKind{seed % 3 == 0, seed % 2 == 0, true});
+    std::mt19937_64 rng(seed);
+    for (int s = 0; s < 2; ++s) {
+      const RouteSet rs = random_solution(*p, rng);
+      const PackedProblem packed = pack_problem(*p, 8);
+      const PackedBatch batch = pack_batch(packed, {&rs});
+      const ProblemView pv = packed.view(packed.arena.bytes.data());
+      const BatchView bv = batch.view(batch.arena.bytes.data());
+      HostPrefix prefix;
+      build_prefix_host(pv, bv, batch.routes, prefix, 1);
+      const Cost before = plain_cost(*p, rs);
+      const auto tasks = static_cast<std::int32_t>(p->tasks().size());
+      for (std::int32_t u = 0; u < tasks; ++u)
+        for (std::int32_t v = 0; v < tasks; ++v)
+          for (std::uint32_t type = 0; type < ds::kPairRelocate; ++type) {
+            ds::RouteSpec spec[2];
+            const std::uint32_t n = ds::make_specs(pv, bv, prefix.view, 0, u, v, type, 0, spec);
+            if (n == 0) continue;
+            const auto strict = ds::price_move(pv, bv, prefix.view, 0, u, v, type);
+            const auto relaxed = ds::price_move(pv, bv, prefix.view, 0, u, v, type, 0, ds::BreakRule::Relax);
+            bool touches = false;
+            for (std::uint32_t i = 0; i < n; ++i) touches = touches || !p->vehicle(spec[i].veh).breaks.empty();
+            const RouteSet after = apply_plain(rs, u, v, type);
+            const bool feasible = all_feasible(*p, after);
+            if (touches) {
+              ASSERT_FALSE(strict.feasible) << "type " << type << " u " << u << " v " << v;
+              ++excluded;
+              if (feasible) {
+                ++exact_feasible;
+                ASSERT_TRUE(relaxed.feasible) << "type " << type << " u " << u << " v " << v;
+              }
+              if (relaxed.feasible) {
+                ++relaxed_feasible;
+                ASSERT_EQ(relaxed.delta, plain_cost(*p, after) - before) << "type " << type;
+              }
+            } else {
+              ASSERT_EQ(strict.feasible, relaxed.feasible);
+              if (strict.feasible) {
+                ASSERT_EQ(strict.delta, relaxed.delta);
+              }
+            }
+          }
+      check_pair_moves(*p, rs);
+      if (HasFatalFailure()) return;
+    }
+  }
+  EXPECT_GT(excluded, 1000u);
+  EXPECT_GT(exact_feasible, 100u);
+  EXPECT_GE(relaxed_feasible, exact_feasible);
 }
 
 TEST(BatchedMoves, EveryDeltaEqualsRecomputationJobs) {
@@ -322,6 +485,124 @@ TEST(BatchedMoves, HostEngineKeepsTheBestMovePerCustomer) {
   EXPECT_GT(times.moves, 0u);
 }
 
+/// Per-route schedule_route costs of a solution.
+std::vector<Cost> route_costs(const Problem& p, const RouteSet& rs) {
+  std::vector<Cost> out(rs.size(), 0);
+  for (std::size_t v = 0; v < rs.size(); ++v)
+    if (!rs[v].empty()) out[v] = schedule_route(p, v, {rs[v].begin(), rs[v].end()}).route.cost;
+  return out;
+}
+
+struct Descended {
+  std::vector<RouteSet> routes;
+  std::vector<std::vector<Cost>> costs;
+  SearchStats stats;
+};
+
+Descended run_descent(const Problem& p, const PackedProblem& packed, MoveEngine& engine,
+                      const std::vector<RouteSet>& start, ApplyMode mode, bool verify) {
+  Descended d;
+  d.routes = start;
+  for (const auto& rs : start) d.costs.push_back(route_costs(p, rs));
+  BatchedSearchOptions options;
+  options.apply = mode;
+  options.verify_rounds = verify;
+  engine.set_problem(packed);
+  descend(p, packed, engine, d.routes, d.costs, options, d.stats);
+  return d;
+}
+
+/// The moves applied inside the engine (select_moves + write_route, the functors the device
+/// runs, here through the host twin) give exactly the solutions of the host reference, which
+/// applies each selected move on the host after schedule_route; the result is a local optimum.
+TEST(BatchedDescent, EngineApplicationEqualsHostApplication) {
+  std::uint64_t applied = 0, rounds = 0, pair_instances = 0, break_moves = 0;
+  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+    const InstanceKind kind{seed % 3 == 0, seed % 2 == 0, seed % 5 == 0};
+    const auto p = random_instance(seed, 15 + seed % 20, kind);
+    std::mt19937_64 rng(seed * 11);
+    std::vector<RouteSet> start;
+    for (int s = 0; s < 4; ++s) start.push_back(random_solution(*p, rng));
+    const PackedProblem packed = pack_problem(*p, 8);
+    auto host_engine = make_host_engine(1);
+    auto twin_engine = make_host_engine(1 + seed % 2);
+    const Descended ref = run_descent(*p, packed, *host_engine, start, ApplyMode::Host, false);
+    const Descended got = run_descent(*p, packed, *twin_engine, start, ApplyMode::Engine, true);
+    ASSERT_EQ(ref.routes, got.routes) << "seed " << seed;
+    ASSERT_EQ(ref.costs, got.costs) << "seed " << seed;
+    EXPECT_EQ(ref.stats.rejected, 0u) << "seed " << seed;
+    EXPECT_EQ(ref.stats.mismatched, 0u) << "seed " << seed;
+    EXPECT_EQ(got.stats.mismatched, 0u) << "seed " << seed;
+    EXPECT_EQ(ref.stats.applied, got.stats.applied) << "seed " << seed;
+    EXPECT_EQ(ref.stats.break_applied, got.stats.break_applied) << "seed " << seed;
+    applied += got.stats.applied;
+    rounds += got.stats.engine.rounds;
+    break_moves += got.stats.break_applied;
+    for (std::size_t s = 0; s < start.size(); ++s) {
+      ASSERT_TRUE(all_feasible(*p, got.routes[s]));
+      EXPECT_LE(plain_cost(*p, got.routes[s]), plain_cost(*p, start[s]));
+    }
+    if (!kind.breaks) {
+      // A local optimum: no improving batched move is left in any solution.
+      std::vector<const RouteSet*> ptrs;
+      for (const auto& rs : got.routes) ptrs.push_back(&rs);
+      const PackedBatch after = pack_batch(packed, ptrs);
+      std::vector<Move> best;
+      EngineTimes times;
+      twin_engine->evaluate(after, best, times);
+      for (const Move& m : best) ASSERT_EQ(m.delta, ds::kNoMove) << "seed " << seed << " u " << m.u << " type " << m.type;
+    }
+    if (kind.shipments) ++pair_instances;
+  }
+  EXPECT_GT(applied, 500u);
+  EXPECT_GT(rounds, 100u);
+  EXPECT_GT(pair_instances, 10u);
+  EXPECT_GT(break_moves, 0u);
+}
+
+/// The batch finds improving pair relocates on shipment instances (the move is live, not only
+/// priced in isolation), and the best one per pickup is the minimum over every delivery position.
+TEST(BatchedMoves, PairRelocateIsPickedInTheBatch) {
+  std::size_t picked = 0;
+  for (std::uint64_t seed = 400; seed < 420; ++seed) {
+    const auto p = random_instance(seed, 16, InstanceKind{true, false});
+    std::mt19937_64 rng(seed);
+    std::vector<RouteSet> sols;
+    for (int s = 0; s < 3; ++s) sols.push_back(random_solution(*p, rng));
+    std::vector<const RouteSet*> ptrs;
+    for (const auto& x : sols) ptrs.push_back(&x);
+    const PackedProblem packed = pack_problem(*p, 8);
+    const PackedBatch batch = pack_batch(packed, ptrs);
+    auto engine = make_host_engine(2);
+    engine->set_problem(packed);
+    std::vector<Move> best;
+    EngineTimes times;
+    engine->evaluate(batch, best, times);
+    const ProblemView pv = packed.view(packed.arena.bytes.data());
+    const BatchView bv = batch.view(batch.arena.bytes.data());
+    HostPrefix prefix;
+    build_prefix_host(pv, bv, batch.routes, prefix, 1);
+    for (std::size_t i = 0; i < best.size(); ++i) {
+      const Move& m = best[i];
+      if (m.type != ds::kPairRelocate || m.delta == ds::kNoMove) continue;
+      ++picked;
+      const auto s = static_cast<std::uint32_t>(i / p->tasks().size());
+      const auto r = ds::price_move(pv, bv, prefix.view, s, m.u, m.v, ds::kPairRelocate, m.aux);
+      ASSERT_TRUE(r.feasible);
+      ASSERT_EQ(r.delta, m.delta);
+      const std::int32_t pos_v = bv.task_pos[s * p->tasks().size() + static_cast<std::size_t>(m.v)];
+      const std::uint32_t last = bv.route_offsets[bv.pos_route[static_cast<std::uint32_t>(pos_v)] + 1] - 1;
+      for (std::uint32_t q = static_cast<std::uint32_t>(pos_v); q < last; ++q) {
+        const auto o = ds::price_move(pv, bv, prefix.view, s, m.u, m.v, ds::kPairRelocate, q);
+        if (o.feasible) {
+          ASSERT_GE(o.delta, m.delta);
+        }
+      }
+    }
+  }
+  EXPECT_GT(picked, 20u);
+}
+
 TEST(BatchedSearch, ParseAndSolveThroughTheApi) {
   EXPECT_EQ(parse_backend("cuda-host"), BackendKind::CudaHost);
   EXPECT_EQ(to_string(BackendKind::CudaHost), "cuda-host");
@@ -367,9 +648,10 @@ std::vector<std::filesystem::path> files(const std::filesystem::path& dir, const
   return out;
 }
 
-/// expect_moves: the batched descent applies moves (not on PDPTW: shipment halves never move,
-/// there ruin-and-recreate does the work).
-void solve_and_validate_all(const std::vector<std::filesystem::path>& paths, bool expect_moves = true) {
+/// expect_moves: the batched descent applies moves (on PDPTW: pair relocates); serve_all: every
+/// task is routed (the CPU backend serves every Li & Lim request).
+void solve_and_validate_all(const std::vector<std::filesystem::path>& paths, bool expect_moves = true,
+                            bool serve_all = false) {
   SearchStats total;
   for (const auto& path : paths) {
     const auto p = Problem::create(io::read_problem(path));
@@ -383,6 +665,9 @@ void solve_and_validate_all(const std::vector<std::filesystem::path>& paths, boo
     const ValidationReport report = validate(*p, s);
     EXPECT_TRUE(report.ok()) << path << "\n" << report.to_text();
     EXPECT_EQ(stats.mismatched, 0u) << path;
+    if (serve_all) {
+      EXPECT_TRUE(s.unassigned.empty()) << path << ": " << s.unassigned.size() << " unassigned";
+    }
     total.applied += stats.applied;
   }
   if (expect_moves) {
@@ -410,7 +695,7 @@ TEST(BatchedSearchDatasets, LiLim100Valid) {
   for (const auto& p : files(dir, ".txt"))
     if (p.parent_path() == dir && p.filename().string().find('_') == std::string::npos) paths.push_back(p);
   if (paths.empty()) GTEST_SKIP() << "no Li & Lim 100-customer instances under " << dir;
-  solve_and_validate_all(paths, false);
+  solve_and_validate_all(paths, true, true);
 }
 
 // ---- device ----------------------------------------------------------------------------
@@ -452,6 +737,28 @@ TEST(BatchedMovesDevice, EngineEqualsHostTwinExactly) {
       if (mode == TransferMode::Pinned) {
         EXPECT_EQ(tb.h2d_copies, 2u);  // problem once, batch once
       }
+    }
+  }
+}
+
+TEST(BatchedMovesDevice, DeviceDescentEqualsHostTwin) {
+  SKIP_WITHOUT_DEVICE();
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    const auto p = random_instance(seed, 25 + seed, InstanceKind{seed % 3 == 0, seed % 2 == 0, seed % 4 == 0});
+    std::mt19937_64 rng(seed);
+    std::vector<RouteSet> start;
+    for (int s = 0; s < 6; ++s) start.push_back(random_solution(*p, rng));
+    const PackedProblem packed = pack_problem(*p, 10);
+    for (const TransferMode mode : {TransferMode::Pinned, TransferMode::Naive}) {
+      auto twin = make_host_engine(2);
+      auto device = make_device_engine(mode);
+      const Descended a = run_descent(*p, packed, *twin, start, ApplyMode::Engine, false);
+      const Descended b = run_descent(*p, packed, *device, start, ApplyMode::Engine, seed % 2 == 0);
+      ASSERT_EQ(a.routes, b.routes) << "seed " << seed;
+      ASSERT_EQ(a.costs, b.costs) << "seed " << seed;
+      EXPECT_EQ(a.stats.applied, b.stats.applied);
+      EXPECT_EQ(b.stats.mismatched, 0u);
+      EXPECT_EQ(a.stats.engine.rounds, b.stats.engine.rounds);
     }
   }
 }

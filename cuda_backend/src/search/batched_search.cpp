@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <numeric>
 #include <random>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -41,6 +42,279 @@ std::vector<std::size_t> as_tasks(const std::vector<std::int32_t>& seq) {
 /// Objective key: fewer unassigned first, then (optionally) fewer routes, then cost.
 std::tuple<std::size_t, std::size_t, Cost> key(const State& s, Objective objective) {
   return {s.unassigned.size(), objective == Objective::VehiclesThenCost ? s.used() : 0, s.total()};
+}
+
+Cost schedule_cost(const Problem& p, std::size_t v, const std::vector<std::int32_t>& seq, bool* feasible) {
+  if (seq.empty()) {
+    *feasible = true;
+    return 0;
+  }
+  const ScheduleResult r = schedule_route(p, v, as_tasks(seq));
+  *feasible = r.feasible;
+  return r.feasible ? r.route.cost : 0;
+}
+
+/// The batched descent, the pieces of descend() (see batched_search.hpp).
+class Descent {
+ public:
+  Descent(const Problem& p, const PackedProblem& packed, MoveEngine& engine, const BatchedSearchOptions& opts,
+          SearchStats& stats, const std::function<bool()>& expired)
+      : p_(p), packed_(packed), view_(packed.view(packed.arena.bytes.data())), engine_(engine), opts_(opts),
+        stats_(stats), expired_(expired) {
+    for (const Vehicle& v : p_.vehicles())
+      if (!v.breaks.empty()) breaks_ = true;
+  }
+
+  void run(std::vector<RouteSet>& sols, std::vector<std::vector<Cost>>& costs) {
+    for (int pass = 0; pass < 64; ++pass) {
+      if (opts_.apply == ApplyMode::Host) {
+        on_host(sols, costs);
+      } else {
+        in_engine(sols, costs);
+      }
+      if (!breaks_ || expired() || break_pass(sols, costs) == 0) return;
+    }
+  }
+
+ private:
+  [[nodiscard]] bool expired() const { return expired_ && expired_(); }
+
+  /// The reference: best moves back every round, applied here after schedule_route.
+  void on_host(std::vector<RouteSet>& sols, std::vector<std::vector<Cost>>& costs);
+  /// The default: load, rounds in the engine, fetch, verify.
+  void in_engine(std::vector<RouteSet>& sols, std::vector<std::vector<Cost>>& costs);
+  /// Moves touching routes with breaks, priced without breaks, applied after schedule_route.
+  std::size_t break_pass(std::vector<RouteSet>& sols, std::vector<std::vector<Cost>>& costs);
+
+  /// Schedules the routes of `rs` that differ from `old` (costs of the others carried over);
+  /// false when one is infeasible.
+  bool schedule_changed(const RouteSet& old, const std::vector<Cost>& old_cost, const RouteSet& rs,
+                        std::vector<Cost>& cost) const {
+    cost = old_cost;
+    for (std::size_t v = 0; v < rs.size(); ++v) {
+      if (rs[v] == old[v]) continue;
+      bool ok = false;
+      cost[v] = schedule_cost(p_, v, rs[v], &ok);
+      if (!ok) return false;
+    }
+    return true;
+  }
+
+  const Problem& p_;
+  const PackedProblem& packed_;
+  ProblemView view_;
+  MoveEngine& engine_;
+  const BatchedSearchOptions& opts_;
+  SearchStats& stats_;
+  const std::function<bool()>& expired_;
+  bool breaks_ = false;
+};
+
+void Descent::on_host(std::vector<RouteSet>& sols, std::vector<std::vector<Cost>>& costs) {
+  std::vector<char> active(sols.size(), 1);
+  std::vector<Move> best;
+  HostPrefix prefix;
+  for (std::uint64_t round = 0; round < 10000; ++round) {
+    std::vector<std::size_t> ids;
+    std::vector<const RouteSet*> ptrs;
+    for (std::size_t i = 0; i < sols.size(); ++i)
+      if (active[i]) {
+        ids.push_back(i);
+        ptrs.push_back(&sols[i]);
+      }
+    if (ids.empty() || expired()) return;
+    const auto t0 = Clock::now();
+    const PackedBatch packed = pack_batch(packed_, ptrs);
+    stats_.engine.pack += seconds_since(t0);
+    engine_.evaluate(packed, best, stats_.engine);
+    ++stats_.ls_rounds;
+
+    const auto t1 = Clock::now();
+    const BatchView bv = packed.view(packed.arena.bytes.data());
+    build_prefix_host(view_, bv, packed.routes, prefix, 1);  // for make_specs' shipment counts
+    const std::uint32_t tasks = packed_.tasks, vehicles = packed_.vehicles;
+    for (std::size_t s = 0; s < ids.size(); ++s) {
+      RouteSet& routes = sols[ids[s]];
+      std::vector<Cost>& cost = costs[ids[s]];
+      std::vector<Move> cand;
+      for (std::uint32_t u = 0; u < tasks; ++u) {
+        const Move& m = best[s * tasks + u];
+        if (m.delta < 0 && m.delta != ds::kNoMove) cand.push_back(m);
+      }
+      std::sort(cand.begin(), cand.end(), [](const Move& a, const Move& b) {
+        return std::tie(a.delta, a.u, a.v, a.type, a.aux) < std::tie(b.delta, b.u, b.v, b.type, b.aux);
+      });
+      std::vector<char> used(vehicles, 0);
+      std::size_t applied = 0;
+      for (const Move& m : cand) {
+        ds::RouteSpec spec[2];
+        const std::uint32_t n =
+            ds::make_specs(view_, bv, prefix.view, static_cast<std::uint32_t>(s), m.u, m.v, m.type, m.aux, spec);
+        if (n == 0) continue;
+        bool clash = false;
+        for (std::uint32_t i = 0; i < n; ++i)
+          clash = clash || used[spec[i].veh] || used[spec[i].suffix_route % vehicles];
+        if (clash) continue;
+        // Materialise the new sequences from the (unchanged) packed batch, then verify.
+        std::vector<std::int32_t> seqs[2];
+        Cost new_cost[2] = {0, 0};
+        bool ok = true;
+        Cost delta = 0;
+        for (std::uint32_t i = 0; i < n && ok; ++i) {
+          const ds::RouteSpec& sp = spec[i];
+          seqs[i] = materialize(bv, sp);
+          new_cost[i] = schedule_cost(p_, sp.veh, seqs[i], &ok);
+          delta += new_cost[i] - cost[sp.veh];
+        }
+        if (!ok) {
+          ++stats_.rejected;
+          continue;
+        }
+        if (delta != m.delta) {
+          ++stats_.mismatched;  // a pricing bug: never apply what was not priced exactly
+          continue;
+        }
+        for (std::uint32_t i = 0; i < n; ++i) {
+          routes[spec[i].veh] = std::move(seqs[i]);
+          cost[spec[i].veh] = new_cost[i];
+          used[spec[i].veh] = 1;
+          used[spec[i].suffix_route % vehicles] = 1;
+        }
+        ++applied;
+      }
+      stats_.applied += applied;
+      if (applied == 0) active[ids[s]] = 0;
+    }
+    stats_.host += seconds_since(t1);
+  }
+}
+
+void Descent::in_engine(std::vector<RouteSet>& sols, std::vector<std::vector<Cost>>& costs) {
+  if (sols.empty() || expired()) return;
+  const auto t0 = Clock::now();
+  std::vector<const RouteSet*> ptrs;
+  for (const RouteSet& rs : sols) ptrs.push_back(&rs);
+  PackedBatch batch = pack_batch(packed_, ptrs);
+  stats_.engine.pack += seconds_since(t0);
+  engine_.load(batch, stats_.engine);
+  const auto n = sols.size();
+  std::vector<Cost> start(n), gained(n, 0);
+  for (std::size_t s = 0; s < n; ++s) start[s] = std::accumulate(costs[s].begin(), costs[s].end(), Cost{0});
+  std::vector<std::uint32_t> applied;
+  std::vector<std::int64_t> gain;
+  const auto check = [&](std::size_t s, const RouteSet& rs, std::vector<Cost>& cost) {
+    if (!schedule_changed(sols[s], costs[s], rs, cost)) return false;
+    return std::accumulate(cost.begin(), cost.end(), Cost{0}) == start[s] + gained[s];
+  };
+  for (std::uint64_t round = 0; round < 10000 && !expired(); ++round) {
+    engine_.round(applied, gain, stats_.engine);
+    ++stats_.ls_rounds;
+    bool any = false;
+    for (std::size_t s = 0; s < n; ++s) {
+      gained[s] += gain[s];
+      stats_.applied += applied[s];
+      any = any || applied[s] > 0;
+    }
+    if (opts_.verify_rounds) {
+      engine_.fetch(batch, stats_.engine);
+      for (std::size_t s = 0; s < n; ++s) {
+        std::vector<Cost> cost;
+        if (!check(s, unpack_solution(batch, batch.arena.bytes.data(), static_cast<std::uint32_t>(s), packed_.vehicles), cost))
+          throw Error(ErrorCode::Internal, "batched search: round " + std::to_string(round) + " of the engine descent: solution " +
+                                               std::to_string(s) + " is infeasible or not priced exactly");
+      }
+    }
+    if (!any) break;
+  }
+  engine_.fetch(batch, stats_.engine);
+  const auto t1 = Clock::now();
+  for (std::size_t s = 0; s < n; ++s) {
+    RouteSet rs = unpack_solution(batch, batch.arena.bytes.data(), static_cast<std::uint32_t>(s), packed_.vehicles);
+    std::vector<Cost> cost;
+    if (!check(s, rs, cost)) {
+      ++stats_.mismatched;  // a pricing bug: keep the solution as it was before the descent
+      continue;
+    }
+    sols[s] = std::move(rs);
+    costs[s] = std::move(cost);
+  }
+  stats_.host += seconds_since(t1);
+}
+
+std::size_t Descent::break_pass(std::vector<RouteSet>& sols, std::vector<std::vector<Cost>>& costs) {
+  const auto t0 = Clock::now();
+  const std::uint32_t tasks = packed_.tasks, vehicles = packed_.vehicles, k = packed_.neighbours;
+  std::size_t total = 0;
+  HostPrefix prefix;
+  for (std::size_t s = 0; s < sols.size(); ++s) {
+    const PackedBatch one = pack_batch(packed_, {&sols[s]});
+    const BatchView bv = one.view(one.arena.bytes.data());
+    build_prefix_host(view_, bv, one.routes, prefix, 1);
+    const ds::PrefixView& x = prefix.view;
+    const auto has_breaks = [&](std::uint32_t pos) {
+      return (view_.veh_flags[bv.pos_route[pos] % vehicles] & ds::kVehicleBreaks) != 0u;
+    };
+    std::vector<Move> cand;
+    const auto consider = [&](std::int32_t u, std::int32_t v, std::uint32_t type, std::uint32_t aux) {
+      const ds::MoveResult r = ds::price_move(view_, bv, x, 0, u, v, type, aux, ds::BreakRule::Relax);
+      if (r.feasible && r.delta < 0) cand.push_back(Move{r.delta, u, v, type, aux});
+    };
+    for (std::uint32_t ui = 0; ui < tasks; ++ui) {
+      const auto u = static_cast<std::int32_t>(ui);
+      const std::int32_t pu = bv.task_pos[ui];
+      if (pu < 0) continue;
+      const std::uint32_t travel = view_.veh_travel[bv.pos_route[static_cast<std::uint32_t>(pu)] % vehicles];
+      for (std::uint32_t j = 0; j < k; ++j) {
+        const std::int32_t v = view_.neighbour[(std::size_t{travel} * tasks + ui) * k + j];
+        if (v < 0) continue;
+        const std::int32_t pv = bv.task_pos[static_cast<std::size_t>(v)];
+        if (pv < 0 || !(has_breaks(static_cast<std::uint32_t>(pu)) || has_breaks(static_cast<std::uint32_t>(pv)))) continue;
+        for (std::uint32_t type = 0; type < ds::kPairRelocate; ++type) consider(u, v, type, 0);
+        if ((view_.task_flags[ui] & ds::kTaskPickup) != 0u) {
+          const std::uint32_t lv = bv.route_offsets[bv.pos_route[static_cast<std::uint32_t>(pv)] + 1] - 1;
+          for (std::uint32_t q = static_cast<std::uint32_t>(pv); q < lv; ++q) consider(u, v, ds::kPairRelocate, q);
+        }
+      }
+    }
+    std::sort(cand.begin(), cand.end(), [](const Move& a, const Move& b) {
+      return std::tie(a.delta, a.u, a.v, a.type, a.aux) < std::tie(b.delta, b.u, b.v, b.type, b.aux);
+    });
+    std::vector<char> used(vehicles, 0);
+    for (const Move& m : cand) {
+      ds::RouteSpec spec[2];
+      const std::uint32_t n = ds::make_specs(view_, bv, x, 0, m.u, m.v, m.type, m.aux, spec);
+      bool clash = n == 0;
+      for (std::uint32_t i = 0; i < n; ++i) clash = clash || used[spec[i].veh] || used[spec[i].suffix_route];
+      if (clash) continue;
+      std::vector<std::int32_t> seqs[2];
+      Cost new_cost[2] = {0, 0};
+      bool ok = true;
+      Cost delta = 0;
+      for (std::uint32_t i = 0; i < n && ok; ++i) {
+        seqs[i] = materialize(bv, spec[i]);
+        new_cost[i] = schedule_cost(p_, spec[i].veh, seqs[i], &ok);
+        delta += new_cost[i] - costs[s][spec[i].veh];
+      }
+      if (!ok) {
+        ++stats_.break_rejected;  // feasible without the breaks, not with them
+        continue;
+      }
+      if (delta != m.delta) {
+        ++stats_.mismatched;
+        continue;
+      }
+      for (std::uint32_t i = 0; i < n; ++i) {
+        sols[s][spec[i].veh] = std::move(seqs[i]);
+        costs[s][spec[i].veh] = new_cost[i];
+        used[spec[i].veh] = 1;
+        used[spec[i].suffix_route] = 1;
+      }
+      ++stats_.break_applied;
+      ++total;
+    }
+  }
+  stats_.host += seconds_since(t0);
+  return total;
 }
 
 class Search {
@@ -141,7 +415,9 @@ bool Search::insert(State& s, std::int32_t task, std::mt19937_64& rng, double bl
           ds::add_piece(spec, ds::tasks_piece(sibling));
           spec.suffix = q2 + 1;
         }
-        const ds::Priced pr = ds::price_route(view_, one_view_, x, spec);
+        // Routes with breaks priced without them (exact cost, necessary feasibility): the
+        // schedule_route check below decides.
+        const ds::Priced pr = ds::price_route(view_, one_view_, x, spec, ds::BreakRule::Relax);
         if (pr.feasible) found.push_back({pr.cost - old, v, q1 - first, q2 - first});
       }
     }
@@ -149,8 +425,12 @@ bool Search::insert(State& s, std::int32_t task, std::mt19937_64& rng, double bl
   std::sort(found.begin(), found.end(), [](const Option& a, const Option& b) {
     return std::tie(a.delta, a.v, a.q1, a.q2) < std::tie(b.delta, b.v, b.q1, b.q2);
   });
-  for (std::size_t i = 0; i < found.size() && i < 4; ++i) {
+  // The 4 best exactly priced options, and any options on routes with breaks among them (their
+  // feasibility is only a necessary condition: up to 64 tries in all).
+  std::size_t exact_tries = 0;
+  for (std::size_t i = 0; i < found.size() && exact_tries < 4 && i < 64; ++i) {
     const Option& o = found[i];
+    if ((view_.veh_flags[o.v] & ds::kVehicleBreaks) == 0u) ++exact_tries;
     std::vector<std::int32_t> seq = s.routes[o.v];
     if (pair) {
       seq.insert(seq.begin() + o.q2, sibling);
@@ -289,79 +569,16 @@ void Search::ruin(State& s, std::mt19937_64& rng) {
 }
 
 void Search::local_search(std::vector<State>& batch) {
-  std::vector<char> active(batch.size(), 1);
-  std::vector<Move> best;
-  HostPrefix prefix;
-  for (std::uint64_t round = 0; round < 10000; ++round) {
-    std::vector<std::size_t> ids;
-    std::vector<const RouteSet*> sols;
-    for (std::size_t i = 0; i < batch.size(); ++i)
-      if (active[i]) {
-        ids.push_back(i);
-        sols.push_back(&batch[i].routes);
-      }
-    if (ids.empty() || expired()) return;
-    const auto t0 = Clock::now();
-    const PackedBatch packed = pack_batch(packed_, sols);
-    stats_.engine.pack += seconds_since(t0);
-    engine_.evaluate(packed, best, stats_.engine);
-    ++stats_.ls_rounds;
-
-    const auto t1 = Clock::now();
-    const BatchView bv = packed.view(packed.arena.bytes.data());
-    build_prefix_host(view_, bv, packed.routes, prefix, 1);  // for make_specs' shipment counts
-    const std::uint32_t tasks = packed_.tasks, vehicles = packed_.vehicles;
-    for (std::size_t s = 0; s < ids.size(); ++s) {
-      State& st = batch[ids[s]];
-      std::vector<Move> cand;
-      for (std::uint32_t u = 0; u < tasks; ++u) {
-        const Move& m = best[s * tasks + u];
-        if (m.delta < 0 && m.delta != ds::kNoMove) cand.push_back(m);
-      }
-      std::sort(cand.begin(), cand.end(), [](const Move& a, const Move& b) {
-        return std::tie(a.delta, a.u, a.v, a.type) < std::tie(b.delta, b.u, b.v, b.type);
-      });
-      std::vector<char> used(vehicles, 0);
-      std::size_t applied = 0;
-      for (const Move& m : cand) {
-        ds::RouteSpec spec[2];
-        const std::uint32_t n = ds::make_specs(view_, bv, prefix.view, static_cast<std::uint32_t>(s), m.u, m.v, m.type, spec);
-        if (n == 0) continue;
-        bool clash = false;
-        for (std::uint32_t i = 0; i < n; ++i)
-          clash = clash || used[spec[i].veh] || used[spec[i].suffix_route % vehicles];
-        if (clash) continue;
-        // Materialise the new sequences from the (unchanged) packed batch, then verify.
-        std::vector<std::int32_t> seqs[2];
-        Cost new_cost[2] = {0, 0};
-        bool ok = true;
-        Cost delta = 0;
-        for (std::uint32_t i = 0; i < n && ok; ++i) {
-          const ds::RouteSpec& sp = spec[i];
-          seqs[i] = materialize(bv, sp);
-          new_cost[i] = schedule_cost(sp.veh, seqs[i], &ok);
-          delta += new_cost[i] - st.cost[sp.veh];
-        }
-        if (!ok) {
-          ++stats_.rejected;
-          continue;
-        }
-        if (delta != m.delta) {
-          ++stats_.mismatched;  // a pricing bug: never apply what was not priced exactly
-          continue;
-        }
-        for (std::uint32_t i = 0; i < n; ++i) {
-          st.routes[spec[i].veh] = std::move(seqs[i]);
-          st.cost[spec[i].veh] = new_cost[i];
-          used[spec[i].veh] = 1;
-          used[spec[i].suffix_route % vehicles] = 1;
-        }
-        ++applied;
-      }
-      stats_.applied += applied;
-      if (applied == 0) active[ids[s]] = 0;
-    }
-    stats_.host += seconds_since(t1);
+  std::vector<RouteSet> routes;
+  std::vector<std::vector<Cost>> costs;
+  for (State& st : batch) {
+    routes.push_back(std::move(st.routes));
+    costs.push_back(std::move(st.cost));
+  }
+  descend(p_, packed_, engine_, routes, costs, opts_, stats_, [this] { return expired(); });
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    batch[i].routes = std::move(routes[i]);
+    batch[i].cost = std::move(costs[i]);
   }
 }
 
@@ -460,6 +677,13 @@ Solution Search::run() {
 }
 
 }  // namespace
+
+void descend(const Problem& problem, const PackedProblem& packed, MoveEngine& engine,
+             std::vector<RouteSet>& solutions, std::vector<std::vector<Cost>>& costs,
+             const BatchedSearchOptions& options, SearchStats& stats, const std::function<bool()>& expired) {
+  Descent d(problem, packed, engine, options, stats, expired);
+  d.run(solutions, costs);
+}
 
 Solution batched_search(const Problem& problem, const SolveOptions& options, MoveEngine& engine,
                         const BatchedSearchOptions& search, SearchStats* stats) {

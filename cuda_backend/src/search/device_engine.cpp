@@ -1,5 +1,8 @@
-// The device move engine: problem uploaded once, the batch each round, kernels (move_eval.cu)
-// on one non-blocking stream, the best move per customer back. Transfers as the rest of the
+// The device move engine: problem uploaded once, kernels (move_eval.cu) on one non-blocking
+// stream. evaluate(): the batch up, the best move per customer back. The descent (load / round /
+// fetch): the batch up once into the first of two device buffers, every round prices, selects
+// and applies on the device (new positions into the other buffer, then the two swap) and sends
+// back only the applied counts and gains of the solutions; fetch() brings the batch back once. Transfers as the rest of the
 // backend: Pinned packs each arena into one pinned staging buffer and moves it with one
 // cudaMemcpyAsync; Naive copies each array from pageable memory. Copies and kernels are timed
 // with events. CUDA builds only.
@@ -76,7 +79,7 @@ class DeviceEngine final : public MoveEngine {
     grow(batch_dev_, bytes);
     const std::size_t prefix = prefix_bytes(batch.positions, problem_->dims);
     grow(prefix_dev_, prefix);
-    grow(work_dev_, detail::search::evaluate_workspace_bytes(segments, problem_->neighbours));
+    grow(work_dev_, detail::search::evaluate_workspace_bytes(segments, problem_->neighbours, batch.routes));
     if (best_dev_.size() < segments) {
       best_dev_ = DeviceBuffer<Move>(segments, stream_);
       best_host_ = PinnedBuffer<Move>(segments);
@@ -117,8 +120,111 @@ class DeviceEngine final : public MoveEngine {
     times.h2d_bytes += bytes;
     times.h2d_copies += copies;
     times.d2h_bytes += segments * sizeof(Move);
-    times.moves += segments * problem_->neighbours * detail::search::kMoveTypes;
+    times.moves += std::uint64_t{batch.solutions} * problem_->moves_per_solution();
     (void)t0;
+  }
+
+  void load(const PackedBatch& batch, EngineTimes& times) override {
+    RS_CUDA_CHECK(cudaSetDevice(device_));
+    if (times.calls == 0) {  // the problem's upload counts with the first call
+      times.h2d += problem_h2d_;
+      times.h2d_bytes += problem_bytes_;
+      times.h2d_copies += copies_;
+    }
+    ++times.calls;
+    layout_ = batch;
+    const std::size_t bytes = batch.arena.bytes.size();
+    for (auto& buffer : batch_pair_) grow(buffer, bytes);
+    cur_ = 0;
+    const std::uint64_t segments = std::uint64_t{batch.solutions} * problem_->tasks;
+    if (best_dev_.size() < segments) {
+      best_dev_ = DeviceBuffer<Move>(segments, stream_);
+      best_host_ = PinnedBuffer<Move>(segments);
+    }
+    grow(prefix_dev_, prefix_bytes(batch.positions, problem_->dims));
+    grow(work_dev_, detail::search::evaluate_workspace_bytes(segments, problem_->neighbours, batch.routes));
+    apply_layout_ = ApplyLayout(batch.solutions, batch.tasks, batch.routes);
+    grow(apply_dev_, apply_layout_.total);
+    if (counts_host_.size() < std::size_t{batch.solutions} * 12)
+      counts_host_ = PinnedBuffer<std::byte>(std::size_t{batch.solutions} * 12);
+    active_.assign(batch.solutions, 1);
+
+    start_.record(stream_);
+    std::size_t copies = 0;
+    if (transfer_ == TransferMode::Pinned) {
+      if (batch_stage_.size() < bytes) batch_stage_ = PinnedBuffer<std::byte>(bytes);
+      std::memcpy(batch_stage_.data(), batch.arena.bytes.data(), bytes);
+      RS_CUDA_CHECK(cudaMemcpyAsync(batch_pair_[0].data(), batch_stage_.data(), bytes, cudaMemcpyHostToDevice,
+                                    stream_.get()));
+      copies = 1;
+    } else {
+      copies = copy_arrays(batch_pair_[0].data(), batch.arena.bytes.data(), batch.arena.arrays);
+    }
+    copied_.record(stream_);
+    // The second buffer starts as a copy (its task_pos of unassigned tasks stays -1), and the
+    // scratch with every solution active.
+    RS_CUDA_CHECK(cudaMemcpyAsync(batch_pair_[1].data(), batch_pair_[0].data(), bytes, cudaMemcpyDeviceToDevice,
+                                  stream_.get()));
+    RS_CUDA_CHECK(cudaMemsetAsync(apply_dev_.data(), 0, apply_layout_.total, stream_.get()));
+    RS_CUDA_CHECK(cudaMemsetAsync(apply_dev_.data() + apply_layout_.active, 1, batch.solutions, stream_.get()));
+    stream_.synchronize();
+    times.h2d += Event::seconds_between(start_, copied_);
+    times.h2d_bytes += bytes;
+    times.h2d_copies += copies;
+  }
+
+  void round(std::vector<std::uint32_t>& applied, std::vector<std::int64_t>& gain, EngineTimes& times) override {
+    RS_CUDA_CHECK(cudaSetDevice(device_));
+    const std::uint32_t solutions = layout_.solutions;
+    const BatchView bv = layout_.view(batch_pair_[cur_].data());
+    const BatchOut out = layout_.out_view(batch_pair_[1 - cur_].data());
+    const PrefixView xv = prefix_view(prefix_dev_.data(), layout_.positions, problem_->dims);
+    const ApplyView av = apply_layout_.view(apply_dev_.data(), best_dev_.data());
+    start_.record(stream_);
+    detail::search::launch_round(view_, bv, xv, layout_.routes, work_dev_.view(), av, out, stream_.get());
+    computed_.record(stream_);
+    std::byte* counts = counts_host_.data();
+    RS_CUDA_CHECK(cudaMemcpyAsync(counts, apply_dev_.data() + apply_layout_.applied, solutions * 4ull,
+                                  cudaMemcpyDeviceToHost, stream_.get()));
+    RS_CUDA_CHECK(cudaMemcpyAsync(counts + solutions * 4ull, apply_dev_.data() + apply_layout_.gain, solutions * 8ull,
+                                  cudaMemcpyDeviceToHost, stream_.get()));
+    done_.record(stream_);
+    stream_.synchronize();
+    applied.resize(solutions);
+    gain.resize(solutions);
+    std::memcpy(applied.data(), counts, solutions * 4ull);
+    std::memcpy(gain.data(), counts + solutions * 4ull, solutions * 8ull);
+    std::uint64_t priced = 0;
+    for (std::uint32_t s = 0; s < solutions; ++s) {
+      if (active_[s] != 0) priced += problem_->moves_per_solution();
+      if (applied[s] == 0) active_[s] = 0;
+    }
+    cur_ = 1 - cur_;
+    times.kernels += Event::seconds_between(start_, computed_);
+    times.d2h += Event::seconds_between(computed_, done_);
+    times.d2h_bytes += solutions * 12ull;
+    times.moves += priced;
+    ++times.rounds;
+  }
+
+  void fetch(PackedBatch& batch, EngineTimes& times) override {
+    RS_CUDA_CHECK(cudaSetDevice(device_));
+    const std::size_t bytes = layout_.arena.bytes.size();
+    batch.arena.bytes.resize(bytes);
+    start_.record(stream_);
+    if (transfer_ == TransferMode::Pinned) {
+      if (batch_stage_.size() < bytes) batch_stage_ = PinnedBuffer<std::byte>(bytes);
+      RS_CUDA_CHECK(cudaMemcpyAsync(batch_stage_.data(), batch_pair_[cur_].data(), bytes, cudaMemcpyDeviceToHost,
+                                    stream_.get()));
+    } else {
+      RS_CUDA_CHECK(cudaMemcpyAsync(batch.arena.bytes.data(), batch_pair_[cur_].data(), bytes,
+                                    cudaMemcpyDeviceToHost, stream_.get()));
+    }
+    done_.record(stream_);
+    stream_.synchronize();
+    if (transfer_ == TransferMode::Pinned) std::memcpy(batch.arena.bytes.data(), batch_stage_.data(), bytes);
+    times.d2h += Event::seconds_between(start_, done_);
+    times.d2h_bytes += bytes;
   }
 
  private:
@@ -158,7 +264,13 @@ class DeviceEngine final : public MoveEngine {
   ProblemView view_;
   double problem_h2d_ = 0.0;
   std::size_t problem_bytes_ = 0, copies_ = 0;
-  DeviceBuffer<std::byte> problem_dev_, batch_dev_, prefix_dev_, work_dev_;
+  DeviceBuffer<std::byte> problem_dev_, batch_dev_, prefix_dev_, work_dev_, apply_dev_;
+  DeviceBuffer<std::byte> batch_pair_[2];  // the descent's batch and its second buffer
+  unsigned cur_ = 0;
+  PackedBatch layout_;
+  ApplyLayout apply_layout_;
+  PinnedBuffer<std::byte> counts_host_;
+  std::vector<std::uint8_t> active_;
   PinnedBuffer<std::byte> batch_stage_;
   DeviceBuffer<Move> best_dev_;
   PinnedBuffer<Move> best_host_;

@@ -1,6 +1,7 @@
 // Batched move evaluation on the device: the search_view.cuh functors in three kernels and one
 // CUB segmented ArgMin (see move_eval_launch.hpp).
 
+#include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
 
 #include "../device_runtime.hpp"
@@ -20,7 +21,8 @@ __global__ void __launch_bounds__(kBlock)
 }
 
 __global__ void __launch_bounds__(kBlock)
-    price_kernel(ProblemView p, BatchView b, PrefixView x, std::uint64_t n, Move* moves, i64* deltas) {
+    price_kernel(ProblemView p, BatchView b, PrefixView x, std::uint64_t n, const u8* active, Move* moves,
+                 i64* deltas) {
   const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const std::uint64_t per_solution = static_cast<std::uint64_t>(p.tasks) * p.neighbours;
@@ -28,7 +30,7 @@ __global__ void __launch_bounds__(kBlock)
   const std::uint64_t rest = i % per_solution;
   const auto u = static_cast<i32>(rest / p.neighbours);
   const auto k = static_cast<u32>(rest % p.neighbours);
-  const Move m = best_move(p, b, x, sol, u, k);
+  const Move m = active != nullptr && active[sol] == 0u ? Move{} : best_move(p, b, x, sol, u, k);
   moves[i] = m;
   deltas[i] = m.delta;
 }
@@ -56,9 +58,31 @@ __global__ void gather_kernel(const ArgMinPair* mins, const Move* moves, std::ui
   best[s] = out;
 }
 
+__global__ void fill_kernel(Move* best, std::uint64_t n) {
+  const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) best[i] = Move{};
+}
+
+__global__ void select_kernel(ProblemView p, BatchView b, PrefixView x, ApplyView a) {
+  const u32 s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s < b.solutions) select_moves(p, b, x, a, s);
+}
+
+__global__ void __launch_bounds__(kBlock) length_kernel(BatchView b, ApplyView a, u32 routes) {
+  const u32 r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r <= routes) route_length(b, a, r, routes);
+}
+
+__global__ void __launch_bounds__(kBlock) write_kernel(ProblemView p, BatchView b, ApplyView a, BatchOut out,
+                                                       u32 routes) {
+  const u32 r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < routes) write_route(p, b, a, out, r);
+}
+
 struct Workspace {
   std::size_t moves = 0, deltas = 0, offsets = 0, mins = 0, temp = 0, temp_bytes = 0, total = 0;
-  Workspace(std::uint64_t segments, u32 k) {
+  std::size_t scan_temp = 0, scan_bytes = 0;
+  Workspace(std::uint64_t segments, u32 k, u32 routes = 0) {
     const std::uint64_t n = segments * k;
     std::size_t at = 0;
     const auto place = [&at](std::size_t bytes) {
@@ -76,6 +100,11 @@ struct Workspace {
                                                      static_cast<const int*>(nullptr),
                                                      static_cast<const int*>(nullptr)));
     temp = place(temp_bytes);
+    if (routes > 0) {
+      RS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, static_cast<const u32*>(nullptr),
+                                                  static_cast<u32*>(nullptr), static_cast<int>(routes + 1)));
+      scan_temp = place(scan_bytes);
+    }
     total = at;
   }
 };
@@ -84,13 +113,46 @@ unsigned blocks_for(std::uint64_t n) { return static_cast<unsigned>((n + kBlock 
 
 }  // namespace
 
-std::size_t evaluate_workspace_bytes(std::uint64_t segments, std::uint32_t k) {
-  return Workspace(segments, k).total;
+std::size_t evaluate_workspace_bytes(std::uint64_t segments, std::uint32_t k, std::uint32_t routes) {
+  return Workspace(segments, k, routes).total;
 }
+
+namespace {
+
+void evaluate_on(const ProblemView& problem, const BatchView& batch, const PrefixView& prefix,
+                 std::uint32_t routes, DeviceSpan<std::byte> workspace, DeviceSpan<Move> best,
+                 const u8* active, cudaStream_t stream);
+
+}  // namespace
 
 void launch_evaluate(const ProblemView& problem, const BatchView& batch, const PrefixView& prefix,
                      std::uint32_t routes, DeviceSpan<std::byte> workspace, DeviceSpan<Move> best,
                      cudaStream_t stream) {
+  evaluate_on(problem, batch, prefix, routes, workspace, best, nullptr, stream);
+}
+
+void launch_round(const ProblemView& problem, const BatchView& batch, const PrefixView& prefix,
+                  std::uint32_t routes, DeviceSpan<std::byte> workspace, const ApplyView& apply,
+                  const BatchOut& out, cudaStream_t stream) {
+  const DeviceSpan<Move> best{const_cast<Move*>(apply.best.data()), apply.best.size()};
+  evaluate_on(problem, batch, prefix, routes, workspace, best, apply.active.data(), stream);
+  select_kernel<<<blocks_for(batch.solutions), kBlock, 0, stream>>>(problem, batch, prefix, apply);
+  RS_CUDA_CHECK_LAUNCH();
+  length_kernel<<<blocks_for(std::uint64_t{routes} + 1), kBlock, 0, stream>>>(batch, apply, routes);
+  RS_CUDA_CHECK_LAUNCH();
+  const Workspace w(static_cast<std::uint64_t>(batch.solutions) * problem.tasks, problem.neighbours, routes);
+  std::size_t scan_bytes = w.scan_bytes;
+  RS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(workspace.data() + w.scan_temp, scan_bytes, apply.length.data(),
+                                              out.route_offsets.data(), static_cast<int>(routes + 1), stream));
+  write_kernel<<<blocks_for(routes), kBlock, 0, stream>>>(problem, batch, apply, out, routes);
+  RS_CUDA_CHECK_LAUNCH();
+}
+
+namespace {
+
+void evaluate_on(const ProblemView& problem, const BatchView& batch, const PrefixView& prefix,
+                 std::uint32_t routes, DeviceSpan<std::byte> workspace, DeviceSpan<Move> best,
+                 const u8* active, cudaStream_t stream) {
   const std::uint64_t segments = static_cast<std::uint64_t>(batch.solutions) * problem.tasks;
   const u32 k = problem.neighbours;
   if (routes > 0) {
@@ -98,7 +160,11 @@ void launch_evaluate(const ProblemView& problem, const BatchView& batch, const P
     RS_CUDA_CHECK_LAUNCH();
   }
   if (segments == 0) return;
-  if (k == 0) return;  // the engine fills `best` with "no move" itself
+  if (k == 0) {  // nothing to price: no move anywhere
+    fill_kernel<<<blocks_for(segments), kBlock, 0, stream>>>(best.data(), segments);
+    RS_CUDA_CHECK_LAUNCH();
+    return;
+  }
   const Workspace w(segments, k);
   std::byte* base = workspace.data();
   auto* moves = reinterpret_cast<Move*>(base + w.moves);
@@ -106,7 +172,7 @@ void launch_evaluate(const ProblemView& problem, const BatchView& batch, const P
   auto* offsets = reinterpret_cast<int*>(base + w.offsets);
   auto* mins = reinterpret_cast<ArgMinPair*>(base + w.mins);
   const std::uint64_t n = segments * k;
-  price_kernel<<<blocks_for(n), kBlock, 0, stream>>>(problem, batch, prefix, n, moves, deltas);
+  price_kernel<<<blocks_for(n), kBlock, 0, stream>>>(problem, batch, prefix, n, active, moves, deltas);
   RS_CUDA_CHECK_LAUNCH();
   offsets_kernel<<<blocks_for(segments + 1), kBlock, 0, stream>>>(offsets, segments, k);
   RS_CUDA_CHECK_LAUNCH();
@@ -117,5 +183,7 @@ void launch_evaluate(const ProblemView& problem, const BatchView& batch, const P
   gather_kernel<<<blocks_for(segments), kBlock, 0, stream>>>(mins, moves, segments, k, best.data());
   RS_CUDA_CHECK_LAUNCH();
 }
+
+}  // namespace
 
 }  // namespace routesolve::cuda::detail::search

@@ -10,8 +10,9 @@
 
 namespace routesolve::cuda::detail::search {
 
-/// Bytes of scratch launch_evaluate needs for `segments` (solution, customer) pairs of K moves.
-std::size_t evaluate_workspace_bytes(std::uint64_t segments, std::uint32_t k);
+/// Bytes of scratch launch_evaluate needs for `segments` (solution, customer) pairs of K moves
+/// (and launch_round, with the batch's `routes`).
+std::size_t evaluate_workspace_bytes(std::uint64_t segments, std::uint32_t k, std::uint32_t routes = 0);
 
 /// On `stream`, asynchronously: prefix arrays of every route (one thread per route), one thread
 /// per (solution, customer, neighbour) pricing its 7 move types, cub::DeviceSegmentedReduce::
@@ -20,5 +21,13 @@ std::size_t evaluate_workspace_bytes(std::uint64_t segments, std::uint32_t k);
 void launch_evaluate(const ProblemView& problem, const BatchView& batch, const PrefixView& prefix,
                      std::uint32_t routes, DeviceSpan<std::byte> workspace, DeviceSpan<Move> best,
                      cudaStream_t stream);
+
+/// One descent round on `stream`, asynchronously: launch_evaluate's work (solutions with
+/// apply.active[s] == 0 priced as "no move") into apply.best, then select_moves (one thread per
+/// solution), route_length (one per route), cub::DeviceScan::ExclusiveSum of the lengths into
+/// out.route_offsets, and write_route (one per route) into `out`, the batch's second buffer.
+void launch_round(const ProblemView& problem, const BatchView& batch, const PrefixView& prefix,
+                  std::uint32_t routes, DeviceSpan<std::byte> workspace, const ApplyView& apply,
+                  const BatchOut& out, cudaStream_t stream);
 
 }  // namespace routesolve::cuda::detail::search

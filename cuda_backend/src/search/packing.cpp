@@ -55,6 +55,7 @@ ProblemView PackedProblem::view(const std::byte* base) const {
   v.task_delivery = at<std::int64_t>(base, task_delivery, std::size_t{tasks} * dims);
   v.task_pickup = at<std::int64_t>(base, task_pickup, std::size_t{tasks} * dims);
   v.task_flags = at<std::uint32_t>(base, task_flags, tasks);
+  v.task_sibling = at<std::int32_t>(base, task_sibling, tasks);
   v.veh_start = at<std::int32_t>(base, veh_start, vehicles);
   v.veh_end = at<std::int32_t>(base, veh_end, vehicles);
   v.veh_travel = at<std::uint32_t>(base, veh_travel, vehicles);
@@ -100,6 +101,7 @@ PackedProblem pack_problem(const Problem& problem, unsigned neighbours) {
   std::vector<std::int64_t> setup(n_tasks), service(n_tasks), tw_start(n_tasks), tw_end(n_tasks);
   std::vector<std::int64_t> delivery(n_tasks * dims), pickup(n_tasks * dims);
   std::vector<std::uint32_t> tflags(n_tasks);
+  std::vector<std::int32_t> sibling(n_tasks, -1);
   for (std::size_t i = 0; i < n_tasks; ++i) {
     const Task& t = problem.task(i);
     loc[i] = static_cast<std::int32_t>(t.location);
@@ -111,7 +113,11 @@ PackedProblem pack_problem(const Problem& problem, unsigned neighbours) {
       delivery[i * dims + d] = d < t.delivery.size() ? t.delivery[d] : 0;
       pickup[i * dims + d] = d < t.pickup.size() ? t.pickup[d] : 0;
     }
-    tflags[i] = t.type == TaskType::Job ? 0u : ds::kTaskShipment;
+    tflags[i] = t.type == TaskType::Job ? 0u
+                : t.type == TaskType::Pickup ? ds::kTaskShipment | ds::kTaskPickup
+                                             : ds::kTaskShipment;
+    if (t.sibling != kNone) sibling[i] = static_cast<std::int32_t>(t.sibling);
+    if (t.type == TaskType::Pickup) ++out.pickups;
   }
   out.task_loc = a.add(loc);
   out.task_setup = a.add(setup);
@@ -121,6 +127,7 @@ PackedProblem pack_problem(const Problem& problem, unsigned neighbours) {
   out.task_delivery = a.add(delivery);
   out.task_pickup = a.add(pickup);
   out.task_flags = a.add(tflags);
+  out.task_sibling = a.add(sibling);
 
   std::vector<std::int32_t> vstart(n_veh), vend(n_veh);
   std::vector<std::uint32_t> vtravel(n_veh), vflags(n_veh), vclass(n_veh);
@@ -196,6 +203,60 @@ BatchView PackedBatch::view(const std::byte* base) const {
   return v;
 }
 
+BatchOut PackedBatch::out_view(std::byte* base) const {
+  BatchOut v;
+  v.route_offsets = {reinterpret_cast<std::uint32_t*>(base + route_offsets), std::size_t{routes} + 1};
+  v.pos_task = {reinterpret_cast<std::int32_t*>(base + pos_task), positions};
+  v.pos_route = {reinterpret_cast<std::uint32_t*>(base + pos_route), positions};
+  v.task_pos = {reinterpret_cast<std::int32_t*>(base + task_pos), std::size_t{solutions} * tasks};
+  return v;
+}
+
+RouteSet unpack_solution(const PackedBatch& layout, const std::byte* base, std::uint32_t s,
+                         std::uint32_t vehicles) {
+  const BatchView b = layout.view(base);
+  RouteSet rs(vehicles);
+  for (std::uint32_t v = 0; v < vehicles; ++v) {
+    const std::uint32_t r = s * vehicles + v;
+    for (std::uint32_t pos = b.route_offsets[r] + 1; pos + 1 < b.route_offsets[r + 1]; ++pos)
+      rs[v].push_back(b.pos_task[pos]);
+  }
+  return rs;
+}
+
+ApplyLayout::ApplyLayout(std::uint32_t solutions_, std::uint32_t tasks_, std::uint32_t routes_)
+    : solutions(solutions_), tasks(tasks_), routes(routes_) {
+  std::size_t at = 0;
+  const auto place = [&at](std::size_t bytes) {
+    const std::size_t here = at;
+    at = (at + bytes + 255) / 256 * 256;
+    return here;
+  };
+  const std::size_t st = std::size_t{solutions} * tasks;
+  cand = place(st * sizeof(std::uint32_t));
+  used = place(routes);
+  spec = place(std::size_t{routes} * sizeof(ds::RouteSpec));
+  active = place(solutions);
+  applied = place(std::size_t{solutions} * sizeof(std::uint32_t));
+  gain = place(std::size_t{solutions} * sizeof(std::int64_t));
+  length = place((std::size_t{routes} + 1) * sizeof(std::uint32_t));
+  total = at;
+}
+
+ApplyView ApplyLayout::view(std::byte* base, const Move* best) const {
+  ApplyView a;
+  const std::size_t st = std::size_t{solutions} * tasks;
+  a.best = {best, st};
+  a.cand = {reinterpret_cast<std::uint32_t*>(base + cand), st};
+  a.used = {reinterpret_cast<std::uint8_t*>(base + used), routes};
+  a.spec = {reinterpret_cast<ds::RouteSpec*>(base + spec), routes};
+  a.active = {reinterpret_cast<std::uint8_t*>(base + active), solutions};
+  a.applied = {reinterpret_cast<std::uint32_t*>(base + applied), solutions};
+  a.gain = {reinterpret_cast<std::int64_t*>(base + gain), solutions};
+  a.length = {reinterpret_cast<std::uint32_t*>(base + length), std::size_t{routes} + 1};
+  return a;
+}
+
 PackedBatch pack_batch(const PackedProblem& problem, const std::vector<const RouteSet*>& solutions) {
   PackedBatch out;
   out.solutions = static_cast<std::uint32_t>(solutions.size());
@@ -243,8 +304,10 @@ std::vector<std::int32_t> materialize(const BatchView& bv, const ds::RouteSpec& 
     if (pc.kind == ds::kPieceTasks) {
       for (std::uint32_t j = 0; j < pc.count; ++j) seq.push_back(pc.task[j]);
     } else {
-      for (std::uint32_t j = 0; j <= pc.to - pc.from; ++j)
-        seq.push_back(bv.pos_task[pc.kind == ds::kPieceForward ? pc.from + j : pc.to - j]);
+      for (std::uint32_t j = 0; j <= pc.to - pc.from; ++j) {
+        const std::uint32_t pos = pc.kind == ds::kPieceForward ? pc.from + j : pc.to - j;
+        if (!ds::skipped(pc, pos)) seq.push_back(bv.pos_task[pos]);
+      }
     }
   }
   const std::uint32_t slast = bv.route_offsets[sp.suffix_route + 1] - 1;
@@ -325,14 +388,67 @@ class HostEngine final : public MoveEngine {
     const auto t0 = std::chrono::steady_clock::now();
     const BatchView b = batch.view(batch.arena.bytes.data());
     build_prefix_host(view_, b, batch.routes, prefix_, threads_);
+    price(b, nullptr, best, times);
+    times.kernels += seconds_since(t0);
+    ++times.calls;
+  }
+
+  void load(const PackedBatch& batch, EngineTimes& times) override {
+    layout_ = batch;  // the arena travels with it: the first buffer
+    next_ = batch.arena.bytes;
+    apply_layout_ = ApplyLayout(batch.solutions, batch.tasks, batch.routes);
+    scratch_.assign(apply_layout_.total, std::byte{0});
+    std::fill_n(scratch_.begin() + static_cast<std::ptrdiff_t>(apply_layout_.active), batch.solutions, std::byte{1});
+    ++times.calls;
+  }
+
+  void round(std::vector<std::uint32_t>& applied, std::vector<std::int64_t>& gain, EngineTimes& times) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    const BatchView b = layout_.view(layout_.arena.bytes.data());
+    const std::uint32_t routes = layout_.routes, solutions = layout_.solutions;
+    build_prefix_host(view_, b, routes, prefix_, threads_);
+    ApplyView a = apply_layout_.view(scratch_.data(), nullptr);
+    price(b, a.active.data(), best_, times);
+    a = apply_layout_.view(scratch_.data(), best_.data());
+    const PrefixView x = prefix_.view;
+    const ProblemView p = view_;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_) if (threads_ > 1)
+    for (std::int64_t s = 0; s < static_cast<std::int64_t>(solutions); ++s)
+      ds::select_moves(p, b, x, a, static_cast<std::uint32_t>(s));
+    for (std::uint32_t r = 0; r <= routes; ++r) ds::route_length(b, a, r, routes);
+    const BatchOut out = layout_.out_view(next_.data());
+    std::uint32_t sum = 0;  // the exclusive scan
+    for (std::uint32_t r = 0; r <= routes; ++r) {
+      out.route_offsets[r] = sum;
+      sum += a.length[r];
+    }
+#pragma omp parallel for schedule(static) num_threads(threads_) if (threads_ > 1 && routes > 64)
+    for (std::int64_t r = 0; r < static_cast<std::int64_t>(routes); ++r)
+      ds::write_route(p, b, a, out, static_cast<std::uint32_t>(r));
+    layout_.arena.bytes.swap(next_);
+    applied.assign(a.applied.data(), a.applied.data() + solutions);
+    gain.assign(a.gain.data(), a.gain.data() + solutions);
+    times.kernels += seconds_since(t0);
+    ++times.rounds;
+  }
+
+  void fetch(PackedBatch& batch, EngineTimes& /*times*/) override {
+    batch.arena.bytes = layout_.arena.bytes;
+  }
+
+ private:
+  /// Best move per (solution, customer); solutions with active[s] == 0 get none.
+  void price(const BatchView& b, const std::uint8_t* active, std::vector<Move>& best, EngineTimes& times) {
     const PrefixView x = prefix_.view;
     const std::uint32_t tasks = problem_->tasks, k = problem_->neighbours;
-    const auto n = static_cast<std::int64_t>(std::size_t{batch.solutions} * tasks);
+    const auto n = static_cast<std::int64_t>(std::size_t{b.solutions} * tasks);
     best.assign(static_cast<std::size_t>(n), Move{});
     const ProblemView p = view_;
-#pragma omp parallel for schedule(dynamic, 64) num_threads(threads_) if (threads_ > 1)
+    std::uint64_t priced = 0;  // solutions priced
+#pragma omp parallel for schedule(dynamic, 64) num_threads(threads_) if (threads_ > 1) reduction(+ : priced)
     for (std::int64_t i = 0; i < n; ++i) {
       const auto sol = static_cast<std::uint32_t>(i / tasks);
+      if (active != nullptr && active[sol] == 0u) continue;
       const auto u = static_cast<std::int32_t>(i % tasks);
       Move m;
       for (std::uint32_t j = 0; j < k; ++j) {
@@ -340,17 +456,19 @@ class HostEngine final : public MoveEngine {
         if (c.delta < m.delta) m = c;  // first minimum, as the device ArgMin
       }
       best[static_cast<std::size_t>(i)] = m;
+      if (u == 0) ++priced;
     }
-    times.kernels += seconds_since(t0);
-    times.moves += static_cast<std::uint64_t>(n) * k * ds::kMoveTypes;
-    ++times.calls;
+    times.moves += priced * problem_->moves_per_solution();
   }
 
- private:
   unsigned threads_;
   const PackedProblem* problem_ = nullptr;
   ProblemView view_;
   HostPrefix prefix_;
+  PackedBatch layout_;
+  std::vector<std::byte> next_, scratch_;
+  ApplyLayout apply_layout_;
+  std::vector<Move> best_;
 };
 
 }  // namespace

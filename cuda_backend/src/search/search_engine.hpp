@@ -18,6 +18,8 @@
 
 namespace routesolve::cuda::search {
 
+using detail::search::ApplyView;
+using detail::search::BatchOut;
 using detail::search::BatchView;
 using detail::search::Move;
 using detail::search::PrefixView;
@@ -48,11 +50,17 @@ struct Arena {
 struct PackedProblem {
   Arena arena;
   std::uint32_t tasks = 0, vehicles = 0, dims = 0, neighbours = 0, travel_count = 0;
+  std::uint32_t pickups = 0;  ///< shipment pickups (the customers priced with kPairRelocate too)
+  /// (customer, neighbour, move type) triples of one solution: 7 types for every customer, the
+  /// pair relocate for pickups (its scan of delivery positions counts as one).
+  [[nodiscard]] std::uint64_t moves_per_solution() const {
+    return std::uint64_t{neighbours} * (std::uint64_t{tasks} * detail::search::kPairRelocate + pickups);
+  }
   std::vector<std::uint64_t> matrix_n;
   std::vector<std::size_t> matrix_durations, matrix_distances, matrix_costs;  // offsets
   std::size_t travel_table = 0;
   std::size_t task_loc = 0, task_setup = 0, task_service = 0, task_tw_start = 0, task_tw_end = 0,
-              task_delivery = 0, task_pickup = 0, task_flags = 0;
+              task_delivery = 0, task_pickup = 0, task_flags = 0, task_sibling = 0;
   std::size_t veh_start = 0, veh_end = 0, veh_travel = 0, veh_flags = 0, veh_class = 0,
               veh_tw_start = 0, veh_tw_end = 0, veh_capacity = 0, veh_max_tasks = 0,
               veh_max_duration = 0, veh_max_distance = 0, veh_fixed = 0;
@@ -78,6 +86,21 @@ struct PackedBatch {
   std::uint32_t solutions = 0, routes = 0, positions = 0, tasks = 0;
   std::size_t route_offsets = 0, pos_task = 0, pos_route = 0, task_pos = 0;
   [[nodiscard]] BatchView view(const std::byte* base) const;
+  /// The same arrays, writable (the second buffer of a round's application).
+  [[nodiscard]] BatchOut out_view(std::byte* base) const;
+};
+
+/// Unpacks solution s of a packed batch (its arena as `base`) into a RouteSet.
+RouteSet unpack_solution(const PackedBatch& layout, const std::byte* base, std::uint32_t s,
+                         std::uint32_t vehicles);
+
+/// Where ApplyView's arrays sit in one scratch arena (host vector or device buffer).
+struct ApplyLayout {
+  std::size_t cand = 0, used = 0, spec = 0, active = 0, applied = 0, gain = 0, length = 0, total = 0;
+  std::uint32_t solutions = 0, tasks = 0, routes = 0;
+  ApplyLayout() = default;
+  ApplyLayout(std::uint32_t solutions, std::uint32_t tasks, std::uint32_t routes);
+  [[nodiscard]] ApplyView view(std::byte* base, const Move* best) const;
 };
 
 /// Packs solutions (each RouteSet has one route per vehicle).
@@ -102,7 +125,8 @@ void build_prefix_host(const ProblemView& problem, const BatchView& batch, std::
 struct EngineTimes {
   double pack = 0.0, h2d = 0.0, kernels = 0.0, d2h = 0.0;
   std::size_t h2d_bytes = 0, h2d_copies = 0, d2h_bytes = 0, calls = 0;
-  std::uint64_t moves = 0;  ///< (customer, neighbour, move type) triples priced
+  std::uint64_t moves = 0;  ///< triples priced (PackedProblem::moves_per_solution)
+  std::uint64_t rounds = 0;  ///< application rounds (round())
 };
 
 /// Evaluates every (customer, neighbour, move type) of every solution of a batch and returns
@@ -114,6 +138,21 @@ class MoveEngine {
   /// Uploads the problem (once per solve).
   virtual void set_problem(const PackedProblem& problem) = 0;
   virtual void evaluate(const PackedBatch& batch, std::vector<Move>& best, EngineTimes& times) = 0;
+
+  // The descent kept inside the engine (on the device for the device engine): load a batch
+  // once, run rounds, fetch the result once.
+
+  /// Takes a batch (one copy to the device); every solution active.
+  virtual void load(const PackedBatch& batch, EngineTimes& times) = 0;
+  /// One round on the loaded batch: prefix arrays, best move per customer (as evaluate), then
+  /// per solution the greedy maximal set of non-overlapping improving moves (ds::select_moves)
+  /// applied to the batch in place of the host (new route offsets and positions, second buffer).
+  /// applied[s] / gain[s]: moves applied to solution s and the sum of their deltas; a solution
+  /// with none is at a local optimum and inactive from then on (priced no more).
+  virtual void round(std::vector<std::uint32_t>& applied, std::vector<std::int64_t>& gain,
+                     EngineTimes& times) = 0;
+  /// The loaded batch as it is now, into `batch`'s arena (the layout load() got).
+  virtual void fetch(PackedBatch& batch, EngineTimes& times) = 0;
 };
 
 /// The host twin: the same functors in an OpenMP loop.

@@ -8,9 +8,15 @@
 //  * one time window per task: the first one. Any schedule feasible under it is feasible and
 //    identical under all windows (a task begins at max(arrival, start) either way), so the
 //    restriction is conservative: it can only reject moves, never accept an infeasible one;
-//  * routes of vehicles with breaks are not priced (every move touching one is infeasible here);
-//  * shipment halves are never moved, and a segment holding one is never reversed or sent to
-//    another route, so precedence and pairing cannot break. Loads are exact for shipments.
+//  * routes of vehicles with breaks are excluded from the batched moves: under the default
+//    BreakRule::Exclude every move touching one is infeasible. BreakRule::Relax prices them
+//    without their breaks, a necessary condition (removing breaks only makes a schedule earlier
+//    and drops their max_load) with the exact cost (breaks change no arc); the host then checks
+//    such a candidate with schedule_route before it applies it (batched_search.cpp, break pass);
+//  * shipment halves move only as a pair (kPairRelocate: pickup and delivery together, pickup
+//    first, in one route); no other move moves one, and a segment holding one is never reversed
+//    or sent to another route, so precedence and pairing cannot break. Loads are exact for
+//    shipments.
 // Setup is counted when arriving from another location, so a suffix keeps its latest start as
 // min(tw_end, y - setup(pred)): two numbers per position instead of one.
 //
@@ -37,6 +43,7 @@ inline constexpr u32 kMaxDims = 8;     // larger problems: every move infeasible
 inline constexpr u32 kMaxRange = 128;  // longest range an intra-route move walks through
 
 inline constexpr u32 kTaskShipment = 1u;  // task flag: pickup or delivery half of a shipment
+inline constexpr u32 kTaskPickup = 2u;    // task flag: the pickup half (with kTaskShipment)
 inline constexpr u32 kVehicleBreaks = 1u;  // vehicle flag: has breaks (its route is not priced)
 
 inline constexpr u8 kForwardOk = 1u;   // prefix up to here is feasible
@@ -51,8 +58,14 @@ enum MoveType : u8 {
   kTwoOpt = 4,          ///< same route: the path between u and v is reversed (arc u-v appears)
   kOrOpt2 = 5,          ///< u and its successor go right after v
   kOrOpt3 = 6,          ///< u and its next two go right after v
-  kMoveTypes = 7
+  kPairRelocate = 7,    ///< pickup u goes right after v and its delivery right after position
+                        ///< Move::aux of v's route (aux = v's position: right after u), both
+                        ///< taken out of their route first (another route or the same one)
+  kMoveTypes = 8
 };
+
+/// What the pricing does with routes of vehicles with breaks (see the file comment).
+enum class BreakRule : u8 { Exclude = 0, Relax = 1 };
 
 /// The packed, validated problem (see packing.cpp for how each array is filled).
 struct ProblemView {
@@ -62,6 +75,7 @@ struct ProblemView {
   DeviceSpan<const i64> task_setup, task_service, task_tw_start, task_tw_end;
   DeviceSpan<const i64> task_delivery, task_pickup;  // tasks x dims
   DeviceSpan<const u32> task_flags;
+  DeviceSpan<const i32> task_sibling;  // the other half of a shipment; -1 for jobs
   DeviceSpan<const i32> veh_start, veh_end;  // location or -1
   DeviceSpan<const u32> veh_travel, veh_flags, veh_class;
   DeviceSpan<const i64> veh_tw_start, veh_tw_end, veh_capacity /* vehicles x dims */;
@@ -91,12 +105,13 @@ struct PrefixView {
   DeviceSpan<i64> suffix_load;     // same for the suffix from this position
 };
 
-/// One candidate move: the best of its thread, or kNoMove.
+/// One candidate move: the best of its thread, or kNoMove. aux: kPairRelocate's delivery
+/// position (global position in the batch it was priced on); 0 for the other types.
 struct Move {
   i64 delta = kNoMove;
   i32 u = -1, v = -1;
   u32 type = 0;
-  u32 pad = 0;
+  u32 aux = 0;
 };
 
 // ------------------------------------------------------------------------------------------
@@ -272,8 +287,14 @@ struct Piece {
   u8 kind = kPieceTasks;
   u32 count = 0;  // tasks: how many (<= 3)
   u32 from = 0, to = 0;  // ranges: global positions, inclusive, from <= to
+  u32 skip0 = 0, skip1 = 0;  // forward ranges: positions left out (0: none; never a task)
   i32 task[3] = {-1, -1, -1};
 };
+
+inline constexpr u32 kMaxPieces = 5;
+
+/// Range positions a piece visits (skips excluded).
+RS_HD inline bool skipped(const Piece& pc, u32 pos) { return pos == pc.skip0 || pos == pc.skip1; }
 
 /// A new route of vehicle `veh` (local index): own route's prefix up to `prefix` (global
 /// position), pieces, then the suffix of route `suffix_route` from position `suffix`.
@@ -281,7 +302,7 @@ struct RouteSpec {
   u32 veh = 0;
   u32 prefix = 0;
   u32 pieces = 0;
-  Piece piece[3];
+  Piece piece[kMaxPieces];
   u32 suffix = 0;
   u32 suffix_route = 0;
 };
@@ -293,10 +314,11 @@ struct Priced {
 
 /// Prices a composed route exactly (within the model of the file comment).
 RS_HD inline Priced price_route(const ProblemView& p, const BatchView& b, const PrefixView& x,
-                                const RouteSpec& s) {
+                                const RouteSpec& s, BreakRule breaks = BreakRule::Exclude) {
   Priced out;
   const u32 v = s.veh;
-  if ((p.veh_flags[v] & kVehicleBreaks) != 0u || p.dims > kMaxDims) return out;
+  if (p.dims > kMaxDims) return out;
+  if ((p.veh_flags[v] & kVehicleBreaks) != 0u && breaks == BreakRule::Exclude) return out;
   const u32 w = 3 * p.dims;
   const MatrixRef m = p.travel[p.veh_travel[v]];
   const u32 route = b.pos_route[s.prefix];
@@ -325,7 +347,7 @@ RS_HD inline Priced price_route(const ProblemView& p, const BatchView& b, const 
       if (pc.to - pc.from + 1 > kMaxRange) return out;
       for (u32 i = 0; i <= pc.to - pc.from; ++i) {
         const u32 pos = pc.kind == kPieceForward ? pc.from + i : pc.to - i;
-        visit(p, m, c, b.pos_task[pos]);
+        if (!skipped(pc, pos)) visit(p, m, c, b.pos_task[pos]);
       }
     }
     if (!c.ok) return out;
@@ -384,17 +406,28 @@ RS_HD inline Piece tasks_piece(i32 a, i32 b2 = -1, i32 c3 = -1) {
   return pc;
 }
 
-RS_HD inline Piece range_piece(u8 kind, u32 from, u32 to) {
+RS_HD inline Piece range_piece(u8 kind, u32 from, u32 to, u32 skip0 = 0, u32 skip1 = 0) {
   Piece pc;
   pc.kind = kind;
   pc.from = from;
   pc.to = to;
+  pc.skip0 = skip0;
+  pc.skip1 = skip1;
   return pc;
+}
+
+/// Tasks a piece holds.
+RS_HD inline u32 piece_tasks(const Piece& pc) {
+  if (pc.kind == kPieceTasks) return pc.count;
+  u32 n = pc.to - pc.from + 1;
+  if (pc.skip0 >= pc.from && pc.skip0 <= pc.to) --n;
+  if (pc.skip1 != pc.skip0 && pc.skip1 >= pc.from && pc.skip1 <= pc.to) --n;
+  return n;
 }
 
 RS_HD inline void add_piece(RouteSpec& s, const Piece& pc) {
   if (pc.kind == kPieceTasks && pc.count == 0) return;
-  if (pc.kind != kPieceTasks && pc.from > pc.to) return;
+  if (pc.kind != kPieceTasks && (pc.from > pc.to || piece_tasks(pc) == 0)) return;
   s.piece[s.pieces++] = pc;
 }
 
@@ -410,7 +443,7 @@ RS_HD inline u32 shipments_between(const PrefixView& x, u32 from, u32 to) {
 /// The new routes of a move (1 for intra-route, 2 for inter-route); 0 when the move does not
 /// apply (same task, a sentinel in the way, shipment rules, other vehicle class...).
 RS_HD inline u32 make_specs(const ProblemView& p, const BatchView& b, const PrefixView& x, u32 sol,
-                            i32 u, i32 v, u32 type, RouteSpec* out) {
+                            i32 u, i32 v, u32 type, u32 aux, RouteSpec* out) {
   if (u == v || u < 0 || v < 0) return 0;
   const i32 pu_i = b.task_pos[static_cast<std::uint64_t>(sol) * p.tasks + u];
   const i32 pv_i = b.task_pos[static_cast<std::uint64_t>(sol) * p.tasks + v];
@@ -527,6 +560,62 @@ RS_HD inline u32 make_specs(const ProblemView& p, const BatchView& b, const Pref
     out[0].suffix_route = ru;
     return 1;
   }
+
+  if (type == kPairRelocate) {
+    // u: a pickup; d: its delivery, later in the same route. q = aux: d goes right after the
+    // task at position q of v's route (q == pv: right after u), counted without u and d.
+    if ((p.task_flags[u] & kTaskPickup) == 0u) return 0;
+    const i32 d = p.task_sibling[u];
+    if (d < 0 || d == v) return 0;
+    const i32 pd_i = b.task_pos[static_cast<std::uint64_t>(sol) * p.tasks + d];
+    if (pd_i < 0) return 0;
+    const u32 pd = static_cast<u32>(pd_i), q = aux;
+    const u32 lv = b.route_offsets[rv + 1] - 1;
+    if (b.pos_route[pd] != ru || pd <= pu || q < pv || q >= lv || q == pu || q == pd) return 0;
+    const i32 up = u, dn = d;
+    if (!intra) {
+      out[0] = RouteSpec{};
+      out[0].veh = vu;
+      out[0].prefix = pu - 1;
+      add_piece(out[0], range_piece(kPieceForward, pu + 1, pd - 1));
+      out[0].suffix = pd + 1;
+      out[0].suffix_route = ru;
+      out[1] = RouteSpec{};
+      out[1].veh = vv;
+      out[1].prefix = pv;
+      if (q == pv) {
+        add_piece(out[1], tasks_piece(up, dn));
+      } else {
+        add_piece(out[1], tasks_piece(up));
+        add_piece(out[1], range_piece(kPieceForward, pv + 1, q));
+        add_piece(out[1], tasks_piece(dn));
+      }
+      out[1].suffix = q + 1;
+      out[1].suffix_route = rv;
+      return 2;
+    }
+    // Same route: the route without u and d, u after pv, d after q. Unchanged when u already
+    // follows pv there and d follows q (its predecessor without u: pd - 1, or pv when adjacent).
+    const u32 d_pred = pd - 1 == pu ? pv : pd - 1;
+    if (pv == pu - 1 && q == d_pred) return 0;
+    const u32 lo = pu - 1 < pv ? pu - 1 : pv;  // last position kept in front
+    const u32 hi = pd > q ? pd : q;             // last position changed
+    out[0] = RouteSpec{};
+    out[0].veh = vu;
+    out[0].prefix = lo;
+    add_piece(out[0], range_piece(kPieceForward, lo + 1, pv, pu, pd));
+    if (q == pv) {
+      add_piece(out[0], tasks_piece(up, dn));
+    } else {
+      add_piece(out[0], tasks_piece(up));
+      add_piece(out[0], range_piece(kPieceForward, pv + 1, q, pu, pd));
+      add_piece(out[0], tasks_piece(dn));
+    }
+    add_piece(out[0], range_piece(kPieceForward, q + 1, hi, pu, pd));
+    out[0].suffix = hi + 1;
+    out[0].suffix_route = ru;
+    return 1;
+  }
   return 0;
 }
 
@@ -538,14 +627,15 @@ struct MoveResult {
 };
 
 RS_HD inline MoveResult price_move(const ProblemView& p, const BatchView& b, const PrefixView& x,
-                                   u32 sol, i32 u, i32 v, u32 type) {
+                                   u32 sol, i32 u, i32 v, u32 type, u32 aux = 0,
+                                   BreakRule breaks = BreakRule::Exclude) {
   MoveResult res;
   RouteSpec spec[2];
-  const u32 n = make_specs(p, b, x, sol, u, v, type, spec);
+  const u32 n = make_specs(p, b, x, sol, u, v, type, aux, spec);
   if (n == 0) return res;
   i64 delta = 0;
   for (u32 i = 0; i < n; ++i) {
-    const Priced pr = price_route(p, b, x, spec[i]);
+    const Priced pr = price_route(p, b, x, spec[i], breaks);
     if (!pr.feasible) return res;
     delta += pr.cost - route_cost(p, b, x, b.pos_route[spec[i].prefix]);
   }
@@ -564,7 +654,7 @@ RS_HD inline Move best_move(const ProblemView& p, const BatchView& b, const Pref
   const u32 travel = p.veh_travel[b.pos_route[pu] % p.vehicles];
   const i32 v = p.neighbour[(static_cast<std::uint64_t>(travel) * p.tasks + u) * p.neighbours + k];
   if (v < 0) return best;
-  for (u32 type = 0; type < kMoveTypes; ++type) {
+  for (u32 type = 0; type < kPairRelocate; ++type) {
     const MoveResult r = price_move(p, b, x, sol, u, v, type);
     if (r.feasible && r.delta < 0 && r.delta < best.delta) {
       best.delta = r.delta;
@@ -573,7 +663,177 @@ RS_HD inline Move best_move(const ProblemView& p, const BatchView& b, const Pref
       best.type = type;
     }
   }
+  // Pair relocate of a pickup: every delivery position of v's route, the first best one.
+  if ((p.task_flags[u] & kTaskPickup) != 0u) {
+    const i32 pv = b.task_pos[static_cast<std::uint64_t>(sol) * p.tasks + v];
+    const u32 lv = pv < 0 ? 0u : b.route_offsets[b.pos_route[static_cast<u32>(pv)] + 1] - 1;
+    for (u32 q = pv < 0 ? 0u : static_cast<u32>(pv); q < lv; ++q) {
+      const MoveResult r = price_move(p, b, x, sol, u, v, kPairRelocate, q);
+      if (r.feasible && r.delta < 0 && r.delta < best.delta) {
+        best.delta = r.delta;
+        best.u = u;
+        best.v = v;
+        best.type = kPairRelocate;
+        best.aux = q;
+      }
+    }
+  }
   return best;
+}
+
+// ------------------------------------------------------------------------------------------
+// Move application, one round, written once for host and device: selection of the improving
+// moves per solution (one thread per solution), new route lengths (one per route), their
+// exclusive scan into the new route offsets (CUB on the device, a loop on the host), and the new
+// positions (one thread per route) written into the second buffer of the batch.
+// ------------------------------------------------------------------------------------------
+
+/// Scratch and results of one round's application.
+struct ApplyView {
+  DeviceSpan<const Move> best;  // solutions x tasks: best improving move per customer
+  DeviceSpan<u32> cand;         // solutions x tasks: the improving customers, sorted
+  DeviceSpan<u8> used;          // routes: changed by a selected move this round
+  DeviceSpan<RouteSpec> spec;   // routes: the new route of a changed route
+  DeviceSpan<u8> active;        // solutions: still descending (0: at a local optimum)
+  DeviceSpan<u32> applied;      // solutions: moves applied this round
+  DeviceSpan<i64> gain;         // solutions: sum of their deltas
+  DeviceSpan<u32> length;       // routes + 1: positions of each new route (last: 0)
+};
+
+/// The second buffer of a batch, written by write_route.
+struct BatchOut {
+  DeviceSpan<u32> route_offsets;  // routes + 1 (the exclusive scan of ApplyView::length)
+  DeviceSpan<i32> pos_task;
+  DeviceSpan<u32> pos_route;
+  DeviceSpan<i32> task_pos;       // assigned tasks rewritten; unassigned stay -1
+};
+
+/// Calls f(task) for every task of a composed route, in order.
+template <typename F>
+RS_HD inline void for_each_task(const BatchView& b, const RouteSpec& sp, F& f) {
+  const u32 r = b.pos_route[sp.prefix];
+  for (u32 pos = b.route_offsets[r] + 1; pos <= sp.prefix; ++pos) f(b.pos_task[pos]);
+  for (u32 k = 0; k < sp.pieces; ++k) {
+    const Piece& pc = sp.piece[k];
+    if (pc.kind == kPieceTasks) {
+      for (u32 j = 0; j < pc.count; ++j) f(pc.task[j]);
+    } else {
+      for (u32 j = 0; j <= pc.to - pc.from; ++j) {
+        const u32 pos = pc.kind == kPieceForward ? pc.from + j : pc.to - j;
+        if (!skipped(pc, pos)) f(b.pos_task[pos]);
+      }
+    }
+  }
+  const u32 slast = b.route_offsets[sp.suffix_route + 1] - 1;
+  for (u32 pos = sp.suffix; pos < slast; ++pos) f(b.pos_task[pos]);
+}
+
+/// Tasks of a composed route, in O(pieces).
+RS_HD inline u32 spec_tasks(const BatchView& b, const RouteSpec& sp) {
+  u32 n = sp.prefix - b.route_offsets[b.pos_route[sp.prefix]];
+  for (u32 k = 0; k < sp.pieces; ++k) n += piece_tasks(sp.piece[k]);
+  const u32 slast = b.route_offsets[sp.suffix_route + 1] - 1;
+  return n + (sp.suffix < slast ? slast - sp.suffix : 0u);
+}
+
+/// Order of the selection: lower delta first, then lower customer (each customer has at most
+/// one candidate, so this is a total order: the host reference's std::sort gives the same).
+RS_HD inline bool goes_first(const Move& a, const Move& b) {
+  return a.delta < b.delta || (a.delta == b.delta && a.u < b.u);
+}
+
+RS_HD inline void sift_down(const Move* best, u32* c, u32 root, u32 n) {
+  for (;;) {
+    u32 child = 2 * root + 1;
+    if (child >= n) return;
+    if (child + 1 < n && goes_first(best[c[child]], best[c[child + 1]])) ++child;  // later one
+    if (!goes_first(best[c[root]], best[c[child]])) return;
+    const u32 t = c[root];
+    c[root] = c[child];
+    c[child] = t;
+    root = child;
+  }
+}
+
+/// Solution s: the improving moves in goes_first order, each taken unless it touches a route a
+/// taken one changed (the greedy maximal non-overlapping set); their new routes into a.spec.
+RS_HD inline void select_moves(const ProblemView& p, const BatchView& b, const PrefixView& x,
+                               const ApplyView& a, u32 s) {
+  const u32 tasks = p.tasks, vehicles = p.vehicles;
+  const std::uint64_t base = static_cast<std::uint64_t>(s) * tasks;
+  for (u32 v = 0; v < vehicles; ++v) a.used[s * vehicles + v] = 0;
+  a.applied[s] = 0;
+  a.gain[s] = 0;
+  if (a.active[s] == 0u) return;
+  const Move* best = &a.best[base];
+  u32* c = &a.cand[base];
+  u32 n = 0;
+  for (u32 u = 0; u < tasks; ++u)
+    if (best[u].delta < 0) c[n++] = u;
+  // Heap sort: in place, no allocation, the same on both sides.
+  for (u32 i = n / 2; i-- > 0;) sift_down(best, c, i, n);
+  for (u32 end = n; end > 1; --end) {
+    const u32 t = c[0];
+    c[0] = c[end - 1];
+    c[end - 1] = t;
+    sift_down(best, c, 0, end - 1);
+  }
+  u32 applied = 0;
+  i64 gain = 0;
+  for (u32 i = 0; i < n; ++i) {
+    const Move& m = best[c[i]];
+    RouteSpec sp[2];
+    const u32 k = make_specs(p, b, x, s, m.u, m.v, m.type, m.aux, sp);
+    if (k == 0) continue;
+    bool clash = false;
+    for (u32 j = 0; j < k; ++j)
+      clash = clash || a.used[s * vehicles + sp[j].veh] != 0u || a.used[sp[j].suffix_route] != 0u;
+    if (clash) continue;
+    for (u32 j = 0; j < k; ++j) {
+      a.spec[s * vehicles + sp[j].veh] = sp[j];
+      a.used[s * vehicles + sp[j].veh] = 1;
+      a.used[sp[j].suffix_route] = 1;
+    }
+    ++applied;
+    gain += m.delta;
+  }
+  a.applied[s] = applied;
+  a.gain[s] = gain;
+  if (applied == 0) a.active[s] = 0;
+}
+
+/// Positions of route r after the round (sentinels included); the last entry is 0.
+RS_HD inline void route_length(const BatchView& b, const ApplyView& a, u32 r, u32 routes) {
+  if (r == routes) {
+    a.length[r] = 0;
+    return;
+  }
+  a.length[r] = a.used[r] != 0u ? spec_tasks(b, a.spec[r]) + 2 : b.route_offsets[r + 1] - b.route_offsets[r];
+}
+
+struct RouteWriter {
+  const BatchOut* out;
+  u32 r, at;
+  std::uint64_t task_base;
+  RS_HD void operator()(i32 t) {
+    out->pos_task[at] = t;
+    out->pos_route[at] = r;
+    if (t >= 0) out->task_pos[task_base + static_cast<u32>(t)] = static_cast<i32>(at);
+    ++at;
+  }
+};
+
+/// Writes route r at its new offset (out.route_offsets, already scanned).
+RS_HD inline void write_route(const ProblemView& p, const BatchView& b, const ApplyView& a,
+                              const BatchOut& out, u32 r) {
+  RouteWriter w{&out, r, out.route_offsets[r], static_cast<std::uint64_t>(r / p.vehicles) * p.tasks};
+  w(-1);
+  if (a.used[r] != 0u) {
+    for_each_task(b, a.spec[r], w);
+  } else {
+    for (u32 pos = b.route_offsets[r] + 1; pos + 1 < b.route_offsets[r + 1]; ++pos) w(b.pos_task[pos]);
+  }
+  w(-1);
 }
 
 }  // namespace routesolve::cuda::detail::search
