@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "routesolve/cuda/auto_policy.hpp"
 #include "routesolve/cuda/batched_search.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
 
@@ -47,14 +48,17 @@ class CudaHostBackend final : public Backend {
 std::unique_ptr<Backend> make_cuda_host_backend() { return std::make_unique<CudaHostBackend>(); }
 
 bool device_pays_for(std::size_t tasks) noexcept {
-  // Cost model from the stage times of docs/BENCHMARKS.md ("Batched move evaluation"): one
-  // round prices tasks x K x B x 7 = tasks x 896 moves (K 16, B 8); the host twin measured
-  // 0.5-2e7 moves/s on the 2-core machine, so a round costs ~0.05-0.2 ms per task on the host,
-  // where the pricing is 90% of a cuda-host solve. A device round pays a fixed cost of launches
-  // and copies (estimated at ~0.3 ms: not yet measured, no device on the CI machine) and prices
-  // in parallel. The device wins once a host round exceeds a few milliseconds: from ~200 tasks.
-  constexpr std::size_t kMinTasks = 200;
-  return tasks >= kMinTasks && device_available();
+  // The cost model of auto_policy.hpp with what a task count tells: one matrix of tasks + 1
+  // locations, and no time limit (one descent: the case where the fixed cost weighs most).
+  AutoInputs in;
+  in.tasks = tasks;
+  in.locations = tasks + 1;
+  in.device = device_available();
+  return estimate_auto(in).use_device;
+}
+
+bool device_pays_for(const Problem& problem, const SolveOptions& options) noexcept {
+  return estimate_auto(auto_inputs(problem, options)).use_device;
 }
 
 }  // namespace routesolve::cuda

@@ -11,10 +11,10 @@ namespace routesolve::cuda {
 /// host (OpenMP loop over the same code the device kernels run). Always available.
 std::unique_ptr<Backend> make_cuda_host_backend();
 
-/// Seconds of the last measured stage profile that make `auto` pick the device: a problem is
-/// worth the device when tasks x neighbours x batch x 7 moves per round, priced at the host's
-/// measured rate, take longer than the per-round transfer + launch overhead (see solve.cpp).
-/// True when a device is usable and `tasks` is large enough for it to pay.
+/// `--backend auto`: true when a device is usable and the cost model of auto_policy.hpp says the
+/// device pays for a problem of `tasks` tasks (one matrix, no time limit: the conservative case).
 bool device_pays_for(std::size_t tasks) noexcept;
+/// The same model with the problem's matrices, the time limit and the threads of `options`.
+bool device_pays_for(const Problem& problem, const SolveOptions& options) noexcept;
 
 }  // namespace routesolve::cuda
