@@ -35,6 +35,16 @@ inline bool acceptable(const SegmentModel& m, std::size_t v, const RouteSegment&
   return route.tasks == 0 || m.feasible(v, route);
 }
 
+/// Prices a screened move exactly from its two new tours; keeps it in `best` when it improves
+/// and beats it.
+bool settle(const WorkingSolution& s, std::size_t v1, const RouteSegment& r1, std::size_t v2,
+            const RouteSegment& r2, Objective objective, ExchangeMove& move, ExchangeMove& best) {
+  move.delta = tour_cost(s, v1, r1) + tour_cost(s, v2, r2) - s.tour(v1).cost - s.tour(v2).cost;
+  if (!improving(move, objective) || !better_move(move, best, objective)) return false;
+  best = move;
+  return true;
+}
+
 inline bool is_job(const WorkingSolution& s, std::size_t t) { return s.problem().task(t).sibling == kNone; }
 
 inline long used_change(std::size_t before1, std::size_t after1, std::size_t before2, std::size_t after2) {
@@ -131,10 +141,7 @@ bool InterRelocate::evaluate(const WorkingSolution& s, std::size_t u, std::size_
         if (!m.feasible(v2, r2)) continue;
         if (!rest) rest = m.merge(v1, t1.prefix[i], t1.suffix[i + length + 1]);
         if (!acceptable(m, v1, *rest)) continue;
-        move.delta = tour_cost(s, v1, *rest) + tour_cost(s, v2, r2) - t1.cost - t2.cost;
-        if (!improving(move, objective) || !better_move(move, best, objective)) continue;
-        best = move;
-        found = true;
+        found = settle(s, v1, *rest, v2, r2, objective, move, best) || found;
       }
     }
   }
@@ -184,10 +191,7 @@ bool InterSwap::evaluate(const WorkingSolution& s, std::size_t u, std::size_t w,
   if (!m.feasible(v1, r1)) return false;
   const RouteSegment r2 = m.merge(v2, m.merge(v2, t2.prefix[j], m.task(u)), t2.suffix[j + 2]);
   if (!m.feasible(v2, r2)) return false;
-  move.delta = tour_cost(s, v1, r1) + tour_cost(s, v2, r2) - t1.cost - t2.cost;
-  if (!improving(move, objective) || !better_move(move, best, objective)) return false;
-  best = move;
-  return true;
+  return settle(s, v1, r1, v2, r2, objective, move, best);
 }
 
 void InterSwap::apply(WorkingSolution& s, const ExchangeMove& move) {
@@ -250,10 +254,7 @@ bool InterTwoOptStar::evaluate(const WorkingSolution& s, const VehicleClasses& c
     const RouteSegment r2 = m.merge(v2, t2.prefix[head2], t1.suffix[head1 + 1]);
     if (!acceptable(m, v2, r2)) continue;
     if (!tail_keeps_pairs(s, v1, head1) || !tail_keeps_pairs(s, v2, head2)) continue;
-    move.delta = tour_cost(s, v1, r1) + tour_cost(s, v2, r2) - t1.cost - t2.cost;
-    if (!improving(move, objective) || !better_move(move, best, objective)) continue;
-    best = move;
-    found = true;
+    found = settle(s, v1, r1, v2, r2, objective, move, best) || found;
   }
   return found;
 }
@@ -436,10 +437,7 @@ bool SwapStar::evaluate(const WorkingSolution& s, std::size_t v1, std::size_t v2
     if (!m.feasible(v1, r1)) continue;
     const RouteSegment r2 = whole_tour(m, v2, swapped(t2.tasks, cand.j, move.u, cand.u_to));
     if (!m.feasible(v2, r2)) continue;
-    move.delta = tour_cost(s, v1, r1) + tour_cost(s, v2, r2) - t1.cost - t2.cost;
-    if (!improving(move, objective) || !better_move(move, best, objective)) continue;
-    best = move;
-    return true;
+    if (settle(s, v1, r1, v2, r2, objective, move, best)) return true;
   }
   return false;
 }
