@@ -42,6 +42,14 @@ InsertionChoice BlinkInsertion::best_in_tour(const WorkingSolution& solution, st
   const RouteSegment& ps = m.task(task);
 
   if (!pair) {
+    // What the tour carries at its start and end must fit with the job (a necessary condition
+    // that rules out the full tours before any position is priced).
+    const RouteSegment& whole = tour.prefix[n + 1];
+    for (std::size_t d = 0; d < m.dims(); ++d) {
+      const std::int64_t start = whole.load.carried[d] + ps.load.carried[d];
+      const std::int64_t capacity = problem.vehicle(v).capacity[d];
+      if (start > capacity || start + whole.load.net[d] + ps.load.net[d] > capacity) return best;
+    }
     for (std::size_t k = 0; k <= n; ++k) {
       const std::size_t a = tour.prefix[k].last, b = tour.suffix[k + 1].first;
       const Cost in = arc(tv, a, p), out = arc(tv, p, b);
