@@ -59,7 +59,8 @@ Solution solve(const Problem& problem, const SolveOptions& options) {
                                                                   : options.backend;
   if (checkpointing && kind != BackendKind::Cpu)
     throw Error(ErrorCode::Unsupported,
-                std::string(options.resume ? "--resume" : "--checkpoint") + ": checkpoint and resume are supported by the cpu backend only, not by backend '" +
+                std::string(options.resume ? "--resume" : "--checkpoint") +
+                    ": checkpoint and resume are supported by the cpu backend only, not by backend '" +
                     std::string(to_string(kind)) + "' (use --backend cpu or auto)");
   if (options.on_checkpoint && !(options.checkpoint_every_s > 0.0))
     throw invalid_input("--checkpoint-every", "must be a positive number of seconds");

@@ -102,7 +102,7 @@ void report(const SolveOptions& options, const Deadline& deadline, const SearchS
 class Checkpointer {
  public:
   Checkpointer(const Problem& problem, const SolveOptions& options, const std::vector<std::size_t>& hopeless)
-      : problem_(problem), options_(options), hopeless_(hopeless) {
+      : problem_(problem), options_(options) {
     if (!options.on_checkpoint) return;
     base_.fingerprint = options.resume ? options.resume->fingerprint : problem_fingerprint(problem);
     base_.seed = options.seed;
@@ -143,7 +143,6 @@ class Checkpointer {
  private:
   const Problem& problem_;
   const SolveOptions& options_;
-  const std::vector<std::size_t>& hopeless_;
   SolveCheckpoint base_;
   CheckpointScore hopeless_score_;
   double last_s_ = 0.0;

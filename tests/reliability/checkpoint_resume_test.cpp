@@ -169,3 +169,37 @@ TEST(ConstructionStop, StopFlagIsHonouredDuringALongConstruction) {
   ASSERT_FALSE(solution.unassigned.empty());
   for (const Unassigned& u : solution.unassigned) EXPECT_EQ(u.reason, UnassignedReason::NotRouted);
 }
+
+TEST(CheckpointResume, DescentPathCheckpointsAndResumesToo) {
+  // More capacity dimensions than the segment model covers: the descent path of the backend.
+  ProblemSpec spec = test::points_spec(test::random_points(41, 11));
+  for (std::size_t i = 1; i <= 40; ++i) {
+    JobSpec j = test::make_job(i, i);
+    j.delivery = Amount(std::vector<std::int64_t>(9, 1 + static_cast<std::int64_t>(i % 3)));
+    j.pickup = Amount(std::vector<std::int64_t>(9, 0));
+    spec.jobs.push_back(j);
+  }
+  for (Id v = 1; v <= 12; ++v) {
+    VehicleSpec vehicle = test::make_vehicle(v, 0, 12);
+    vehicle.capacity = Amount(std::vector<std::int64_t>(9, 12));
+    spec.vehicles.push_back(vehicle);
+  }
+  const auto problem = Problem::create(std::move(spec));
+  std::vector<SolveCheckpoint> states;
+  SolveOptions options;
+  options.backend = BackendKind::Cpu;
+  options.checkpoint_every_s = 1e-6;  // after every pass of the descent
+  options.on_checkpoint = [&](const SolveCheckpoint& c) { states.push_back(c); };
+  const Solution full = solve(*problem, options);
+  ASSERT_TRUE(validate(*problem, full).ok());
+  ASSERT_GE(states.size(), 2u);  // the construction's plan, then the descent's passes
+  for (const SolveCheckpoint& state : states) {
+    EXPECT_NO_THROW(check_checkpoint(*problem, state));
+    SolveOptions again;
+    again.backend = BackendKind::Cpu;
+    again.resume = std::make_shared<SolveCheckpoint>(state);
+    const Solution resumed = solve(*problem, again);
+    ASSERT_TRUE(validate(*problem, resumed).ok());
+    EXPECT_FALSE(better(state.score, score_of(*problem, resumed), Objective::Cost));
+  }
+}
