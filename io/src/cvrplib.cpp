@@ -71,36 +71,48 @@ std::optional<WeightFormat> weight_format(std::string_view text) {
   return std::nullopt;
 }
 
-// The (row, column) cells a format lists, in file order; each weight also fills its mirror
-// cell except in FULL_MATRIX.
-std::vector<std::pair<std::size_t, std::size_t>> weight_cells(WeightFormat format, std::size_t n) {
-  std::vector<std::pair<std::size_t, std::size_t>> cells;
-  switch (format) {
-    case WeightFormat::FullMatrix:
-      for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = 0; j < n; ++j) cells.emplace_back(i, j);
-      break;
-    case WeightFormat::LowerRow:
-      for (std::size_t i = 1; i < n; ++i)
-        for (std::size_t j = 0; j < i; ++j) cells.emplace_back(i, j);
-      break;
-    case WeightFormat::UpperRow:
-      for (std::size_t i = 0; i + 1 < n; ++i)
-        for (std::size_t j = i + 1; j < n; ++j) cells.emplace_back(i, j);
-      break;
-    case WeightFormat::LowerDiagRow:
-      for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = 0; j <= i; ++j) cells.emplace_back(i, j);
-      break;
-    case WeightFormat::UpperDiagRow:
-      for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = i; j < n; ++j) cells.emplace_back(i, j);
-      break;
-    case WeightFormat::Function:
-      break;
+// The (row, column) cells a format lists, in file order, walked one at a time (a tiny file
+// claiming a huge DIMENSION must fail at its first missing weight, not after listing n^2 cells);
+// each weight also fills its mirror cell except in FULL_MATRIX.
+class WeightCells {
+ public:
+  WeightCells(WeightFormat format, std::size_t n) : format_(format), n_(n) {
+    switch (format) {
+      case WeightFormat::FullMatrix: count_ = n * n; break;
+      case WeightFormat::LowerRow:
+      case WeightFormat::UpperRow: count_ = n * (n - std::min<std::size_t>(n, 1)) / 2; break;
+      case WeightFormat::LowerDiagRow:
+      case WeightFormat::UpperDiagRow: count_ = n * (n + 1) / 2; break;
+      case WeightFormat::Function: count_ = 0; break;
+    }
+    if (format == WeightFormat::LowerRow) i_ = 1;
+    if (format == WeightFormat::UpperRow) j_ = 1;
   }
-  return cells;
-}
+  [[nodiscard]] std::size_t count() const noexcept { return count_; }
+  /// The current cell; advance() moves to the next one in file order.
+  [[nodiscard]] std::pair<std::size_t, std::size_t> cell() const noexcept { return {i_, j_}; }
+  void advance() noexcept {
+    ++j_;
+    switch (format_) {
+      case WeightFormat::FullMatrix: if (j_ == n_) next_row(0); break;
+      case WeightFormat::LowerRow: if (j_ == i_) next_row(0); break;
+      case WeightFormat::LowerDiagRow: if (j_ > i_) next_row(0); break;
+      case WeightFormat::UpperRow: if (j_ == n_) next_row(i_ + 2); break;
+      case WeightFormat::UpperDiagRow: if (j_ == n_) next_row(i_ + 1); break;
+      case WeightFormat::Function: break;
+    }
+  }
+
+ private:
+  void next_row(std::size_t first_column) noexcept {
+    ++i_;
+    j_ = first_column;
+  }
+  WeightFormat format_;
+  std::size_t n_;
+  std::size_t count_ = 0;
+  std::size_t i_ = 0, j_ = 0;
+};
 
 struct VrpFile {
   std::string name;
@@ -254,13 +266,16 @@ VrpFile read_vrp(TextReader& in) {
       const std::size_t n = require_dimension(in, vrp, key);
       if (!vrp.edge_weight_format || *vrp.edge_weight_format == WeightFormat::Function)
         in.fail("EDGE_WEIGHT_SECTION: EDGE_WEIGHT_FORMAT (FULL_MATRIX, LOWER_ROW, ...) must come before it");
-      const auto cells = weight_cells(*vrp.edge_weight_format, n);
+      WeightCells cells(*vrp.edge_weight_format, n);
       const bool symmetric = *vrp.edge_weight_format != WeightFormat::FullMatrix;
-      Matrix m(n, 0);
+      // The weights are kept as they come and the n x n matrix is built once they are all there,
+      // so memory follows the file, not the DIMENSION it claims.
+      std::vector<std::int64_t> weights;
+      weights.reserve(std::min<std::size_t>(cells.count(), std::size_t{1} << 20));
       in.consume_line();
-      for (std::size_t k = 0; k < cells.size(); ++k) {
+      for (std::size_t k = 0; k < cells.count(); ++k) {
         const auto token = in.next_token();
-        const std::string count = std::to_string(cells.size());
+        const std::string count = std::to_string(cells.count());
         if (!token) in.fail("EDGE_WEIGHT_SECTION: the file ends after " + std::to_string(k) + " of " + count + " weights");
         const auto w = detail::to_double(token->text);
         if (!w)
@@ -270,13 +285,18 @@ VrpFile read_vrp(TextReader& in) {
         if (*w < 0 || *w != std::floor(*w) || *w >= static_cast<double>(kUnreachable))
           in.fail("EDGE_WEIGHT_SECTION: weight '" + std::string(token->text) + "' is not a non-negative integer",
                   token->line);
-        const auto [i, j] = cells[k];
-        m(i, j) = static_cast<std::int64_t>(*w);
-        if (symmetric) m(j, i) = m(i, j);
+        weights.push_back(static_cast<std::int64_t>(*w));
       }
       if (!trim(in.rest()).empty())
-        in.fail("EDGE_WEIGHT_SECTION: more weights than the " + std::to_string(cells.size()) + " expected, starting at '" +
+        in.fail("EDGE_WEIGHT_SECTION: more weights than the " + std::to_string(cells.count()) + " expected, starting at '" +
                 std::string(split_tokens(in.rest()).front()) + "'");
+      Matrix m(n, 0);
+      for (const std::int64_t w : weights) {
+        const auto [i, j] = cells.cell();
+        m(i, j) = w;
+        if (symmetric) m(j, i) = w;
+        cells.advance();
+      }
       vrp.weights = std::move(m);
     } else if (key.size() > 8 && key.ends_with("_SECTION")) {
       in.fail(key + ": unsupported section");
