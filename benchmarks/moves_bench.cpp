@@ -5,14 +5,20 @@
 //   Moves/<instance>/cuda-host          the batched host twin, a batch of 8 solutions per call
 //   Moves/<instance>/cuda               the device engine, same batch (skipped without a device)
 //   Moves/<instance>/cuda-naive         the device engine with pageable per-array copies
+//   Moves/<instance>/cuda-host-descent  a whole descent inside the engine (load, rounds of
+//                                       pricing + selection + application until no move is
+//                                       left, fetch) from 8 perturbed copies of the solution
+//   Moves/<instance>/cuda-descent       the same on the device (skipped without a device)
 // items_per_second = (customer, neighbour, move type) triples priced per second. The solution
 // is the batched search's construction + descent (seed 1), copied 8 times.
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -35,7 +41,29 @@ struct Fixture {
   PackedProblem packed;
   std::vector<RouteSet> solutions;
   PackedBatch batch;
+  std::vector<RouteSet> perturbed;  // the solution with n / 10 random feasible relocations, per copy
+  PackedBatch perturbed_batch;
 };
+
+/// n / 10 random relocations of single tasks, each kept when schedule_route accepts both routes.
+RouteSet perturb(const Problem& p, RouteSet rs, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const std::size_t moves = std::max<std::size_t>(1, p.tasks().size() / 10);
+  for (std::size_t i = 0; i < moves * 4 && i < 100000; ++i) {
+    const std::size_t a = rng() % rs.size(), b = rng() % rs.size();
+    if (rs[a].empty()) continue;
+    RouteSet next = rs;
+    const auto from = static_cast<std::ptrdiff_t>(rng() % next[a].size());
+    const std::int32_t t = next[a][static_cast<std::size_t>(from)];
+    next[a].erase(next[a].begin() + from);
+    next[b].insert(next[b].begin() + static_cast<std::ptrdiff_t>(rng() % (next[b].size() + 1)), t);
+    bool ok = true;
+    for (const std::size_t v : {a, b})
+      ok = ok && (next[v].empty() || schedule_route(p, v, {next[v].begin(), next[v].end()}).feasible);
+    if (ok) rs = std::move(next);
+  }
+  return rs;
+}
 
 Fixture& fixture(const std::string& name) {
   static std::map<std::string, std::unique_ptr<Fixture>> cache;
@@ -57,6 +85,10 @@ Fixture& fixture(const std::string& name) {
   std::vector<const RouteSet*> ptrs;
   for (const auto& x : slot->solutions) ptrs.push_back(&x);
   slot->batch = pack_batch(slot->packed, ptrs);
+  std::vector<const RouteSet*> perturbed;
+  for (unsigned i = 0; i < kBatch; ++i) slot->perturbed.push_back(perturb(*slot->problem, rs, i + 1));
+  for (const auto& x : slot->perturbed) perturbed.push_back(&x);
+  slot->perturbed_batch = pack_batch(slot->packed, perturbed);
   return *slot;
 }
 
@@ -82,6 +114,49 @@ void engine_bench(benchmark::State& state, const std::string& name, const std::s
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(times.moves));
   const double n = static_cast<double>(times.calls);
+  state.counters["h2d_ms"] = times.h2d / n * 1e3;
+  state.counters["kernel_ms"] = times.kernels / n * 1e3;
+  state.counters["d2h_ms"] = times.d2h / n * 1e3;
+}
+
+void descent_bench(benchmark::State& state, const std::string& name, bool device) {
+  if (!std::filesystem::exists(std::filesystem::path(ROUTESOLVE_BENCH_DATASETS) / "cvrp" / "x" / (name + ".vrp"))) {
+    state.SkipWithError("dataset not found");
+    return;
+  }
+  if (device && !cuda::device_available()) {
+    state.SkipWithError(("no CUDA device: " + cuda::device_unavailable_reason()).c_str());
+    return;
+  }
+  Fixture& f = fixture(name);
+  std::unique_ptr<MoveEngine> engine = device ? make_device_engine(cuda::TransferMode::Pinned) : make_host_engine(2);
+  engine->set_problem(f.packed);
+  EngineTimes times;
+  std::vector<std::uint32_t> applied;
+  std::vector<std::int64_t> gain;
+  PackedBatch out = f.perturbed_batch;
+  std::uint64_t moves_applied = 0;
+  std::int64_t gained = 0;
+  for (auto _ : state) {
+    engine->load(f.perturbed_batch, times);
+    for (int round = 0; round < 10000; ++round) {
+      engine->round(applied, gain, times);
+      std::uint32_t any = 0;
+      for (std::size_t s = 0; s < applied.size(); ++s) {
+        any += applied[s];
+        moves_applied += applied[s];
+        gained += gain[s];
+      }
+      if (any == 0) break;
+    }
+    engine->fetch(out, times);
+    benchmark::DoNotOptimize(out.arena.bytes.data());
+  }
+  const double n = static_cast<double>(state.iterations());
+  state.SetItemsProcessed(static_cast<std::int64_t>(times.moves));
+  state.counters["rounds"] = static_cast<double>(times.rounds) / n;
+  state.counters["applied"] = static_cast<double>(moves_applied) / n;
+  state.counters["gain"] = static_cast<double>(gained) / n;
   state.counters["h2d_ms"] = times.h2d / n * 1e3;
   state.counters["kernel_ms"] = times.kernels / n * 1e3;
   state.counters["d2h_ms"] = times.d2h / n * 1e3;
@@ -142,6 +217,11 @@ int register_all() {
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
     }
+    for (const bool device : {false, true})
+      benchmark::RegisterBenchmark(("Moves/" + name + (device ? "/cuda-descent" : "/cuda-host-descent")).c_str(),
+                                   [name, device](benchmark::State& s) { descent_bench(s, name, device); })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
   }
   return 0;
 }

@@ -49,11 +49,11 @@ std::unique_ptr<Backend> make_backend(BackendKind kind) {
 
 Solution solve(const Problem& problem, const SolveOptions& options) {
   // auto: the device when one is usable and the problem is large enough for the batched move
-  // evaluation to pay for its transfers and launches (cost model in cuda::device_pays_for).
+  // evaluation to pay for its transfers and launches (cost model: cuda/auto_policy.hpp).
   // Checkpoint / resume: the CPU backend's search state only (issue 8).
   const bool checkpointing = static_cast<bool>(options.on_checkpoint) || options.resume != nullptr;
   const BackendKind kind = options.backend == BackendKind::Auto && !checkpointing &&
-                                   cuda::device_pays_for(problem.tasks().size())
+                                   cuda::device_pays_for(problem, options)
                                ? BackendKind::Cuda
                            : options.backend == BackendKind::Auto ? BackendKind::Cpu
                                                                   : options.backend;
