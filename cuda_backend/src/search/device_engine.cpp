@@ -142,7 +142,8 @@ class DeviceEngine final : public MoveEngine {
       best_host_ = PinnedBuffer<Move>(segments);
     }
     grow(prefix_dev_, prefix_bytes(batch.positions, problem_->dims));
-    grow(work_dev_, detail::search::evaluate_workspace_bytes(segments, problem_->neighbours, batch.routes));
+    grow(work_dev_, detail::search::evaluate_workspace_bytes(segments, problem_->neighbours, batch.routes,
+                                                             batch.solutions));
     apply_layout_ = ApplyLayout(batch.solutions, batch.tasks, batch.routes);
     grow(apply_dev_, apply_layout_.total);
     if (counts_host_.size() < std::size_t{batch.solutions} * 12)

@@ -1,7 +1,10 @@
-// Batched move evaluation on the device: the search_view.cuh functors in three kernels and one
-// CUB segmented ArgMin (see move_eval_launch.hpp).
+// Batched move evaluation and application on the device: the search_view.cuh functors in kernels,
+// with CUB for the segmented ArgMin, the candidates' sort and the offsets' scan (see move_eval_launch.hpp).
+
+#include <algorithm>
 
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_radix_sort.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
 
 #include "../device_runtime.hpp"
@@ -63,9 +66,22 @@ __global__ void fill_kernel(Move* best, std::uint64_t n) {
   if (i < n) best[i] = Move{};
 }
 
-__global__ void select_kernel(ProblemView p, BatchView b, PrefixView x, ApplyView a) {
+/// Sort keys: every customer's best delta (kNoMove: none) with the customer as value, and the
+/// solutions' segment offsets.
+__global__ void __launch_bounds__(kBlock)
+    keys_kernel(const Move* best, std::uint64_t n, u32 tasks, i64* keys, u32* values, int* segments, u32 solutions) {
+  const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) {
+    keys[i] = best[i].delta;
+    values[i] = static_cast<u32>(i % tasks);
+  }
+  if (i <= solutions) segments[i] = static_cast<int>(i * tasks);
+}
+
+/// One thread per solution walks its sorted customers (take_moves).
+__global__ void take_kernel(ProblemView p, BatchView b, PrefixView x, ApplyView a) {
   const u32 s = blockIdx.x * blockDim.x + threadIdx.x;
-  if (s < b.solutions) select_moves(p, b, x, a, s);
+  if (s < b.solutions) take_moves(p, b, x, a, s, p.tasks);
 }
 
 __global__ void __launch_bounds__(kBlock) length_kernel(BatchView b, ApplyView a, u32 routes) {
@@ -82,7 +98,8 @@ __global__ void __launch_bounds__(kBlock) write_kernel(ProblemView p, BatchView 
 struct Workspace {
   std::size_t moves = 0, deltas = 0, offsets = 0, mins = 0, temp = 0, temp_bytes = 0, total = 0;
   std::size_t scan_temp = 0, scan_bytes = 0;
-  Workspace(std::uint64_t segments, u32 k, u32 routes = 0) {
+  std::size_t keys_in = 0, keys_out = 0, values = 0, sort_segments = 0, sort_temp = 0, sort_bytes = 0;
+  Workspace(std::uint64_t segments, u32 k, u32 routes = 0, u32 solutions = 0) {
     const std::uint64_t n = segments * k;
     std::size_t at = 0;
     const auto place = [&at](std::size_t bytes) {
@@ -105,6 +122,17 @@ struct Workspace {
                                                   static_cast<u32*>(nullptr), static_cast<int>(routes + 1)));
       scan_temp = place(scan_bytes);
     }
+    if (solutions > 0) {
+      keys_in = place(segments * sizeof(i64));
+      keys_out = place(segments * sizeof(i64));
+      values = place(segments * sizeof(u32));
+      sort_segments = place((std::size_t{solutions} + 1) * sizeof(int));
+      RS_CUDA_CHECK(cub::DeviceSegmentedRadixSort::SortPairs(
+          nullptr, sort_bytes, static_cast<const i64*>(nullptr), static_cast<i64*>(nullptr),
+          static_cast<const u32*>(nullptr), static_cast<u32*>(nullptr), static_cast<int>(segments),
+          static_cast<int>(solutions), static_cast<const int*>(nullptr), static_cast<const int*>(nullptr)));
+      sort_temp = place(sort_bytes);
+    }
     total = at;
   }
 };
@@ -113,8 +141,9 @@ unsigned blocks_for(std::uint64_t n) { return static_cast<unsigned>((n + kBlock 
 
 }  // namespace
 
-std::size_t evaluate_workspace_bytes(std::uint64_t segments, std::uint32_t k, std::uint32_t routes) {
-  return Workspace(segments, k, routes).total;
+std::size_t evaluate_workspace_bytes(std::uint64_t segments, std::uint32_t k, std::uint32_t routes,
+                                     std::uint32_t solutions) {
+  return Workspace(segments, k, routes, solutions).total;
 }
 
 namespace {
@@ -136,13 +165,31 @@ void launch_round(const ProblemView& problem, const BatchView& batch, const Pref
                   const BatchOut& out, cudaStream_t stream) {
   const DeviceSpan<Move> best{const_cast<Move*>(apply.best.data()), apply.best.size()};
   evaluate_on(problem, batch, prefix, routes, workspace, best, apply.active.data(), stream);
-  select_kernel<<<blocks_for(batch.solutions), kBlock, 0, stream>>>(problem, batch, prefix, apply);
+  const std::uint64_t segments = static_cast<std::uint64_t>(batch.solutions) * problem.tasks;
+  const Workspace w(segments, problem.neighbours, routes, batch.solutions);
+  std::byte* base = workspace.data();
+  if (segments > 0) {
+    // Candidates of every solution in goes_first order: a stable radix sort by delta of the
+    // customers in index order (the host twin's heap sort by (delta, customer) is the same order).
+    auto* keys_in = reinterpret_cast<i64*>(base + w.keys_in);
+    auto* keys_out = reinterpret_cast<i64*>(base + w.keys_out);
+    auto* values = reinterpret_cast<u32*>(base + w.values);
+    auto* seg = reinterpret_cast<int*>(base + w.sort_segments);
+    keys_kernel<<<blocks_for(std::max<std::uint64_t>(segments, std::uint64_t{batch.solutions} + 1)), kBlock, 0,
+                  stream>>>(apply.best.data(), segments, problem.tasks, keys_in, values, seg, batch.solutions);
+    RS_CUDA_CHECK_LAUNCH();
+    std::size_t sort_bytes = w.sort_bytes;
+    RS_CUDA_CHECK(cub::DeviceSegmentedRadixSort::SortPairs(base + w.sort_temp, sort_bytes, keys_in, keys_out, values,
+                                                           apply.cand.data(), static_cast<int>(segments),
+                                                           static_cast<int>(batch.solutions), seg, seg + 1, 0,
+                                                           static_cast<int>(sizeof(i64) * 8), stream));
+  }
+  take_kernel<<<blocks_for(batch.solutions), kBlock, 0, stream>>>(problem, batch, prefix, apply);
   RS_CUDA_CHECK_LAUNCH();
   length_kernel<<<blocks_for(std::uint64_t{routes} + 1), kBlock, 0, stream>>>(batch, apply, routes);
   RS_CUDA_CHECK_LAUNCH();
-  const Workspace w(static_cast<std::uint64_t>(batch.solutions) * problem.tasks, problem.neighbours, routes);
   std::size_t scan_bytes = w.scan_bytes;
-  RS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(workspace.data() + w.scan_temp, scan_bytes, apply.length.data(),
+  RS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(base + w.scan_temp, scan_bytes, apply.length.data(),
                                               out.route_offsets.data(), static_cast<int>(routes + 1), stream));
   write_kernel<<<blocks_for(routes), kBlock, 0, stream>>>(problem, batch, apply, out, routes);
   RS_CUDA_CHECK_LAUNCH();

@@ -11,8 +11,9 @@
 namespace routesolve::cuda::detail::search {
 
 /// Bytes of scratch launch_evaluate needs for `segments` (solution, customer) pairs of K moves
-/// (and launch_round, with the batch's `routes`).
-std::size_t evaluate_workspace_bytes(std::uint64_t segments, std::uint32_t k, std::uint32_t routes = 0);
+/// (and launch_round, with the batch's `routes` and `solutions`).
+std::size_t evaluate_workspace_bytes(std::uint64_t segments, std::uint32_t k, std::uint32_t routes = 0,
+                                     std::uint32_t solutions = 0);
 
 /// On `stream`, asynchronously: prefix arrays of every route (one thread per route), one thread
 /// per (solution, customer, neighbour) pricing its 7 move types, cub::DeviceSegmentedReduce::
@@ -23,7 +24,8 @@ void launch_evaluate(const ProblemView& problem, const BatchView& batch, const P
                      cudaStream_t stream);
 
 /// One descent round on `stream`, asynchronously: launch_evaluate's work (solutions with
-/// apply.active[s] == 0 priced as "no move") into apply.best, then select_moves (one thread per
+/// apply.active[s] == 0 priced as "no move") into apply.best, then the candidates sorted by delta
+/// (cub::DeviceSegmentedRadixSort, stable: the host twin's order) and take_moves (one thread per
 /// solution), route_length (one per route), cub::DeviceScan::ExclusiveSum of the lengths into
 /// out.route_offsets, and write_route (one per route) into `out`, the batch's second buffer.
 void launch_round(const ProblemView& problem, const BatchView& batch, const PrefixView& prefix,

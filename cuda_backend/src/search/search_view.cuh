@@ -683,9 +683,10 @@ RS_HD inline Move best_move(const ProblemView& p, const BatchView& b, const Pref
 
 // ------------------------------------------------------------------------------------------
 // Move application, one round, written once for host and device: selection of the improving
-// moves per solution (one thread per solution), new route lengths (one per route), their
-// exclusive scan into the new route offsets (CUB on the device, a loop on the host), and the new
-// positions (one thread per route) written into the second buffer of the batch.
+// moves per solution (sorted candidates, then one thread per solution walks them), new route
+// lengths (one per route), their exclusive scan into the new route offsets (CUB on the device,
+// a loop on the host), and the new positions (one thread per route) written into the second
+// buffer of the batch.
 // ------------------------------------------------------------------------------------------
 
 /// Scratch and results of one round's application.
@@ -755,22 +756,16 @@ RS_HD inline void sift_down(const Move* best, u32* c, u32 root, u32 n) {
   }
 }
 
-/// Solution s: the improving moves in goes_first order, each taken unless it touches a route a
-/// taken one changed (the greedy maximal non-overlapping set); their new routes into a.spec.
-RS_HD inline void select_moves(const ProblemView& p, const BatchView& b, const PrefixView& x,
-                               const ApplyView& a, u32 s) {
-  const u32 tasks = p.tasks, vehicles = p.vehicles;
-  const std::uint64_t base = static_cast<std::uint64_t>(s) * tasks;
-  for (u32 v = 0; v < vehicles; ++v) a.used[s * vehicles + v] = 0;
-  a.applied[s] = 0;
-  a.gain[s] = 0;
-  if (a.active[s] == 0u) return;
+/// Solution s's improving customers into a.cand, sorted in goes_first order (heap sort: in
+/// place, no allocation); returns how many. The host twin's way; the device sorts every
+/// customer by delta with a stable CUB segmented radix sort instead, which gives the same order.
+RS_HD inline u32 sort_candidates(const ProblemView& p, const ApplyView& a, u32 s) {
+  const std::uint64_t base = static_cast<std::uint64_t>(s) * p.tasks;
   const Move* best = &a.best[base];
   u32* c = &a.cand[base];
   u32 n = 0;
-  for (u32 u = 0; u < tasks; ++u)
+  for (u32 u = 0; u < p.tasks; ++u)
     if (best[u].delta < 0) c[n++] = u;
-  // Heap sort: in place, no allocation, the same on both sides.
   for (u32 i = n / 2; i-- > 0;) sift_down(best, c, i, n);
   for (u32 end = n; end > 1; --end) {
     const u32 t = c[0];
@@ -778,10 +773,27 @@ RS_HD inline void select_moves(const ProblemView& p, const BatchView& b, const P
     c[end - 1] = t;
     sift_down(best, c, 0, end - 1);
   }
+  return n;
+}
+
+/// Solution s: the first n customers of a.cand (sorted) up to the first without an improving
+/// move, each move taken unless it touches a route a taken one changed (the greedy maximal
+/// non-overlapping set); their new routes into a.spec.
+RS_HD inline void take_moves(const ProblemView& p, const BatchView& b, const PrefixView& x,
+                             const ApplyView& a, u32 s, u32 n) {
+  const u32 vehicles = p.vehicles;
+  const std::uint64_t base = static_cast<std::uint64_t>(s) * p.tasks;
+  for (u32 v = 0; v < vehicles; ++v) a.used[s * vehicles + v] = 0;
+  a.applied[s] = 0;
+  a.gain[s] = 0;
+  if (a.active[s] == 0u) return;
+  const Move* best = &a.best[base];
+  const u32* c = &a.cand[base];
   u32 applied = 0;
   i64 gain = 0;
   for (u32 i = 0; i < n; ++i) {
     const Move& m = best[c[i]];
+    if (m.delta >= 0) break;  // sorted: no improving move after this one
     RouteSpec sp[2];
     const u32 k = make_specs(p, b, x, s, m.u, m.v, m.type, m.aux, sp);
     if (k == 0) continue;
@@ -800,6 +812,13 @@ RS_HD inline void select_moves(const ProblemView& p, const BatchView& b, const P
   a.applied[s] = applied;
   a.gain[s] = gain;
   if (applied == 0) a.active[s] = 0;
+}
+
+/// Selection for solution s as the host twin runs it: sort_candidates, then take_moves.
+RS_HD inline void select_moves(const ProblemView& p, const BatchView& b, const PrefixView& x,
+                               const ApplyView& a, u32 s) {
+  const u32 n = a.active[s] != 0u ? sort_candidates(p, a, s) : 0u;
+  take_moves(p, b, x, a, s, n);
 }
 
 /// Positions of route r after the round (sentinels included); the last entry is 0.

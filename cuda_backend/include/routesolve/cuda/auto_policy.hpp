@@ -11,7 +11,7 @@
 //                + host_part                                     (the `host_search` stage)
 //   device_round = round_overhead_s                              (launches, one sync, D2H counts)
 //                + moves / device_moves_per_s                    (pricing, all threads at once)
-//                + tasks x select_s_per_task                     (selection: one thread per solution)
+//                + tasks x select_s_per_task                     (selection: sorted, then walked)
 //                + batch_bytes / h2d_bytes_per_s / descent_rounds  (the batch up once a descent)
 //                + host_part
 //   host_part    = host_share / (1 - host_share) x moves / host_moves_per_s
@@ -56,7 +56,7 @@ struct AutoRates {
   double host_share = 0.095;            ///< host_search share of a cuda-host solve (--profile)
   double device_moves_per_s = 5.0e8;    ///< estimate (H200; not measured yet)
   double round_overhead_s = 150e-6;     ///< estimate: ~10 launches, one sync, a 12 B x B copy back
-  double select_s_per_task = 0.5e-6;    ///< estimate: one GPU thread sorts a solution's candidates
+  double select_s_per_task = 0.5e-6;    ///< estimate: one GPU thread walks a solution's sorted candidates
   double h2d_bytes_per_s = 2.0e10;      ///< estimate: pinned, one copy
   double fixed_s = 0.25;                ///< estimate: CUDA context start + stream + buffers
   unsigned batch = 8, neighbours = 16;  ///< the batched search's B and K
