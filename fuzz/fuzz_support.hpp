@@ -4,10 +4,12 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -27,8 +29,16 @@ inline std::filesystem::path scratch_path(std::string_view suffix) {
 inline std::filesystem::path write_scratch(std::string_view suffix, const std::uint8_t* data, std::size_t size) {
   const auto path = scratch_path(suffix);
   std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) std::abort();
-  if (size > 0 && std::fwrite(data, 1, size, f) != size) std::abort();
+  // The harness, not the parser, failed: say why before stopping (a finding of the long run was
+  // an fopen failure here that left no reason behind).
+  if (!f) {
+    std::fprintf(stderr, "write_scratch: cannot open %s: %s\n", path.c_str(), std::strerror(errno));
+    std::abort();
+  }
+  if (size > 0 && std::fwrite(data, 1, size, f) != size) {
+    std::fprintf(stderr, "write_scratch: cannot write %s: %s\n", path.c_str(), std::strerror(errno));
+    std::abort();
+  }
   std::fclose(f);
   return path;
 }
