@@ -11,12 +11,14 @@
 #include <vector>
 
 #include "../cpu_backend/test_problems.hpp"
+#include "checkpoint_score.hpp"
 #include "routesolve/checkpoint.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/solve.hpp"
 #include "routesolve/validator.hpp"
 
 using namespace routesolve;
+using routesolve::test::score_of;
 
 namespace {
 
@@ -26,18 +28,6 @@ std::shared_ptr<const Problem> cvrp(std::size_t n, std::uint64_t seed) {
   for (std::size_t i = 1; i <= n; ++i) spec.jobs.push_back(test::make_job(i, i, 1 + static_cast<std::int64_t>(i % 3)));
   for (std::size_t v = 0; v < n / 4 + 2; ++v) spec.vehicles.push_back(test::make_vehicle(v + 1, 0, 12));
   return Problem::create(std::move(spec));
-}
-
-CheckpointScore score_of(const Problem& problem, const Solution& s) {
-  CheckpointScore score;
-  for (const Unassigned& u : s.unassigned)
-    if (u.type != TaskType::Delivery) {
-      ++score.unassigned;
-      score.priority_lost += problem.task(u.task).priority;
-    }
-  score.routes = s.routes.size();
-  score.cost = s.summary.cost;
-  return score;
 }
 
 }  // namespace

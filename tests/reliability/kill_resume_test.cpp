@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "cli_runner.hpp"
+#include "checkpoint_score.hpp"
 #include "routesolve/checkpoint.hpp"
 #include "routesolve/io/checkpoint.hpp"
 #include "routesolve/io/formats.hpp"
@@ -27,6 +28,7 @@
 
 namespace fs = std::filesystem;
 using namespace routesolve;
+using routesolve::test::score_of;
 
 namespace {
 
@@ -48,18 +50,6 @@ pid_t start_tool(const std::vector<std::string>& args, const fs::path& log) {
   return pid;
 }
 
-/// The objective terms of a solution, as a checkpoint records them.
-CheckpointScore score_of(const Problem& problem, const Solution& s) {
-  CheckpointScore score;
-  for (const Unassigned& u : s.unassigned)
-    if (u.type != TaskType::Delivery) {
-      ++score.unassigned;
-      score.priority_lost += problem.task(u.task).priority;
-    }
-  score.routes = s.routes.size();
-  score.cost = s.summary.cost;
-  return score;
-}
 
 }  // namespace
 
