@@ -50,7 +50,6 @@ pid_t start_tool(const std::vector<std::string>& args, const fs::path& log) {
   return pid;
 }
 
-
 }  // namespace
 
 TEST(KillResume, KilledSolvesResumeToValidSolutionsNoWorseThanTheCheckpoint) {
