@@ -32,9 +32,12 @@ int run_solve(const std::string& input, const std::string& output, const RunOpti
   const double output_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_output).count();
   out.solution.profile.push_back({"output", output_seconds});
   if (!o.quiet) {
-    fmt::print(stderr, "{}: cost {:.3f}, {} routes, {} unassigned, {:.2f} s ({})\n", input,
+    // Iterations (when the backend counts them) let engineers compare search speed across runs.
+    const std::string iterations =
+        out.solution.iterations > 0 ? fmt::format(", {} iterations", out.solution.iterations) : std::string();
+    fmt::print(stderr, "{}: cost {:.3f}, {} routes, {} unassigned, {:.2f} s ({}){}\n", input,
                output_cost(*out.problem, out.solution.summary.cost), out.solution.summary.routes,
-               out.solution.summary.unassigned, out.seconds, out.solution.backend);
+               out.solution.summary.unassigned, out.seconds, out.solution.backend, iterations);
     if (g_stop.load()) fmt::print(stderr, "interrupted: wrote the best solution found so far\n");
   }
   if (o.profile || !o.profile_out.empty()) report_profile(out.solution, o, input, out.seconds + output_seconds);
