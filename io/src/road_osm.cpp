@@ -29,6 +29,8 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <iterator>
+#include <optional>
 #include <osmium/handler.hpp>
 #include <osmium/io/bzip2_compression.hpp>
 #include <osmium/io/gzip_compression.hpp>
@@ -211,6 +213,22 @@ osmium::io::File osm_file(const std::filesystem::path& file) {
   return f;
 }
 
+// libosmium 2.19's PBF parser reads the file descriptor itself and closes it only when the file
+// parses to the end: a blob that fails to decompress leaks the descriptor (found by fuzzing: a
+// long-running process importing corrupt files ran out of descriptors). PBF files up to this size
+// are therefore read into memory and parsed from there (no descriptor at all); larger ones are
+// streamed, so that memory keeps following the road network rather than the file.
+constexpr std::uintmax_t kPbfInMemoryBytes = std::uintmax_t{1} << 30;
+
+/// The whole file, or nullopt when it cannot be read.
+std::optional<std::string> slurp(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return std::nullopt;
+  return bytes;
+}
+
 std::uint32_t deciseconds(std::uint32_t length_m, double speed_kmh) {
   // metres / (km/h / 3.6) seconds = 36 * metres / km/h deciseconds
   const double ds = std::round(36.0 * length_m / speed_kmh);
@@ -242,8 +260,16 @@ RoadNetwork read_osm_pbf(const std::filesystem::path& file, const OsmProfile& pr
   std::vector<std::int64_t> node_ids;  // sorted distinct ids of refs
   std::vector<Coordinates> coords;
   std::vector<char> located;
+  std::string pbf_bytes;  // the PBF file in memory (see kPbfInMemoryBytes); outlives the readers
   try {
-    const osmium::io::File input = osm_file(file);
+    osmium::io::File input = osm_file(file);
+    if (input.format() == osmium::io::file_format::pbf && input.compression() == osmium::io::file_compression::none &&
+        std::filesystem::file_size(file, ec) <= kPbfInMemoryBytes && !ec) {
+      auto bytes = slurp(file);
+      if (!bytes) throw invalid_input(name, "cannot read the file");
+      pbf_bytes = std::move(*bytes);
+      input = osmium::io::File(pbf_bytes.data(), pbf_bytes.size(), "pbf");
+    }
     // Pass 1: drivable ways.
     {
       osmium::io::Reader reader(input, osmium::osm_entity_bits::way);
