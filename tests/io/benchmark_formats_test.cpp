@@ -333,6 +333,16 @@ TEST(Cvrplib, HugeDimensionInATinyFileFailsAtTheFirstMissingWeight) {
   }
 }
 
+TEST(Cvrplib, HugeDistanceOrServiceTimeIsAClearError) {
+  // Fuzzing finding: DISTANCE 1e308 was converted to a 64-bit integer (UBSan: out of range).
+  for (const std::string line : {"DISTANCE : 1e308\r\n", "SERVICE_TIME : 2e15\r\n"}) {
+    SCOPED_TRACE(line);
+    const std::string field = line.substr(0, line.find(' '));
+    expect_invalid([&] { return io::parse_cvrplib(explicit_instance("LOWER_ROW", layout(kSym, "LOWER_ROW"), line), "big.vrp"); },
+                   {"big.vrp", field, "1e15"});
+  }
+}
+
 TEST(Cvrplib, OptionalFleetDistanceAndService) {
   const ProblemSpec spec = io::parse_cvrplib(
       explicit_instance("LOWER_ROW", layout(kSym, "LOWER_ROW"), "VEHICLES : 3\r\nDISTANCE : 25.7\r\nSERVICE_TIME : 2\r\n"),
