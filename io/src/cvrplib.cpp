@@ -31,9 +31,6 @@ using detail::trim;
 
 // Largest DIMENSION accepted: three dense n x n matrices of 64-bit entries are built.
 constexpr std::int64_t kMaxDimension = 100000;
-// Largest DISTANCE / SERVICE_TIME accepted (as for distances, io/src/text.cpp): they become 64-bit
-// integers, so 1e308 must be a clear error rather than an out-of-range conversion (fuzzing finding).
-constexpr double kMaxNumber = 1e15;
 
 struct KeywordLine {
   std::string key;
@@ -210,13 +207,13 @@ VrpFile read_vrp(TextReader& in) {
       need_value();
       const double d = in.number_field(value, "DISTANCE");
       if (d < 0) in.fail("DISTANCE: must not be negative, got " + value);
-      if (d > kMaxNumber) in.fail("DISTANCE: " + value + " is beyond the largest value stored (1e15)");
+      if (d > detail::kMaxStoredNumber) in.fail("DISTANCE: " + value + " is beyond the largest value stored (1e15)");
       vrp.distance = d;
     } else if (key == "SERVICE_TIME") {
       need_value();
       const double s = in.number_field(value, "SERVICE_TIME");
       if (s < 0) in.fail("SERVICE_TIME: must not be negative, got " + value);
-      if (s > kMaxNumber) in.fail("SERVICE_TIME: " + value + " is beyond the largest value stored (1e15)");
+      if (s > detail::kMaxStoredNumber) in.fail("SERVICE_TIME: " + value + " is beyond the largest value stored (1e15)");
       vrp.service_time = s;
     } else if (key == "EDGE_WEIGHT_TYPE") {
       need_value();

@@ -16,12 +16,10 @@ bool is_blank(char c) noexcept {
 
 bool integral(double v) noexcept { return std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e9; }
 
-// Largest scaled planar distance stored (far below 2^63, so route sums stay exact). Coordinates
-// further apart (fuzzing found 1e23) would overflow the conversion to integer: refused instead.
-constexpr double kMaxPlanarDistance = 1e15;
-
+// Coordinates further apart than kMaxStoredNumber (fuzzing found 1e23) would overflow the
+// conversion to integer: refused instead.
 std::int64_t checked_distance(double scaled) {
-  if (!(scaled >= 0.0 && scaled <= kMaxPlanarDistance))
+  if (!(scaled >= 0.0 && scaled <= kMaxStoredNumber))
     throw invalid_input("coordinates", "two points are " + std::to_string(scaled) +
                                            " units apart (after scaling), beyond the largest distance stored (1e15)");
   return static_cast<std::int64_t>(scaled);

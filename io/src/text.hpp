@@ -93,6 +93,10 @@ std::int64_t euclidean_truncated(double dx, double dy, std::int64_t factor);
 /// ceil(sqrt(dx^2+dy^2)) (TSPLIB CEIL_2D).
 std::int64_t euclidean_ceiled(double dx, double dy);
 
+/// Largest distance, duration or limit stored from a text format (far below 2^63, so route sums
+/// stay exact); larger values are refused rather than converted out of range.
+inline constexpr double kMaxStoredNumber = 1e15;
+
 /// Internal units per output unit of the Solomon / Li & Lim conventions: 10 when arcs are
 /// truncated to one decimal, 1000 for exact Euclidean distances.
 std::int64_t planar_scale(bool truncate_one_decimal) noexcept;
