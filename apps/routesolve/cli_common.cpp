@@ -70,6 +70,9 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
                  "transfers, for the matrices and the search")
       ->check(CLI::IsMember({"batched", "naive"}))
       ->capture_default_str();
+  cmd.add_option("--device", o.device, "cuda backend: the CUDA device index, for the matrices and the search")
+      ->check(CLI::Range(0, 1023))
+      ->capture_default_str();
   cmd.add_option("--network", o.network,
                  "Road network (.osm.pbf, .gr, edge list or .rsnet cache): travel matrices for input "
                  "with coordinates and no matrices");
@@ -107,6 +110,8 @@ SolveOptions make_solve_options(const RunOptions& o) {
   options.time_limit_s = o.time_limit;
   options.seed = o.seed;
   options.threads = o.threads;
+  options.device.transfer = parse_transfer_mode(o.transfer);
+  options.device.index = o.device;
   options.objective =
       o.objective == "vehicles-then-cost" ? Objective::VehiclesThenCost : Objective::Cost;
   options.stop = &g_stop;
@@ -176,8 +181,6 @@ Outcome solve_one(const fs::path& input, const RunOptions& o, ProgressBar* bar) 
                                             p.best_routes, p.unassigned, p.elapsed_s));
     };
   }
-  // The cuda backend's search reads its transfer mode from the environment (cuda_backend.cpp).
-  if (o.transfer == "naive") setenv("ROUTESOLVE_CUDA_TRANSFER", "naive", 1);
   out.solution = solve(*out.problem, options);
   out.solution.profile.insert(out.solution.profile.begin(), extras.stages.begin(), extras.stages.end());
   const auto t_validate = std::chrono::steady_clock::now();

@@ -12,25 +12,6 @@
 
 namespace routesolve {
 
-std::string_view to_string(BackendKind kind) noexcept {
-  switch (kind) {
-    case BackendKind::Cpu: return "cpu";
-    case BackendKind::Cuda: return "cuda";
-    case BackendKind::Auto: return "auto";
-    case BackendKind::CudaHost: return "cuda-host";
-  }
-  return "?";
-}
-
-BackendKind parse_backend(std::string_view text) {
-  if (text == "cpu") return BackendKind::Cpu;
-  if (text == "cuda") return BackendKind::Cuda;
-  if (text == "auto") return BackendKind::Auto;
-  if (text == "cuda-host") return BackendKind::CudaHost;
-  throw invalid_input("--backend", "unknown backend '" + std::string(text) +
-                                       "' (expected cpu, cuda, cuda-host or auto)");
-}
-
 std::unique_ptr<Backend> make_backend(BackendKind kind) {
   switch (kind) {
     case BackendKind::Cpu:

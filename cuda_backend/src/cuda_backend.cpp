@@ -2,7 +2,8 @@
 //
 // The search is the batched one of search/batched_search.hpp with the device move engine
 // (kernels + CUB, search/move_eval.cu): the same code as "cuda-host" with the pricing on the
-// GPU. $ROUTESOLVE_CUDA_TRANSFER=naive switches the engine to pageable, per-array copies. After
+// GPU, on options.device.index; options.device.transfer = Naive switches the engine to pageable,
+// per-array copies. After
 // the search, every route's travel duration, distance and arc cost is re-evaluated on the device
 // with the batched route-evaluation kernel, and checked to equal both the host twin and the
 // figures of the solution exactly; any difference is a bug (Error Internal). The profile gets
@@ -39,21 +40,18 @@ std::string figures(const RouteTotals& t) {
 
 class CudaBackend final : public Backend {
  public:
-  CudaBackend() : evaluator_(DeviceEvalOptions{}) {}
 
   [[nodiscard]] std::string_view name() const noexcept override { return "cuda"; }
 
   Solution solve(const Problem& problem, const SolveOptions& options) override {
-    const char* mode = std::getenv("ROUTESOLVE_CUDA_TRANSFER");
-    const TransferMode transfer =
-        mode != nullptr && std::string_view(mode) == "naive" ? TransferMode::Naive : TransferMode::Pinned;
-    auto engine = search::make_device_engine(transfer);
+    auto engine = search::make_device_engine(options.device.transfer, options.device.index);
     Solution solution = search::solve_batched(problem, options, *engine, "cuda");
     const auto t0 = std::chrono::steady_clock::now();
 
     const RouteBatch batch = make_route_batch(problem, solution.routes);
     DeviceEvalTimings timings;
-    const std::vector<RouteTotals> device = evaluator_.evaluate(batch, &timings);
+    DeviceRouteEvaluator evaluator(DeviceEvalOptions{.transfer = options.device.transfer, .device = options.device.index});
+    const std::vector<RouteTotals> device = evaluator.evaluate(batch, &timings);
     const std::vector<RouteTotals> host = evaluate_routes_host(batch);
     for (std::size_t r = 0; r < solution.routes.size(); ++r) {
       const Route& route = solution.routes[r];
@@ -70,9 +68,6 @@ class CudaBackend final : public Backend {
     solution.backend = "cuda";
     return solution;
   }
-
- private:
-  DeviceRouteEvaluator evaluator_;
 };
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "routesolve/hd/travel_view.hpp"
 #include "routesolve/types.hpp"
 
 namespace routesolve {
@@ -177,18 +178,6 @@ struct Vehicle {
   double speed_factor = 1.0;
   std::size_t travel = 0;  ///< index into Problem::travel(): shared by vehicles of equal profile/speed/costs
   std::string description;
-};
-
-/// The travel data one vehicle sees: durations after speed_factor, distances, and per-arc cost
-/// in internal cost units. Plain row-major arrays (n x n), usable by host and device code alike.
-struct TravelView {
-  std::size_t n = 0;
-  const std::int64_t* durations = nullptr;
-  const std::int64_t* distances = nullptr;
-  const std::int64_t* costs = nullptr;
-  [[nodiscard]] std::int64_t duration(std::size_t i, std::size_t j) const noexcept { return durations[i * n + j]; }
-  [[nodiscard]] std::int64_t distance(std::size_t i, std::size_t j) const noexcept { return distances[i * n + j]; }
-  [[nodiscard]] std::int64_t cost(std::size_t i, std::size_t j) const noexcept { return costs[i * n + j]; }
 };
 
 class Problem {

@@ -1,74 +1,11 @@
 #pragma once
 // The fleet-routing API: solve(problem, options) through one of the backends.
 
-#include <atomic>
-#include <cstdint>
-#include <functional>
 #include <memory>
-#include <string>
-#include <string_view>
-#include <vector>
 
-#include "routesolve/checkpoint.hpp"
-#include "routesolve/problem.hpp"
-#include "routesolve/solution.hpp"
+#include "routesolve/backend.hpp"
 
 namespace routesolve {
-
-/// CudaHost: the CUDA backend's batched search with its kernels' functors run on the host.
-enum class BackendKind { Cpu, Cuda, Auto, CudaHost };
-
-/// "cpu", "cuda", "auto", "cuda-host".
-std::string_view to_string(BackendKind kind) noexcept;
-/// Parses "cpu" | "cuda" | "cuda-host" | "auto"; throws invalid_input otherwise.
-BackendKind parse_backend(std::string_view text);
-
-enum class Objective {
-  Cost,                ///< minimise total cost (VROOM's model)
-  VehiclesThenCost,    ///< fewest routes first, then cost
-};
-
-/// Progress report sent by a solver from time to time.
-struct Progress {
-  double elapsed_s = 0.0;
-  double fraction = 0.0;  ///< 0..1 of the time budget (or of the work, when unlimited)
-  Cost best_cost = 0;
-  std::size_t best_routes = 0;
-  std::size_t unassigned = 0;
-};
-
-struct SolveOptions {
-  BackendKind backend = BackendKind::Auto;
-  double time_limit_s = 0.0;  ///< 0 = stop at the local optimum of the construction + descent
-  std::uint64_t seed = 1;
-  unsigned threads = 1;
-  Objective objective = Objective::Cost;
-  const std::atomic<bool>* stop = nullptr;        ///< set to true to stop early (SIGINT)
-  std::function<void(const Progress&)> on_progress;  ///< may be empty
-
-  /// Checkpoints of the search state (CPU backend; other backends refuse with Unsupported).
-  /// Called on the solving thread at a deterministic point (between search epochs, every
-  /// search thread joined): once when the construction is done, then whenever
-  /// checkpoint_every_s seconds have passed since the last one. May be empty. Writing a file is
-  /// the caller's business (routesolve/io/checkpoint.hpp: write_checkpoint); an exception
-  /// thrown here ends the solve.
-  std::function<void(const SolveCheckpoint&)> on_checkpoint;
-  double checkpoint_every_s = 60.0;
-  /// Resume from a checkpoint (must pass check_checkpoint against the problem, which solve()
-  /// does): no construction; the search starts from its best plan with time_limit_s minus the
-  /// time already spent, and returns a solution no worse than it (lexicographic objective).
-  /// With time_limit_s == 0 the fixed amount of work left is done.
-  std::shared_ptr<const SolveCheckpoint> resume;
-};
-
-/// A solver behind the common API.
-class Backend {
- public:
-  virtual ~Backend() = default;
-  [[nodiscard]] virtual std::string_view name() const noexcept = 0;
-  /// Solves; the result has every task either routed or unassigned with a reason.
-  virtual Solution solve(const Problem& problem, const SolveOptions& options) = 0;
-};
 
 /// The backend `kind` resolves to on this machine. Throws Error(Device) for Cuda without a
 /// device; Auto falls back to the CPU backend.

@@ -15,6 +15,7 @@
 #include <span>
 #include <vector>
 
+#include "routesolve/backend.hpp"  // TransferMode
 #include "routesolve/problem.hpp"
 #include "routesolve/solution.hpp"
 
@@ -55,12 +56,6 @@ void validate(const RouteBatch& batch);
 
 /// Host twin: evaluates the batch with Thrust on the OpenMP system. Always available.
 std::vector<RouteTotals> evaluate_routes_host(const RouteBatch& batch);
-
-/// How inputs and results cross the bus.
-enum class TransferMode {
-  Pinned,  ///< everything packed into one pinned staging buffer, one cudaMemcpyAsync each way
-  Naive,   ///< pageable memory, one allocation and one copy per array (for benchmarks)
-};
 
 struct DeviceEvalOptions {
   TransferMode transfer = TransferMode::Pinned;
