@@ -182,12 +182,12 @@ int main(int argc, char** argv) {
       benchmark::RegisterBenchmark((region + "cuda-host" + size + "/threads:2").c_str(), bench_phast, r, n, host)
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
-      for (const auto mode : {cuda::TransferMode::Pinned, cuda::TransferMode::Naive}) {
+      for (const auto mode : {TransferMode::Pinned, TransferMode::Naive}) {
         cuda::PhastOptions gpu;
         gpu.device = cuda::MatrixDevice::Cuda;
         gpu.transfer = mode;
         const std::string name =
-            region + "cuda" + size + "/" + (mode == cuda::TransferMode::Pinned ? "batched" : "naive");
+            region + "cuda" + size + "/" + (mode == TransferMode::Pinned ? "batched" : "naive");
         benchmark::RegisterBenchmark(name.c_str(), bench_phast, r, n, gpu)
             ->Unit(benchmark::kMillisecond)
             ->UseRealTime();

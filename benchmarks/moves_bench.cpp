@@ -104,7 +104,7 @@ void engine_bench(benchmark::State& state, const std::string& name, const std::s
   Fixture& f = fixture(name);
   std::unique_ptr<MoveEngine> engine =
       kind == "cuda-host" ? make_host_engine(2)
-                          : make_device_engine(kind == "cuda" ? cuda::TransferMode::Pinned : cuda::TransferMode::Naive);
+                          : make_device_engine(kind == "cuda" ? TransferMode::Pinned : TransferMode::Naive);
   engine->set_problem(f.packed);
   std::vector<Move> best;
   EngineTimes times;
@@ -129,7 +129,7 @@ void descent_bench(benchmark::State& state, const std::string& name, bool device
     return;
   }
   Fixture& f = fixture(name);
-  std::unique_ptr<MoveEngine> engine = device ? make_device_engine(cuda::TransferMode::Pinned) : make_host_engine(2);
+  std::unique_ptr<MoveEngine> engine = device ? make_device_engine(TransferMode::Pinned) : make_host_engine(2);
   engine->set_problem(f.packed);
   EngineTimes times;
   std::vector<std::uint32_t> applied;

@@ -312,7 +312,7 @@ cpu::NodeMatrixFunction phast_engine(const cpu::RoadRouter& router, const std::s
 cuda::PhastOptions phast_options(const std::string& backend, const std::string& transfer, unsigned threads) {
   cuda::PhastOptions phast;
   phast.device = backend == "cuda" ? cuda::MatrixDevice::Cuda : cuda::MatrixDevice::Host;
-  phast.transfer = transfer == "naive" ? cuda::TransferMode::Naive : cuda::TransferMode::Pinned;
+  phast.transfer = transfer == "naive" ? TransferMode::Naive : TransferMode::Pinned;
   phast.threads = threads;
   return phast;
 }
