@@ -7,14 +7,14 @@
 #include <random>
 #include <vector>
 
-#include "routesolve/cpu/network_matrices.hpp"
+#include "routesolve/network/road_router.hpp"
 #include "routesolve/road_graph.hpp"
 #include "routesolve/snap.hpp"
 
 namespace routesolve::bench {
 
 /// n random stops that snap within 500 m of a road, reproducible (seed 20261129).
-inline std::vector<NodeId> random_stops(const cpu::RoadRouter& router, std::size_t n) {
+inline std::vector<NodeId> random_stops(const network::RoadRouter& router, std::size_t n) {
   const RoadGraph& g = router.graph();
   Coordinates lo = g.coords.front(), hi = g.coords.front();
   for (const Coordinates& c : g.coords) {

@@ -25,8 +25,8 @@
 
 #include "bench_support.hpp"
 #include "routesolve/contraction_hierarchy.hpp"
-#include "routesolve/cpu/network_matrices.hpp"
-#include "routesolve/cpu/travel_matrix.hpp"
+#include "routesolve/network/road_router.hpp"
+#include "routesolve/network/dijkstra_matrix.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
 #include "routesolve/cuda/matrix_engine.hpp"
 #include "routesolve/io/road_formats.hpp"
@@ -54,7 +54,7 @@ constexpr unsigned kThreads = 2;
 fs::path region_file(const Region& r) { return datasets_dir() / "roads" / "osm" / r.file; }
 
 struct Prepared {
-  std::unique_ptr<cpu::RoadRouter> router;
+  std::unique_ptr<network::RoadRouter> router;
   ContractionHierarchy ch;
   ChBuildStats ch_stats;
 };
@@ -65,7 +65,7 @@ Prepared& prepared(const Region& r) {
   auto& slot = cache[r.name];
   if (!slot) {
     slot = std::make_unique<Prepared>();
-    slot->router = std::make_unique<cpu::RoadRouter>(io::read_osm_pbf(region_file(r)));
+    slot->router = std::make_unique<network::RoadRouter>(io::read_osm_pbf(region_file(r)));
     slot->ch = build_contraction_hierarchy(slot->router->graph(), {}, &slot->ch_stats);
   }
   return *slot;
@@ -108,7 +108,7 @@ void bench_boost(benchmark::State& state, const Region& r, std::size_t n) {
   std::uint64_t settled = 0;
   NodeMatrices m;
   for (auto _ : state) {
-    cpu::MatrixStats stats;
+    network::MatrixStats stats;
     m = p.router->engine().many_to_many(stops, stops, kThreads, &stats);
     seconds += stats.seconds;
     settled += stats.settled_nodes;

@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "bench_support.hpp"
-#include "routesolve/cpu/network_matrices.hpp"
-#include "routesolve/cpu/travel_matrix.hpp"
+#include "routesolve/network/road_router.hpp"
+#include "routesolve/network/dijkstra_matrix.hpp"
 #include "routesolve/io/road_formats.hpp"
 
 namespace fs = std::filesystem;
@@ -53,10 +53,10 @@ const std::vector<unsigned> kThreads = {1, 2};
 fs::path region_file(const Region& r) { return datasets_dir() / "roads" / "osm" / r.file; }
 
 /// Each network is imported once, its router (snapping index + Boost graph) built once.
-const cpu::RoadRouter& router_for(const Region& r) {
-  static std::map<std::string, std::unique_ptr<cpu::RoadRouter>> routers;
+const network::RoadRouter& router_for(const Region& r) {
+  static std::map<std::string, std::unique_ptr<network::RoadRouter>> routers;
   auto& slot = routers[r.name];
-  if (!slot) slot = std::make_unique<cpu::RoadRouter>(io::read_osm_pbf(region_file(r)));
+  if (!slot) slot = std::make_unique<network::RoadRouter>(io::read_osm_pbf(region_file(r)));
   return *slot;
 }
 
@@ -92,12 +92,12 @@ void bench_cache_load(benchmark::State& state, const Region& r) {
 }
 
 void bench_matrix(benchmark::State& state, const Region& r, std::size_t n, unsigned threads) {
-  const cpu::RoadRouter& router = router_for(r);
+  const network::RoadRouter& router = router_for(r);
   const std::vector<NodeId> stops = random_stops(router, n);
   std::uint64_t settled = 0;
   double seconds = 0.0;
   for (auto _ : state) {
-    cpu::MatrixStats stats;
+    network::MatrixStats stats;
     const NodeMatrices m = router.engine().many_to_many(stops, stops, threads, &stats);
     benchmark::DoNotOptimize(m.durations.data());
     settled += stats.settled_nodes;

@@ -16,6 +16,9 @@
 #include <memory>
 #include <utility>
 
+#include "routesolve/dispatch/matrices.hpp"
+#include "routesolve/memory_budget.hpp"
+#include "routesolve/timing.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/checkpoint.hpp"
 #include "routesolve/io/formats.hpp"
@@ -30,9 +33,6 @@ std::atomic<bool> g_stop{false};
 namespace {
 extern "C" void on_signal(int /*signal*/) { g_stop.store(true); }
 bool stderr_is_terminal() { return isatty(fileno(stderr)) != 0; }
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 }  // namespace
 
 void install_signal_handlers() {
@@ -126,15 +126,33 @@ ProblemPtr load_problem(const fs::path& input, const RunOptions& o, LoadExtras* 
   const auto t_parse = std::chrono::steady_clock::now();
   ProblemSpec spec = io::read_problem(input, read);
   if (extras != nullptr) extras->stages.push_back({"parse", seconds_since(t_parse)});
-  if (!o.network.empty()) {
-    if (!apply_network(spec, o, extras) && !o.quiet)
-      fmt::print(stderr, "note: {}: the file gives travel matrices; --network is not used\n", input.string());
-  } else if (fill_matrices_from_coordinates(spec)) {
-    if (!o.quiet)
+  if (spec.matrices.empty()) {
+    dispatch::MatrixOptions m;
+    m.network = o.network;
+    m.backend = parse_backend(o.backend);
+    m.device = {.index = o.device, .transfer = parse_transfer_mode(o.transfer)};
+    m.threads = o.threads;
+    m.max_snap_m = o.max_snap;
+    // Refuse before loading a network when the matrices cannot fit.
+    if (!o.network.empty()) check_matrix_memory(distinct_locations(spec), matrices_at_peak(spec), spec.source);
+    auto source = std::make_shared<MatrixSource>();
+    source->provider = dispatch::make_matrix_provider(m);
+    network::fill_matrices(spec, *source->provider, &source->fill);
+    if (!o.quiet && o.network.empty())
       fmt::print(stderr,
                  "note: {}: no travel matrices given; using great-circle distances at 50 km/h "
                  "(pass a road network for real travel times)\n",
                  input.string());
+    if (!o.quiet)
+      for (const std::string& path : source->fill.unplaced)
+        fmt::print(stderr, "note: {}{}{}: no drivable road within {} m: reported unassigned (unreachable)\n",
+                   spec.source, spec.source.empty() ? "" : ": ", path, o.max_snap);
+    if (extras != nullptr) {
+      for (const auto& stage : source->fill.matrices.stages) extras->stages.push_back({stage.name, stage.seconds});
+      extras->matrices = std::move(source);
+    }
+  } else if (!o.network.empty() && !o.quiet) {
+    fmt::print(stderr, "note: {}: the file gives travel matrices; --network is not used\n", input.string());
   }
   const auto t_problem = std::chrono::steady_clock::now();
   ProblemPtr problem = Problem::create(std::move(spec));
@@ -148,7 +166,7 @@ Outcome solve_one(const fs::path& input, const RunOptions& o, ProgressBar* bar) 
   Outcome out;
   LoadExtras extras;
   out.problem = load_problem(input, o, &extras);
-  out.legs = std::move(extras.legs);
+  out.matrices = extras.matrices;
   SolveOptions options = make_solve_options(o);
   if (!o.resume.empty()) {
     // The checkpoint's seed, threads, objective and time limit, unless given again.
@@ -193,15 +211,26 @@ Outcome solve_one(const fs::path& input, const RunOptions& o, ProgressBar* bar) 
   return out;
 }
 
+/// The road geometry of the solution's legs, for GeoJSON output on a road network.
+io::LegLines leg_lines(const Outcome& out, io::OutputFormat format) {
+  io::LegLines lines;
+  if (format != io::OutputFormat::GeoJson || !out.matrices) return lines;
+  const network::MatrixFill& fill = out.matrices->fill;
+  for (const auto& leg : io::solution_legs(out.solution))
+    if (!lines.contains(leg))
+      lines.emplace(leg, out.matrices->provider->leg(fill.matrices, fill.points, leg.first, leg.second));
+  return lines;
+}
+
 void write_output(const Outcome& out, const fs::path& file, io::OutputFormat format) {
   if (file.empty() || file == "-") {
-    io::write_solution(std::cout, *out.problem, out.solution, format, out.legs);
+    io::write_solution(std::cout, *out.problem, out.solution, format, leg_lines(out, format));
     std::cout.flush();
     return;
   }
   // Unique temporary file + rename, so an interrupted run never leaves half a file.
   io::write_atomically(file, [&](std::ostream& f) {
-    io::write_solution(f, *out.problem, out.solution, format, out.legs);
+    io::write_solution(f, *out.problem, out.solution, format, leg_lines(out, format));
   });
 }
 

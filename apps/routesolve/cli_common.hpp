@@ -6,11 +6,13 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "routesolve/io/atomic_file.hpp"
 #include "routesolve/io/writers.hpp"
+#include "routesolve/network/matrix_provider.hpp"
 #include "routesolve/problem.hpp"
 #include "routesolve/solution.hpp"
 #include "routesolve/solve.hpp"
@@ -69,25 +71,28 @@ class ProgressBar {
 
 SolveOptions make_solve_options(const RunOptions& o);
 
-/// What loading on a road network adds: stage times (snap, matrix) and the roads of each leg.
+/// Where a problem's matrices came from, when the tool computed them: the provider and its
+/// answer (the roads of each leg for maps).
+struct MatrixSource {
+  std::shared_ptr<const network::MatrixProvider> provider;
+  network::MatrixFill fill;
+};
+
+/// What loading adds: stage times (parse, snap, matrix, problem) and the matrix source.
 struct LoadExtras {
   std::vector<StageTime> stages;
-  io::LegGeometry legs;
+  std::shared_ptr<const MatrixSource> matrices;  ///< null when the file gave its matrices
 };
 
 /// Reads a fleet file into a validated problem, computing matrices from coordinates if needed
 /// (from the road network of o.network when given, else great-circle).
 ProblemPtr load_problem(const std::filesystem::path& input, const RunOptions& o, LoadExtras* extras = nullptr);
 
-/// Fills missing matrices of spec from the road network of o.network (network_commands.cpp);
-/// false when the spec already has matrices.
-bool apply_network(ProblemSpec& spec, const RunOptions& o, LoadExtras* extras);
-
 struct Outcome {
   ProblemPtr problem;
   Solution solution;
   double seconds = 0.0;
-  io::LegGeometry legs;  ///< road geometry of the legs (solve --network), may be empty
+  std::shared_ptr<const MatrixSource> matrices;  ///< null when the file gave its matrices
 };
 
 /// Solves one problem and checks the result with the independent validator (Error Internal if not
@@ -110,8 +115,11 @@ void report_profile(const Solution& s, const RunOptions& o, const std::string& i
 /// `solve`, `batch` and `validate`; each sets *exit_status when it runs.
 void add_fleet_commands(CLI::App& app, int* exit_status);
 
-/// `network build`, `network info` and `matrix`; each sets *exit_status when it runs.
+/// `network build` and `network info`; each sets *exit_status when it runs.
 void add_network_commands(CLI::App& app, int* exit_status);
+
+/// `matrix` (matrix_command.cpp).
+void add_matrix_command(CLI::App& app, int* exit_status);
 
 /// `generate`: a fleet scenario on a road network or the synthetic city (generate_command.cpp).
 void add_generate_command(CLI::App& app, int* exit_status);

@@ -17,7 +17,7 @@
 #include "routesolve/contraction_hierarchy.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/road_formats.hpp"
-#include "routesolve/io/scenario.hpp"
+#include "routesolve/scenario/scenario.hpp"
 
 namespace fs = std::filesystem;
 
@@ -25,8 +25,8 @@ namespace routesolve::app {
 namespace {
 
 struct GenerateArgs {
-  io::ScenarioOptions scenario;
-  io::SyntheticCityOptions city;
+  scenario::ScenarioOptions scenario;
+  scenario::SyntheticCityOptions city;
   std::string network, output, write_network;
   bool quiet = false;
 };
@@ -40,8 +40,8 @@ int run_generate(const GenerateArgs& a) {
   if (!a.network.empty() && !fs::exists(a.network))
     throw invalid_input(a.network, "road network file not found");
   const RoadNetwork net =
-      a.network.empty() ? io::synthetic_city(a.city) : io::read_network(a.network);
-  const std::string text = io::generate_scenario(net.graph, a.scenario);
+      a.network.empty() ? scenario::synthetic_city(a.city) : io::read_network(a.network);
+  const std::string text = scenario::generate_scenario(net.graph, a.scenario);
   if (a.output.empty() || a.output == "-") {
     fmt::print("{}", text);
   } else {

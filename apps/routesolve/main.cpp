@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   int exit_status = 0;
   app::add_fleet_commands(app, &exit_status);
   app::add_network_commands(app, &exit_status);
+  app::add_matrix_command(app, &exit_status);
   app::add_generate_command(app, &exit_status);
   app::install_signal_handlers();
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "routesolve/error.hpp"
-#include "routesolve/solve.hpp"
+#include "routesolve/backend.hpp"
 
 namespace routesolve {
 

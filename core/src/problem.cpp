@@ -109,15 +109,9 @@ bool mul_ok(std::int64_t a, std::int64_t b, std::int64_t& out) { return !__built
 
 std::shared_ptr<const Problem> Problem::create(ProblemSpec spec) {
   const Checker check(spec.source);
-  if (spec.matrices.empty()) {
-    // Locations given by coordinates only: derive the matrices (haversine, constant speed).
-    try {
-      fill_matrices_from_coordinates(spec);
-    } catch (const Error& e) {
-      if (spec.source.empty()) throw;
-      throw Error(e.code(), spec.source + ": " + e.what());
-    }
-  }
+  if (spec.matrices.empty())
+    check.fail("matrices", "no travel matrices: give them in the input, or fill them from a matrix provider "
+                           "(great-circle or a road network) before creating the problem");
 
   if (spec.vehicles.empty()) check.fail("vehicles", "at least one vehicle is required");
 

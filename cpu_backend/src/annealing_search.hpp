@@ -13,7 +13,7 @@
 
 #include "blink_insertion.hpp"
 #include "granular_descent.hpp"
-#include "routesolve/solve.hpp"
+#include "routesolve/backend.hpp"
 #include "string_removal.hpp"
 #include "working_solution.hpp"
 

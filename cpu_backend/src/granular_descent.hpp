@@ -20,7 +20,7 @@
 #include <random>
 
 #include "neighbours.hpp"
-#include "routesolve/solve.hpp"
+#include "routesolve/backend.hpp"
 #include "vehicle_classes.hpp"
 #include "working_solution.hpp"
 

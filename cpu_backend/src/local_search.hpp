@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "neighbours.hpp"
-#include "routesolve/solve.hpp"
+#include "routesolve/backend.hpp"
 #include "search_control.hpp"
 #include "search_state.hpp"
 #include "vehicle_classes.hpp"

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "routesolve/solve.hpp"
+#include "routesolve/backend.hpp"
 #include "search_state.hpp"
 
 namespace routesolve::cpu::detail {

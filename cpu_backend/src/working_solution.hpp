@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "routesolve/solve.hpp"
+#include "routesolve/backend.hpp"
 #include "segments.hpp"
 
 namespace routesolve::cpu::detail {

@@ -3,6 +3,7 @@
 // Rule checked: bad input fails with routesolve::Error only; no crash, leak or UB.
 
 #include "fuzz_support.hpp"
+#include "routesolve/network/matrix_provider.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/vroom_json.hpp"
 #include "routesolve/problem.hpp"
@@ -11,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace routesolve;
   try {
     ProblemSpec spec = io::parse_vroom_problem(fuzz::as_text(data, size), "fuzz.json");
-    if (spec.matrices.empty()) fill_matrices_from_coordinates(spec);
+    if (spec.matrices.empty()) network::fill_matrices(spec, network::GreatCircleProvider{});
     auto problem = Problem::create(std::move(spec));
     (void)problem->tasks().size();
   } catch (const Error&) {

@@ -10,7 +10,7 @@
 #include "checksum.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/atomic_file.hpp"
-#include "routesolve/solve.hpp"
+#include "routesolve/backend.hpp"
 
 namespace routesolve::io {
 

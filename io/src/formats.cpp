@@ -1,6 +1,7 @@
 // Fleet-file formats behind one entry point: reading files, guessing their format from their
 // content, and dispatching to the format's parser.
 
+#include "routesolve/text.hpp"
 #include "routesolve/io/formats.hpp"
 
 #include <fmt/format.h>
@@ -25,18 +26,8 @@ namespace {
 constexpr std::string_view kSupported =
     "supported formats: VROOM JSON, CVRPLIB/TSPLIB .vrp, Solomon / Gehring & Homberger, Li & Lim";
 
-std::string_view trim(std::string_view s) {
-  const auto first = s.find_first_not_of(" \t\r\n\f\v");
-  if (first == std::string_view::npos) return {};
-  const auto last = s.find_last_not_of(" \t\r\n\f\v");
-  return s.substr(first, last - first + 1);
-}
-
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
+using text::trim;
+using text::upper;
 
 // The non-blank lines of a text, trimmed, at most `limit` of them.
 std::vector<std::string_view> leading_lines(std::string_view text, std::size_t limit) {

@@ -42,7 +42,8 @@
 #include <string>
 #include <vector>
 
-#include "road_build.hpp"
+#include "routesolve/text.hpp"
+#include "routesolve/network/road_build.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/road_formats.hpp"
 #include "routesolve/snap.hpp"
@@ -64,22 +65,12 @@ constexpr double kWalkKmh = 7.0;
 constexpr double kUrbanKmh = 50.0;
 constexpr double kRuralKmh = 90.0;
 
-std::string_view trim_blank(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
+using text::lower;
+using text::trim;
 
 // One maxspeed value without ';'.
 std::optional<double> parse_one_maxspeed(std::string_view raw) {
-  const std::string v = lower(trim_blank(raw));
+  const std::string v = lower(trim(raw));
   if (v.empty()) return std::nullopt;
   if (v == "walk") return kWalkKmh;
   if (const auto colon = v.find(':');
@@ -110,7 +101,7 @@ std::optional<double> parse_one_maxspeed(std::string_view raw) {
   } catch (const std::exception&) {
     return std::nullopt;
   }
-  const std::string unit(trim_blank(std::string_view(v).substr(end)));
+  const std::string unit(trim(std::string_view(v).substr(end)));
   double factor = 0;
   if (unit.empty() || unit == "km/h" || unit == "kmh" || unit == "kph")
     factor = 1.0;
@@ -315,7 +306,7 @@ RoadNetwork read_osm_pbf(const std::filesystem::path& file, const OsmProfile& pr
 
   // Segments to arcs. A segment whose node has no location in the file (cut by the extract)
   // is left out.
-  std::vector<detail::RawArc> arcs;
+  std::vector<network::RawArc> arcs;
   arcs.reserve(refs.size() * 2);
   const auto index_of = [&](std::int64_t id) {
     return static_cast<NodeId>(std::lower_bound(node_ids.begin(), node_ids.end(), id) -
@@ -338,7 +329,7 @@ RoadNetwork read_osm_pbf(const std::filesystem::path& file, const OsmProfile& pr
   }
   refs.clear();
   refs.shrink_to_fit();
-  return detail::build_network(node_ids.size(), std::move(arcs), std::move(coords), name, started);
+  return network::build_network(node_ids.size(), std::move(arcs), std::move(coords), name, started);
 }
 
 }  // namespace routesolve::io

@@ -15,7 +15,8 @@
 #include <tuple>
 #include <vector>
 
-#include "road_build.hpp"
+#include "routesolve/text.hpp"
+#include "routesolve/network/road_build.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/formats.hpp"
 #include "routesolve/io/road_formats.hpp"
@@ -25,7 +26,7 @@ namespace routesolve::io {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using detail::RawArc;
+using network::RawArc;
 using detail::TextReader;
 
 constexpr std::int64_t kMaxWeight = std::numeric_limits<std::uint32_t>::max();
@@ -126,11 +127,7 @@ bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
+using text::lower;
 
 RoadNetwork parse_pace(std::string_view text, const std::string& source,
                        Clock::time_point started) {
@@ -162,7 +159,7 @@ RoadNetwork parse_pace(std::string_view text, const std::string& source,
     throw invalid_input(
         source,
         fmt::format("truncated: the problem line announces {} edges, the file has {}", m, edges));
-  return detail::build_network(n, std::move(arcs), {}, source, started);
+  return network::build_network(n, std::move(arcs), {}, source, started);
 }
 
 }  // namespace
@@ -203,10 +200,10 @@ RoadNetwork read_dimacs(const std::filesystem::path& gr, const std::filesystem::
         fmt::format("truncated: the problem line announces {} arcs, the file has {}", m, count));
   std::vector<Coordinates> coords;
   if (!co.empty()) {
-    detail::check_network_memory(n, arcs.size(), gr.string());  // before n coordinates
+    network::check_network_memory(n, arcs.size(), gr.string());  // before n coordinates
     coords = read_dimacs_coordinates(co, n);
   }
-  return detail::build_network(n, std::move(arcs), std::move(coords), gr.string(), started);
+  return network::build_network(n, std::move(arcs), std::move(coords), gr.string(), started);
 }
 
 RoadNetwork read_edge_list(const std::filesystem::path& file, double weight_scale) {
@@ -249,7 +246,7 @@ RoadNetwork read_edge_list(const std::filesystem::path& file, double weight_scal
     arcs.push_back({ends[1], ends[0], value, value});
   }
   if (arcs.empty()) throw invalid_input(file.string(), "empty graph: no edge lines");
-  return detail::build_network(n, std::move(arcs), {}, file.string(), started);
+  return network::build_network(n, std::move(arcs), {}, file.string(), started);
 }
 
 RoadNetwork read_pace(const std::filesystem::path& file) {

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "routesolve/text.hpp"
 #include "routesolve/io/benchmark_formats.hpp"
 #include "text.hpp"
 
@@ -26,12 +27,7 @@ namespace {
 
 using detail::TextReader;
 
-std::string upper(std::string_view text) {
-  std::string out(text);
-  for (char& c : out)
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-  return out;
-}
+using text::upper;
 
 // Moves to the next non-blank line and checks that it starts with `heading` (any case).
 void expect_heading(TextReader& in, std::string_view heading) {

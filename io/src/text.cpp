@@ -58,12 +58,6 @@ std::vector<std::string_view> split_tokens(std::string_view line) {
   return out;
 }
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && is_blank(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_blank(text.back())) text.remove_suffix(1);
-  return text;
-}
-
 std::optional<std::int64_t> to_int(std::string_view token) {
   if (!token.empty() && token.front() == '+') token.remove_prefix(1);
   std::int64_t value = 0;

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "routesolve/text.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/problem.hpp"
 
@@ -18,8 +19,7 @@ namespace routesolve::io::detail {
 /// Splits on blanks (space, tab, CR, LF, VT, FF); empty tokens are dropped.
 std::vector<std::string_view> split_tokens(std::string_view line);
 
-/// Removes leading and trailing blanks.
-std::string_view trim(std::string_view text);
+using routesolve::text::trim;
 
 /// Whole-token integer parse (optional sign, decimal digits; no trailing garbage).
 std::optional<std::int64_t> to_int(std::string_view token);

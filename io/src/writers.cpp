@@ -156,7 +156,20 @@ void write_csv(std::ostream& out, const Problem& problem, const Solution& soluti
   }
 }
 
-void write_geojson(std::ostream& out, const Problem& problem, const Solution& solution, const LegGeometry& legs) {
+std::vector<std::pair<std::size_t, std::size_t>> solution_legs(const Solution& solution) {
+  std::vector<std::pair<std::size_t, std::size_t>> legs;
+  for (const Route& route : solution.routes) {
+    std::size_t previous = kNone;
+    for (const Step& s : route.steps) {
+      if (s.location == kNone) continue;
+      if (previous != kNone) legs.emplace_back(previous, s.location);
+      previous = s.location;
+    }
+  }
+  return legs;
+}
+
+void write_geojson(std::ostream& out, const Problem& problem, const Solution& solution, const LegLines& legs) {
   require_coordinates(problem, "GeoJSON");
   const UnitScale& scale = problem.spec().scale;
   using nlohmann::ordered_json;
@@ -169,8 +182,9 @@ void write_geojson(std::ostream& out, const Problem& problem, const Solution& so
     for (const Step& s : route.steps) {
       const auto xy = step_coords(problem, route, s);
       if (!xy) continue;
-      if (legs && previous != kNone && s.location != kNone) {
-        const std::vector<Coordinates> leg = legs(previous, s.location);
+      const auto found = previous != kNone && s.location != kNone ? legs.find({previous, s.location}) : legs.end();
+      if (found != legs.end()) {
+        const std::vector<Coordinates>& leg = found->second;
         // The leg starts at the point already drawn: append the rest.
         for (std::size_t k = 1; k < leg.size(); ++k) line.push_back(position(leg[k]));
         if (leg.size() < 2) line.push_back(position(*xy));
@@ -314,7 +328,7 @@ void write_svg(std::ostream& out, const Problem& problem, const Solution& soluti
 }
 
 void write_solution(std::ostream& out, const Problem& problem, const Solution& solution, OutputFormat format,
-                    const LegGeometry& legs) {
+                    const LegLines& legs) {
   switch (format) {
     case OutputFormat::Json: write_vroom_solution(out, problem, solution); return;
     case OutputFormat::Csv: write_csv(out, problem, solution); return;

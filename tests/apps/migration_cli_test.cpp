@@ -17,9 +17,10 @@
 #include <utility>
 #include <vector>
 
+#include "routesolve/network/matrix_provider.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/road_formats.hpp"
-#include "routesolve/io/scenario.hpp"
+#include "routesolve/scenario/scenario.hpp"
 #include "routesolve/io/vroom_json.hpp"
 #include "routesolve/problem.hpp"
 #include "cli_runner.hpp"
@@ -50,7 +51,7 @@ std::set<std::pair<long long, long long>> node_positions(const RoadGraph& g) {
 }
 
 void expect_valid_scenario(const std::string& text, const RoadGraph& graph,
-                           const io::ScenarioOptions& o) {
+                           const scenario::ScenarioOptions& o) {
   ProblemSpec spec = io::parse_vroom_problem(text, "generated.json");
   ASSERT_EQ(spec.jobs.size(), o.stops);
   ASSERT_EQ(spec.vehicles.size(), o.trucks);
@@ -80,16 +81,16 @@ void expect_valid_scenario(const std::string& text, const RoadGraph& graph,
     EXPECT_LE(j.service, 600);
     EXPECT_EQ(j.delivery.size(), o.capacity_dims);
   }
-  fill_matrices_from_coordinates(spec);
+  network::fill_matrices(spec, network::GreatCircleProvider{});
   EXPECT_NO_THROW((void)Problem::create(std::move(spec)));
 }
 
 }  // namespace
 
 TEST(SyntheticCity, IsAStronglyConnectedGridWithOneWayStreets) {
-  io::SyntheticCityOptions o;
+  scenario::SyntheticCityOptions o;
   o.streets = 20;
-  const RoadNetwork net = io::synthetic_city(o);
+  const RoadNetwork net = scenario::synthetic_city(o);
   EXPECT_EQ(net.source, "synthetic:city");
   EXPECT_EQ(net.graph.node_count(), 400u) << "the whole grid is one strongly connected component";
   EXPECT_EQ(net.report.components, 1u);
@@ -109,52 +110,52 @@ TEST(SyntheticCity, IsAStronglyConnectedGridWithOneWayStreets) {
 }
 
 TEST(Scenario, SameSeedSameBytesOtherSeedOtherScenario) {
-  const RoadNetwork city = io::synthetic_city();
-  io::ScenarioOptions o;
+  const RoadNetwork city = scenario::synthetic_city();
+  scenario::ScenarioOptions o;
   o.trucks = 7;
   o.stops = 60;
   o.seed = 42;
-  const std::string a = io::generate_scenario(city.graph, o);
-  EXPECT_EQ(a, io::generate_scenario(city.graph, o));
+  const std::string a = scenario::generate_scenario(city.graph, o);
+  EXPECT_EQ(a, scenario::generate_scenario(city.graph, o));
   o.seed = 43;
-  EXPECT_NE(a, io::generate_scenario(city.graph, o));
+  EXPECT_NE(a, scenario::generate_scenario(city.graph, o));
 }
 
 TEST(Scenario, GeneratedFileParsesAndLiesOnTheSyntheticCity) {
-  const RoadNetwork city = io::synthetic_city();
-  io::ScenarioOptions o;
+  const RoadNetwork city = scenario::synthetic_city();
+  scenario::ScenarioOptions o;
   o.trucks = 12;
   o.stops = 150;
   o.depots = 3;
   o.capacity_dims = 2;
   o.seed = 5;
-  expect_valid_scenario(io::generate_scenario(city.graph, o), city.graph, o);
+  expect_valid_scenario(scenario::generate_scenario(city.graph, o), city.graph, o);
 }
 
 TEST(Scenario, MoreStopsThanNodesAndBadArguments) {
-  io::SyntheticCityOptions small;
+  scenario::SyntheticCityOptions small;
   small.streets = 4;
-  const RoadNetwork city = io::synthetic_city(small);
-  io::ScenarioOptions o;
+  const RoadNetwork city = scenario::synthetic_city(small);
+  scenario::ScenarioOptions o;
   o.trucks = 2;
   o.stops = 40;  // 16 nodes: drawn with replacement
-  expect_valid_scenario(io::generate_scenario(city.graph, o), city.graph, o);
+  expect_valid_scenario(scenario::generate_scenario(city.graph, o), city.graph, o);
   o.depots = 17;
-  EXPECT_THROW((void)io::generate_scenario(city.graph, o), Error);
+  EXPECT_THROW((void)scenario::generate_scenario(city.graph, o), Error);
   o.depots = 1;
   o.trucks = 0;
-  EXPECT_THROW((void)io::generate_scenario(city.graph, o), Error);
+  EXPECT_THROW((void)scenario::generate_scenario(city.graph, o), Error);
 }
 
 TEST(Scenario, StopsLieOnLiechtenstein) {
   const fs::path pbf = test::datasets_dir() / "roads/osm/liechtenstein-latest.osm.pbf";
   if (!fs::exists(pbf)) GTEST_SKIP() << "dataset missing: " << pbf;
   const RoadNetwork net = io::read_network(pbf);
-  io::ScenarioOptions o;
+  scenario::ScenarioOptions o;
   o.trucks = 10;
   o.stops = 300;
   o.depots = 2;
-  expect_valid_scenario(io::generate_scenario(net.graph, o), net.graph, o);
+  expect_valid_scenario(scenario::generate_scenario(net.graph, o), net.graph, o);
 }
 
 TEST(GenerateCommand, ByteIdenticalFilesAndTheNetworkCache) {
@@ -168,7 +169,7 @@ TEST(GenerateCommand, ByteIdenticalFilesAndTheNetworkCache) {
   EXPECT_EQ(read_file(dir / "a.json"), read_file(dir / "b.json"));
   const RoadNetwork net = io::read_network(dir / "city.rsnet");
   EXPECT_EQ(net.graph.node_count(), 256u);
-  io::ScenarioOptions o;
+  scenario::ScenarioOptions o;
   o.trucks = 4;
   o.stops = 40;
   expect_valid_scenario(read_file(dir / "a.json"), net.graph, o);

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "routesolve/cpu/network_matrices.hpp"
+#include "routesolve/network/road_router.hpp"
 #include "routesolve/io/formats.hpp"
 #include "routesolve/io/road_formats.hpp"
 #include "routesolve/io/vroom_json.hpp"
@@ -149,9 +149,9 @@ TEST(NetworkCli, MatrixFromCsvAndJsonPointsAgree) {
   }
 
   // The same matrices through the library.
-  const cpu::RoadRouter router(io::read_network_cache(monaco_cache()));
+  const network::RoadRouter router(io::read_network_cache(monaco_cache()));
   const std::vector<Coordinates> pts = {{7.4246, 43.7384}, {7.4190, 43.7311}, {7.4300, 43.7450}};
-  const cpu::PointMatrices pm = cpu::point_matrices(router, pts, 1000.0);
+  const network::PointMatrices pm = network::point_matrices(router, pts, 1000.0);
   for (std::size_t i = 0; i < 3; ++i)
     for (std::size_t j = 0; j < 3; ++j) {
       EXPECT_EQ(dur[i][j], (pm.matrices.durations[i * 3 + j] + 5) / 10);
@@ -223,7 +223,7 @@ TEST(NetworkCli, NodePointsOnANetworkWithoutCoordinates) {
   const auto dist =
       as_matrix(json::parse(read_file(dir / "m.json"))["matrices"]["car"]["distances"]);
   const RoadNetwork net = io::read_network_cache(cache);
-  const cpu::CpuMatrixEngine engine(net.graph);
+  const network::DijkstraMatrixEngine engine(net.graph);
   EXPECT_EQ(dist[1][2], key_length(engine.shortest_key(17, 3000)));
 
   write_file(dir / "bad.csv", "id,node\na,0\nb,999999\n");
@@ -271,8 +271,8 @@ TEST(NetworkCli, SolveOnRoadTravelTimesAndTheSolutionValidates) {
 
   // Validate on the same road matrices.
   ProblemSpec spec = io::read_problem(dir / "fleet.json");
-  const cpu::RoadRouter router(io::read_network_cache(monaco_cache()));
-  ASSERT_TRUE(cpu::fill_matrices_from_network(spec, router));
+  const auto router = std::make_shared<const network::RoadRouter>(io::read_network_cache(monaco_cache()));
+  ASSERT_TRUE(network::fill_matrices(spec, network::RoadProvider(router)));
   const auto problem = Problem::create(std::move(spec));
   const Solution s = io::read_vroom_solution(out, *problem);
   const ValidationReport report = validate(*problem, s);

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "routesolve/network/matrix_provider.hpp"
 #include "routesolve/io/formats.hpp"
 #include "routesolve/io/vroom_json.hpp"
 #include "routesolve/problem.hpp"
@@ -36,7 +37,7 @@ void write_file(const fs::path& p, const std::string& text) { std::ofstream(p, s
 /// Reads a problem and a VROOM solution file and runs the validator on them.
 ValidationReport validate_files(const fs::path& input, const fs::path& solution) {
   ProblemSpec spec = io::read_problem(input);
-  fill_matrices_from_coordinates(spec);
+  network::fill_matrices(spec, network::GreatCircleProvider{});
   auto problem = Problem::create(std::move(spec));
   return validate(*problem, io::read_vroom_solution(solution, *problem));
 }

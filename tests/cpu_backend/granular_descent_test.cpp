@@ -186,10 +186,10 @@ TEST_P(GranularDescentTest, DescentImprovesAndReachesALocalOptimum) {
     const Fixture f(GetParam(), tight);
     std::mt19937_64 rng(GetParam() + 11);
     WorkingSolution ws = f.random_solution(rng);
-    const Score before = ws.score();
+    const auto before = ws.score();
     const GranularDescent descent(*f.near, *f.classes, GranularDescent::Parameters{12, 3, 100});
     const std::size_t moves = descent.run(ws, rng, Objective::Cost);
-    const Score after = ws.score();
+    const auto after = ws.score();
     EXPECT_EQ(after.unassigned, before.unassigned);
     EXPECT_LE(after.cost, before.cost);
     if (moves > 0) {

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "routesolve/cuda/batched_search.hpp"
+#include "routesolve/cuda/search_backend.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/formats.hpp"

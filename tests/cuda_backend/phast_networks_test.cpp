@@ -9,7 +9,7 @@
 
 #include "road_graph_fixture.hpp"
 #include "routesolve/contraction_hierarchy.hpp"
-#include "routesolve/cpu/travel_matrix.hpp"
+#include "routesolve/network/dijkstra_matrix.hpp"
 #include "routesolve/cuda/matrix_engine.hpp"
 #include "routesolve/io/road_formats.hpp"
 #include "test_support.hpp"
@@ -28,7 +28,7 @@ void expect_equal_to_boost(const std::string& rel, std::size_t sources, std::siz
   o.threads = 2;
   PhastMatrixEngine engine(g, ch, o);
   const NodeMatrices got = engine.compute(s, t);
-  const cpu::CpuMatrixEngine boost(g);
+  const network::DijkstraMatrixEngine boost(g);
   EXPECT_EQ(test::first_difference(got, boost.many_to_many(s, t, 2)), "") << rel;
   // And the plain Dijkstra of this test on a few rows.
   const std::vector<NodeId> few(s.begin(), s.begin() + 5);

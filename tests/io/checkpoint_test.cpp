@@ -15,7 +15,7 @@
 #include "routesolve/error.hpp"
 #include "routesolve/io/atomic_file.hpp"
 #include "routesolve/io/checkpoint.hpp"
-#include "routesolve/solve.hpp"
+#include "routesolve/backend.hpp"
 
 namespace fs = std::filesystem;
 using namespace routesolve;

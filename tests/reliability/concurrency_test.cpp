@@ -1,7 +1,7 @@
 // Concurrent use of the library (issue 8): solve() from many threads at once gives each caller
 // exactly what a sequential run with the same seed and threads gives (byte-identical VROOM JSON,
 // computing_times aside), and the shared read-only network structures answer concurrent queries
-// (RoadRouter / CpuMatrixEngine, a ContractionHierarchy shared by several PhastMatrixEngines).
+// (RoadRouter / DijkstraMatrixEngine, a ContractionHierarchy shared by several PhastMatrixEngines).
 // The TSan build runs this binary (docs/RELIABILITY.md).
 
 #include <gtest/gtest.h>
@@ -11,10 +11,11 @@
 #include <thread>
 #include <vector>
 
+#include "routesolve/network/matrix_provider.hpp"
 #include "routesolve/contraction_hierarchy.hpp"
-#include "routesolve/cpu/network_matrices.hpp"
+#include "routesolve/network/road_router.hpp"
 #include "routesolve/cuda/matrix_engine.hpp"
-#include "routesolve/io/scenario.hpp"
+#include "routesolve/scenario/scenario.hpp"
 #include "routesolve/io/vroom_json.hpp"
 #include "routesolve/solve.hpp"
 #include "routesolve/validator.hpp"
@@ -42,18 +43,18 @@ unsigned threads_for(std::size_t i) { return kTsan ? 1u : 1u + static_cast<unsig
 
 // Small streets so that TSan runs stay short.
 const RoadNetwork& city() {
-  static const RoadNetwork network = io::synthetic_city({.streets = 16, .spacing_m = 200.0, .arterial_every = 4});
+  static const RoadNetwork network = scenario::synthetic_city({.streets = 16, .spacing_m = 200.0, .arterial_every = 4});
   return network;
 }
 
 ProblemPtr scenario_problem(std::size_t trucks, std::size_t stops, std::uint64_t seed, std::size_t dims) {
-  io::ScenarioOptions o;
+  scenario::ScenarioOptions o;
   o.trucks = trucks;
   o.stops = stops;
   o.seed = seed;
   o.capacity_dims = dims;
-  ProblemSpec spec = io::parse_vroom_problem(io::generate_scenario(city().graph, o), "scenario-" + std::to_string(seed));
-  fill_matrices_from_coordinates(spec);
+  ProblemSpec spec = io::parse_vroom_problem(scenario::generate_scenario(city().graph, o), "scenario-" + std::to_string(seed));
+  network::fill_matrices(spec, network::GreatCircleProvider{});
   return Problem::create(std::move(spec));
 }
 
@@ -134,16 +135,16 @@ TEST(Concurrency, SameProblemSharedByEightThreadsWithTimeLimits) {
 }
 
 TEST(Concurrency, SharedRoadRouterAnswersConcurrentQueries) {
-  // RoadRouter and its CpuMatrixEngine are documented as const-safe for concurrent queries.
-  const cpu::RoadRouter router(city());
+  // RoadRouter and its DijkstraMatrixEngine are documented as const-safe for concurrent queries.
+  const network::RoadRouter router(city());
   std::vector<Coordinates> points;
   const auto& coords = router.graph().coords;
   for (std::size_t k = 0; k < 24; ++k) points.push_back(coords[(k * 37) % coords.size()]);
-  const auto expected = cpu::point_matrices(router, points, 1000.0, 1);
-  std::vector<cpu::PointMatrices> got(8);
+  const auto expected = network::point_matrices(router, points, 1000.0, 1);
+  std::vector<network::PointMatrices> got(8);
   std::vector<std::thread> threads;
   for (std::size_t i = 0; i < got.size(); ++i)
-    threads.emplace_back([&, i] { got[i] = cpu::point_matrices(router, points, 1000.0, threads_for(i)); });
+    threads.emplace_back([&, i] { got[i] = network::point_matrices(router, points, 1000.0, threads_for(i)); });
   for (auto& t : threads) t.join();
   for (const auto& g : got) {
     EXPECT_EQ(g.matrices.durations, expected.matrices.durations);

@@ -9,6 +9,7 @@
 #include <limits>
 #include <string>
 
+#include "routesolve/network/matrix_provider.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/road_formats.hpp"
 #include "routesolve/memory_budget.hpp"
@@ -62,7 +63,7 @@ TEST(MemoryBudget, CoordinatesRefusedBeforeAllocating) {
   EXPECT_EQ(distinct_locations(spec), 2001u);
   const MemoryLimit limit("10");  // 2001^2 x 8 x 7 = 214 MiB
   try {
-    fill_matrices_from_coordinates(spec);
+    network::fill_matrices(spec, network::GreatCircleProvider{});
     FAIL() << "expected Error(OutOfMemory)";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::OutOfMemory);

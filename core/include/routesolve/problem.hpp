@@ -120,12 +120,6 @@ struct ProblemSpec {
   std::string source;  ///< file it came from, for error messages ("" = in memory)
 };
 
-/// Fills missing matrices from coordinates: great-circle (haversine) distance in metres and
-/// duration at `speed_mps`, for every profile used by a vehicle. Assigns location indices to
-/// every distinct coordinate. Returns false (and leaves the spec unchanged) when matrices were
-/// already given. Throws invalid_input when a location has neither index nor coordinates.
-bool fill_matrices_from_coordinates(ProblemSpec& spec, double speed_mps = 50.0 / 3.6);
-
 // ---------------------------------------------------------------------------------------------
 // Problem: validated, indexed, immutable.
 // ---------------------------------------------------------------------------------------------
@@ -184,7 +178,8 @@ class Problem {
  public:
   /// Validates and indexes a spec. Throws Error(InvalidInput) naming the JSON path and field
   /// (e.g. "jobs[3].time_windows[0]: start 50 is after end 10") prefixed by spec.source.
-  /// The spec must have matrices (see fill_matrices_from_coordinates).
+  /// The spec must have matrices: a spec with coordinates only gets them from a matrix provider
+  /// first (routesolve/network/matrix_provider.hpp: fill_matrices); create() never builds them.
   static std::shared_ptr<const Problem> create(ProblemSpec spec);
 
   [[nodiscard]] const ProblemSpec& spec() const noexcept { return spec_; }

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "routesolve/solution.hpp"
-#include "routesolve/solve.hpp"
+#include "routesolve/backend.hpp"
 #include "search_engine.hpp"
 
 namespace routesolve::cuda::search {

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "routesolve/cuda/auto_policy.hpp"
-#include "routesolve/cuda/batched_search.hpp"
+#include "routesolve/cuda/search_backend.hpp"
+#include "search_view.cuh"
 #include "routesolve/cuda/cuda_backend.hpp"
 
 namespace routesolve::cuda {
@@ -47,18 +47,6 @@ class CudaHostBackend final : public Backend {
 
 std::unique_ptr<Backend> make_cuda_host_backend() { return std::make_unique<CudaHostBackend>(); }
 
-bool device_pays_for(std::size_t tasks) noexcept {
-  // The cost model of auto_policy.hpp with what a task count tells: one matrix of tasks + 1
-  // locations, and no time limit (one descent: the case where the fixed cost weighs most).
-  AutoInputs in;
-  in.tasks = tasks;
-  in.locations = tasks + 1;
-  in.device = device_available();
-  return estimate_auto(in).use_device;
-}
-
-bool device_pays_for(const Problem& problem, const SolveOptions& options) noexcept {
-  return estimate_auto(auto_inputs(problem, options)).use_device;
-}
+unsigned batched_move_types() noexcept { return detail::search::kMoveTypes; }
 
 }  // namespace routesolve::cuda

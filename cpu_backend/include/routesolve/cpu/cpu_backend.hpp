@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "routesolve/solve.hpp"
+#include "routesolve/backend.hpp"
 
 namespace routesolve::cpu {
 

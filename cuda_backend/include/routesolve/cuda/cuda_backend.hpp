@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "routesolve/solve.hpp"
+#include "routesolve/backend.hpp"
 
 namespace routesolve::cuda {
 

@@ -2,7 +2,8 @@
 // Solution outputs besides VROOM JSON: CSV of stops, GeoJSON, SVG map.
 
 #include <cstddef>
-#include <functional>
+#include <map>
+#include <utility>
 #include <iosfwd>
 #include <string_view>
 #include <vector>
@@ -14,9 +15,14 @@ namespace routesolve::io {
 
 enum class OutputFormat { Json, Csv, GeoJson, Svg, Sol };
 
-/// The drawn path of one leg between two location (matrix) indices, both ends included, e.g.
-/// along the roads of a network; an empty result means "draw a straight line".
-using LegGeometry = std::function<std::vector<Coordinates>(std::size_t from_location, std::size_t to_location)>;
+/// The drawn path of legs between two location (matrix) indices, both ends included, e.g. along
+/// the roads of a network (computed by the caller from its matrix provider). A leg not in the
+/// map, or with fewer than two points, is drawn as a straight line.
+using LegLines = std::map<std::pair<std::size_t, std::size_t>, std::vector<Coordinates>>;
+
+/// The (from, to) location pairs of consecutive located steps of every route: the legs a map of
+/// the solution draws.
+std::vector<std::pair<std::size_t, std::size_t>> solution_legs(const Solution& solution);
 
 /// "json" | "csv" | "geojson" | "svg" | "sol"; throws invalid_input otherwise.
 OutputFormat parse_output_format(std::string_view text);
@@ -29,13 +35,13 @@ void write_csv(std::ostream& out, const Problem& problem, const Solution& soluti
 /// FeatureCollection: a LineString per route and a Point per stop. Throws invalid_input when
 /// the problem has no coordinates. With `legs`, each route's line follows the leg geometry.
 void write_geojson(std::ostream& out, const Problem& problem, const Solution& solution,
-                   const LegGeometry& legs = {});
+                   const LegLines& legs = {});
 /// A self-contained SVG map: each route as a coloured polyline, depots as squares, stops as dots.
 void write_svg(std::ostream& out, const Problem& problem, const Solution& solution);
 
 /// Dispatches on format (Json -> write_vroom_solution, Sol -> CVRPLIB .sol).
 /// `legs` is used by the GeoJSON output only.
 void write_solution(std::ostream& out, const Problem& problem, const Solution& solution, OutputFormat format,
-                    const LegGeometry& legs = {});
+                    const LegLines& legs = {});
 
 }  // namespace routesolve::io

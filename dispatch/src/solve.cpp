@@ -1,13 +1,14 @@
-// solve(): picks a backend and runs it. Lives in the `routesolve` library target, which links
-// both backends; routesolve_core itself stays free of them.
+// solve() and make_backend(): the dispatch layer picks a backend and runs it. It links both
+// backends; neither backend nor core includes anything of this layer.
 
 #include "routesolve/solve.hpp"
 
 #include <string>
 
 #include "routesolve/cpu/cpu_backend.hpp"
-#include "routesolve/cuda/batched_search.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
+#include "routesolve/cuda/search_backend.hpp"
+#include "routesolve/dispatch/auto_policy.hpp"
 #include "routesolve/error.hpp"
 
 namespace routesolve {
@@ -22,7 +23,7 @@ std::unique_ptr<Backend> make_backend(BackendKind kind) {
       return cuda::make_cuda_host_backend();
     case BackendKind::Auto:
       // Without a problem to look at, auto is the CPU backend; solve() below applies the size
-      // policy (cuda::device_pays_for). Auto never fails for lack of a device.
+      // policy (dispatch::device_pays_for). Auto never fails for lack of a device.
       return cpu::make_cpu_backend();
   }
   throw Error(ErrorCode::Internal, "make_backend: unknown backend kind");
@@ -30,11 +31,11 @@ std::unique_ptr<Backend> make_backend(BackendKind kind) {
 
 Solution solve(const Problem& problem, const SolveOptions& options) {
   // auto: the device when one is usable and the problem is large enough for the batched move
-  // evaluation to pay for its transfers and launches (cost model: cuda/auto_policy.hpp).
+  // evaluation to pay for its transfers and launches (cost model: dispatch/auto_policy.hpp).
   // Checkpoint / resume: the CPU backend's search state only (issue 8).
   const bool checkpointing = static_cast<bool>(options.on_checkpoint) || options.resume != nullptr;
   const BackendKind kind = options.backend == BackendKind::Auto && !checkpointing &&
-                                   cuda::device_pays_for(problem, options)
+                                   dispatch::device_pays_for(problem, options)
                                ? BackendKind::Cuda
                            : options.backend == BackendKind::Auto ? BackendKind::Cpu
                                                                   : options.backend;

@@ -10,7 +10,7 @@
 
 #include "routesolve/road_graph.hpp"
 
-namespace routesolve::cpu {
+namespace routesolve::network {
 
 /// What a matrix query did, for "settled nodes per second" figures.
 struct MatrixStats {
@@ -21,15 +21,15 @@ struct MatrixStats {
 
 /// The precomputed half of the CPU matrices: a Boost compressed_sparse_row_graph built once
 /// from a RoadGraph and reused by every query (queries are const and may run concurrently).
-class CpuMatrixEngine {
+class DijkstraMatrixEngine {
  public:
   /// Builds the Boost graph (copies the arcs; the RoadGraph need not outlive the engine).
-  explicit CpuMatrixEngine(const RoadGraph& graph);
-  ~CpuMatrixEngine();
-  CpuMatrixEngine(CpuMatrixEngine&&) noexcept;
-  CpuMatrixEngine& operator=(CpuMatrixEngine&&) noexcept;
-  CpuMatrixEngine(const CpuMatrixEngine&) = delete;
-  CpuMatrixEngine& operator=(const CpuMatrixEngine&) = delete;
+  explicit DijkstraMatrixEngine(const RoadGraph& graph);
+  ~DijkstraMatrixEngine();
+  DijkstraMatrixEngine(DijkstraMatrixEngine&&) noexcept;
+  DijkstraMatrixEngine& operator=(DijkstraMatrixEngine&&) noexcept;
+  DijkstraMatrixEngine(const DijkstraMatrixEngine&) = delete;
+  DijkstraMatrixEngine& operator=(const DijkstraMatrixEngine&) = delete;
 
   [[nodiscard]] std::size_t node_count() const noexcept;
   [[nodiscard]] std::size_t arc_count() const noexcept;
@@ -54,4 +54,4 @@ class CpuMatrixEngine {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace routesolve::cpu
+}  // namespace routesolve::network

@@ -10,7 +10,7 @@
 
 #include "routesolve/road_graph.hpp"
 
-namespace routesolve::io::detail {
+namespace routesolve::network {
 
 /// One directed arc as read, before cleaning.
 struct RawArc {
@@ -37,4 +37,4 @@ std::size_t strongly_connected_components(const std::vector<std::uint32_t>& firs
                                           const std::vector<NodeId>& head,
                                           std::vector<std::uint32_t>& component);
 
-}  // namespace routesolve::io::detail
+}  // namespace routesolve::network

@@ -1,11 +1,12 @@
 // Fleet problems on road networks: snapping + CPU matrices fill the spec, a stop far from every
 // road comes out unassigned with reason `unreachable`, and every solution passes the validator.
 
-#include "routesolve/cpu/network_matrices.hpp"
+#include "routesolve/network/road_router.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -13,7 +14,7 @@
 #include "routesolve/cpu/cpu_backend.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/road_formats.hpp"
-#include "routesolve/solve.hpp"
+#include "routesolve/cpu/cpu_backend.hpp"
 #include "routesolve/validator.hpp"
 #include "test_support.hpp"
 
@@ -78,42 +79,42 @@ Solution solve_and_validate(const Problem& problem) {
 }
 
 TEST(NetworkMatrices, FillsSecondsAndMetresFromTheRoads) {
-  const cpu::RoadRouter router(grid_network(5));
+  const auto router = std::make_shared<const network::RoadRouter>(grid_network(5));
   ProblemSpec spec;
   spec.vehicles.push_back(vehicle(1, 7.42, 43.73));
   spec.jobs.push_back(job(1, 7.4241, 43.7339));  // near node (4, 4)
   spec.jobs.push_back(job(2, 7.4220, 43.7310));  // on node (2, 1)
-  cpu::NetworkFill fill;
-  ASSERT_TRUE(cpu::fill_matrices_from_network(spec, router, {}, &fill));
+  network::MatrixFill fill;
+  ASSERT_TRUE(network::fill_matrices(spec, network::RoadProvider(router), &fill));
   ASSERT_EQ(fill.points.size(), 3u);
   ASSERT_EQ(spec.matrices.count("car"), 1u);
   const Matrix& dur = spec.matrices["car"].durations;
   const Matrix& dist = spec.matrices["car"].distances;
   for (std::size_t i = 0; i < 3; ++i) {
-    ASSERT_TRUE(fill.snaps[i].found);
+    ASSERT_TRUE(fill.matrices.snaps[i].found);
     for (std::size_t j = 0; j < 3; ++j) {
-      const PathKey k = router.engine().shortest_key(fill.snaps[i].node, fill.snaps[j].node);
+      const PathKey k = router->engine().shortest_key(fill.matrices.snaps[i].node, fill.matrices.snaps[j].node);
       EXPECT_EQ(dur(i, j), (static_cast<std::int64_t>(key_duration(k)) + 5) / 10) << i << "," << j;
       EXPECT_EQ(dist(i, j), static_cast<std::int64_t>(key_length(k))) << i << "," << j;
     }
   }
-  EXPECT_EQ(fill.snaps[*spec.jobs[1].location.index].node, 1u * 5 + 2);
-  EXPECT_EQ(fill.snaps[*spec.vehicles[0].start->index].node, 0u);
+  EXPECT_EQ(fill.matrices.snaps[*spec.jobs[1].location.index].node, 1u * 5 + 2);
+  EXPECT_EQ(fill.matrices.snaps[*spec.vehicles[0].start->index].node, 0u);
   // A second call leaves given matrices alone.
-  EXPECT_FALSE(cpu::fill_matrices_from_network(spec, router));
+  EXPECT_FALSE(network::fill_matrices(spec, network::RoadProvider(router)));
 }
 
 TEST(NetworkMatrices, StopFarFromTheRoadsIsUnassignedUnreachable) {
-  const cpu::RoadRouter router(grid_network(4));
+  const auto router = std::make_shared<const network::RoadRouter>(grid_network(4));
   ProblemSpec spec;
   spec.vehicles.push_back(vehicle(1, 7.42, 43.73));
   spec.jobs.push_back(job(1, 7.421, 43.731));
   spec.jobs.push_back(job(2, 7.60, 43.80));  // ~17 km away from every road
   spec.jobs.push_back(job(3, 7.423, 43.732));
-  cpu::NetworkFill fill;
+  network::MatrixFill fill;
   ASSERT_TRUE(
-      cpu::fill_matrices_from_network(spec, router, {.max_snap_m = 500.0, .threads = 2, .engine = {}}, &fill));
-  ASSERT_EQ(fill.unsnapped, std::vector<std::string>{"jobs[1].location"});
+      network::fill_matrices(spec, network::RoadProvider(router, 500.0, 2), &fill));
+  ASSERT_EQ(fill.unplaced, std::vector<std::string>{"jobs[1].location"});
   const std::size_t far = *spec.jobs[1].location.index;
   const Matrix& dur = spec.matrices["car"].durations;
   for (std::size_t j = 0; j < dur.size(); ++j) {
@@ -129,14 +130,14 @@ TEST(NetworkMatrices, StopFarFromTheRoadsIsUnassignedUnreachable) {
 }
 
 TEST(NetworkMatrices, VehicleStartFarFromTheRoadsIsAnInputError) {
-  const cpu::RoadRouter router(grid_network(3));
+  const auto router = std::make_shared<const network::RoadRouter>(grid_network(3));
   ProblemSpec spec;
   spec.source = "fleet.json";
   spec.vehicles.push_back(vehicle(1, 7.42, 43.73));
   spec.vehicles.push_back(vehicle(2, 9.0, 45.0));
   spec.jobs.push_back(job(1, 7.421, 43.731));
   try {
-    cpu::fill_matrices_from_network(spec, router);
+    network::fill_matrices(spec, network::RoadProvider(router));
     FAIL() << "expected an error";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::InvalidInput);
@@ -148,14 +149,15 @@ TEST(NetworkMatrices, VehicleStartFarFromTheRoadsIsAnInputError) {
 }
 
 TEST(NetworkMatrices, LegGeometryFollowsTheRoads) {
-  const cpu::RoadRouter router(grid_network(5));
+  const auto router = std::make_shared<const network::RoadRouter>(grid_network(5));
   ProblemSpec spec;
   spec.vehicles.push_back(vehicle(1, 7.42, 43.73));
   spec.jobs.push_back(job(1, 7.424, 43.734));
-  cpu::NetworkFill fill;
-  cpu::fill_matrices_from_network(spec, router, {}, &fill);
+  network::MatrixFill fill;
+  network::fill_matrices(spec, network::RoadProvider(router), &fill);
   const auto line =
-      cpu::leg_geometry(router, fill, *spec.vehicles[0].start->index, *spec.jobs[0].location.index);
+      network::RoadProvider(router).leg(fill.matrices, fill.points, *spec.vehicles[0].start->index,
+                                       *spec.jobs[0].location.index);
   EXPECT_EQ(line.size(), 2u + 9u);  // both stops + 9 grid nodes (8 blocks)
   EXPECT_EQ(line.front(), (Coordinates{7.42, 43.73}));
   EXPECT_EQ(line.back(), (Coordinates{7.424, 43.734}));
@@ -163,8 +165,8 @@ TEST(NetworkMatrices, LegGeometryFollowsTheRoads) {
 
 TEST(NetworkMatrices, MonacoStopsAreRoutedOnRoads) {
   ROUTESOLVE_REQUIRE_DATASET("roads/osm/monaco.osm.pbf");
-  const cpu::RoadRouter router(io::read_osm_pbf(datasets_dir() / "roads/osm/monaco.osm.pbf"));
-  const RoadGraph& g = router.graph();
+  const auto router = std::make_shared<const network::RoadRouter>(io::read_osm_pbf(datasets_dir() / "roads/osm/monaco.osm.pbf"));
+  const RoadGraph& g = router->graph();
   std::mt19937_64 rng(5);
   std::uniform_int_distribution<std::size_t> node(0, g.node_count() - 1);
   ProblemSpec spec;
@@ -176,10 +178,11 @@ TEST(NetworkMatrices, MonacoStopsAreRoutedOnRoads) {
     spec.jobs.push_back(job(i, c.lon + 0.0001, c.lat - 0.0001));
   }
   spec.jobs.push_back(job(99, 2.35, 48.85));  // Paris
-  cpu::NetworkFill fill;
-  ASSERT_TRUE(cpu::fill_matrices_from_network(spec, router, {}, &fill));
-  EXPECT_EQ(fill.unsnapped.size(), 1u);
-  EXPECT_GT(fill.stats.settled_nodes, 0u);
+  network::MatrixFill fill;
+  ASSERT_TRUE(network::fill_matrices(spec, network::RoadProvider(router), &fill));
+  EXPECT_EQ(fill.unplaced.size(), 1u);
+  ASSERT_EQ(fill.matrices.stages.size(), 2u);
+  EXPECT_EQ(fill.matrices.stages[1].name, "matrix");
   const auto problem = Problem::create(spec);
   const Solution s = solve_and_validate(*problem);
   ASSERT_EQ(s.unassigned.size(), 1u);

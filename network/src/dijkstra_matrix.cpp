@@ -4,7 +4,7 @@
 // handed to the worker threads one at a time from an atomic counter, and each row depends on
 // its source only, so the matrix is the same for any thread count.
 
-#include "routesolve/cpu/travel_matrix.hpp"
+#include "routesolve/network/dijkstra_matrix.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -20,7 +20,7 @@
 
 #include "routesolve/error.hpp"
 
-namespace routesolve::cpu {
+namespace routesolve::network {
 namespace {
 
 struct Arc {
@@ -85,7 +85,7 @@ Graph build_graph(const RoadGraph& road) {
 
 }  // namespace
 
-struct CpuMatrixEngine::Impl {
+struct DijkstraMatrixEngine::Impl {
   Graph graph;
 
   /// One Dijkstra from `source` into `dist` (size n), optionally recording predecessors;
@@ -115,18 +115,18 @@ struct CpuMatrixEngine::Impl {
   }
 };
 
-CpuMatrixEngine::CpuMatrixEngine(const RoadGraph& graph)
+DijkstraMatrixEngine::DijkstraMatrixEngine(const RoadGraph& graph)
     : impl_(std::make_unique<Impl>(Impl{build_graph(graph)})) {}
-CpuMatrixEngine::~CpuMatrixEngine() = default;
-CpuMatrixEngine::CpuMatrixEngine(CpuMatrixEngine&&) noexcept = default;
-CpuMatrixEngine& CpuMatrixEngine::operator=(CpuMatrixEngine&&) noexcept = default;
+DijkstraMatrixEngine::~DijkstraMatrixEngine() = default;
+DijkstraMatrixEngine::DijkstraMatrixEngine(DijkstraMatrixEngine&&) noexcept = default;
+DijkstraMatrixEngine& DijkstraMatrixEngine::operator=(DijkstraMatrixEngine&&) noexcept = default;
 
-std::size_t CpuMatrixEngine::node_count() const noexcept {
+std::size_t DijkstraMatrixEngine::node_count() const noexcept {
   return boost::num_vertices(impl_->graph);
 }
-std::size_t CpuMatrixEngine::arc_count() const noexcept { return boost::num_edges(impl_->graph); }
+std::size_t DijkstraMatrixEngine::arc_count() const noexcept { return boost::num_edges(impl_->graph); }
 
-NodeMatrices CpuMatrixEngine::many_to_many(std::span<const NodeId> sources,
+NodeMatrices DijkstraMatrixEngine::many_to_many(std::span<const NodeId> sources,
                                            std::span<const NodeId> targets, unsigned threads,
                                            MatrixStats* stats) const {
   const auto t0 = std::chrono::steady_clock::now();
@@ -193,7 +193,7 @@ NodeMatrices CpuMatrixEngine::many_to_many(std::span<const NodeId> sources,
   return m;
 }
 
-PathKey CpuMatrixEngine::shortest_key(NodeId from, NodeId to) const {
+PathKey DijkstraMatrixEngine::shortest_key(NodeId from, NodeId to) const {
   impl_->check_node(from, "from", 0);
   impl_->check_node(to, "to", 0);
   std::vector<PathKey> dist(node_count());
@@ -203,7 +203,7 @@ PathKey CpuMatrixEngine::shortest_key(NodeId from, NodeId to) const {
   return dist[to];
 }
 
-std::vector<NodeId> CpuMatrixEngine::path(NodeId from, NodeId to) const {
+std::vector<NodeId> DijkstraMatrixEngine::path(NodeId from, NodeId to) const {
   impl_->check_node(from, "from", 0);
   impl_->check_node(to, "to", 0);
   const std::size_t n = node_count();
@@ -226,4 +226,4 @@ std::vector<NodeId> CpuMatrixEngine::path(NodeId from, NodeId to) const {
   return nodes;
 }
 
-}  // namespace routesolve::cpu
+}  // namespace routesolve::network

@@ -2,7 +2,7 @@
 // largest strongly connected component kept (iterative Tarjan, safe on million-node graphs),
 // nodes renumbered compactly, CSR arrays sorted by (tail, head) so imports are deterministic.
 
-#include "road_build.hpp"
+#include "routesolve/network/road_build.hpp"
 
 #include <algorithm>
 #include <string>
@@ -11,7 +11,7 @@
 #include "routesolve/error.hpp"
 #include "routesolve/memory_budget.hpp"
 
-namespace routesolve::io::detail {
+namespace routesolve::network {
 
 std::size_t strongly_connected_components(const std::vector<std::uint32_t>& first_out,
                                           const std::vector<NodeId>& head,
@@ -164,4 +164,4 @@ RoadNetwork build_network(std::size_t node_count, std::vector<RawArc> arcs,
   return net;
 }
 
-}  // namespace routesolve::io::detail
+}  // namespace routesolve::network

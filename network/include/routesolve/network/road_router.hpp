@@ -1,10 +1,8 @@
 #pragma once
 // Fleet problems on a road network: stops snapped to road nodes, travel matrices between them
-// from the CPU engine, and the road geometry of each leg for drawing routes.
-//
-// It lives in the CPU backend (not in the tool) because dispatch software that links the
-// library needs the same "coordinates in, road matrices out" step as the command line; the
-// CUDA backend's matrices will plug in beside CpuMatrixEngine.
+// from a node engine (Boost.Graph Dijkstra by default; the CUDA backend's PHAST sweeps plug in as
+// a NodeMatrixFunction), and the road geometry of each leg for drawing routes. RoadProvider is
+// the road network behind the MatrixProvider interface (matrix_provider.hpp).
 
 #include <cstddef>
 #include <functional>
@@ -13,12 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "routesolve/cpu/travel_matrix.hpp"
+#include "routesolve/network/dijkstra_matrix.hpp"
+#include "routesolve/network/matrix_provider.hpp"
 #include "routesolve/problem.hpp"
 #include "routesolve/road_graph.hpp"
 #include "routesolve/snap.hpp"
 
-namespace routesolve::cpu {
+namespace routesolve::network {
 
 /// Default largest distance between a stop and the road it is attached to.
 inline constexpr double kDefaultMaxSnapM = 1000.0;
@@ -34,7 +33,7 @@ class RoadRouter {
 
   [[nodiscard]] const RoadNetwork& network() const noexcept { return network_; }
   [[nodiscard]] const RoadGraph& graph() const noexcept { return network_.graph; }
-  [[nodiscard]] const CpuMatrixEngine& engine() const noexcept { return engine_; }
+  [[nodiscard]] const DijkstraMatrixEngine& engine() const noexcept { return engine_; }
   [[nodiscard]] bool has_coordinates() const noexcept { return snapper_ != nullptr; }
   /// The snapping index; throws invalid_input naming the network when it has no coordinates.
   [[nodiscard]] const Snapper& snapper() const;
@@ -42,7 +41,7 @@ class RoadRouter {
  private:
   RoadNetwork network_;
   std::unique_ptr<Snapper> snapper_;
-  CpuMatrixEngine engine_;
+  DijkstraMatrixEngine engine_;
 };
 
 /// Node-to-node matrices (row = source) from some engine: the CUDA backend's PHAST sweeps plug
@@ -70,37 +69,31 @@ PointMatrices point_matrices(const RoadRouter& router, std::span<const Coordinat
 PointMatrices node_point_matrices(const RoadRouter& router, std::span<const NodeId> nodes,
                                   unsigned threads = 1, const NodeMatrixFunction& engine = {});
 
-struct NetworkMatrixOptions {
-  double max_snap_m = kDefaultMaxSnapM;
-  unsigned threads = 1;
-  NodeMatrixFunction engine;  ///< empty: the router's Boost.Graph engine
+/// A road network as a matrix provider: snaps every point within max_snap_m (a task too far
+/// from every road is unplaced: unreachable), then node matrices from `engine` (empty: the
+/// router's Boost.Graph Dijkstra on `threads` threads). Durations are seconds (deciseconds / 10,
+/// rounded half up) and distances metres, times the requested scale. Stage times: "snap" and
+/// "matrix" (the engine may report finer stages itself).
+class RoadProvider final : public MatrixProvider {
+ public:
+  RoadProvider(std::shared_ptr<const RoadRouter> router, double max_snap_m = kDefaultMaxSnapM,
+               unsigned threads = 1, NodeMatrixFunction engine = {}, std::string engine_name = "Boost.Graph Dijkstra");
+  [[nodiscard]] std::string name() const override { return "road network (" + engine_name_ + ")"; }
+  [[nodiscard]] ProvidedMatrices compute(std::span<const Coordinates> points,
+                                         const MatrixScale& scale) const override;
+  [[nodiscard]] std::string unplaced_reason(const Coordinates& point) const override;
+  /// The first stop, the road nodes of a shortest path, the second stop; just the two stops
+  /// when either did not snap or no path exists.
+  [[nodiscard]] std::vector<Coordinates> leg(const ProvidedMatrices& m, std::span<const Coordinates> points,
+                                             std::size_t from, std::size_t to) const override;
+  [[nodiscard]] const RoadRouter& router() const noexcept { return *router_; }
+
+ private:
+  std::shared_ptr<const RoadRouter> router_;
+  double max_snap_m_;
+  unsigned threads_;
+  NodeMatrixFunction engine_;
+  std::string engine_name_;
 };
 
-/// What fill_matrices_from_network did, by location index.
-struct NetworkFill {
-  std::vector<Coordinates> points;     ///< coordinates of each location index
-  std::vector<SnapResult> snaps;       ///< where each location was attached to the roads
-  std::vector<std::string> unsnapped;  ///< JSON paths of tasks too far from every road
-  MatrixStats stats;
-  double snap_seconds = 0.0;
-  double matrix_seconds = 0.0;
-};
-
-/// Fills missing matrices from the road network, for every profile used by a vehicle:
-/// durations in seconds (deciseconds / 10, rounded) and distances in metres, times the spec's
-/// unit scales. Assigns a location index to every distinct coordinate. A task too far from every
-/// road gets kUnreachable to and from everything else, so solvers report it unassigned with
-/// reason `unreachable`. Throws invalid_input naming vehicles[i].start / .end when a vehicle's
-/// start or end does not snap, or naming a location without coordinates. Returns false (spec
-/// unchanged) when matrices were already given.
-bool fill_matrices_from_network(ProblemSpec& spec, const RoadRouter& router,
-                                const NetworkMatrixOptions& options = {},
-                                NetworkFill* fill = nullptr);
-
-/// The road geometry of the leg between two location indices of a filled spec: the first
-/// stop, the road nodes of a shortest path, the second stop. Just the two stops when either did
-/// not snap or no path exists.
-std::vector<Coordinates> leg_geometry(const RoadRouter& router, const NetworkFill& fill,
-                                      std::size_t from, std::size_t to);
-
-}  // namespace routesolve::cpu
+}  // namespace routesolve::network

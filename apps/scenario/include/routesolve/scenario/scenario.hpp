@@ -12,7 +12,7 @@
 #include "routesolve/road_graph.hpp"
 #include "routesolve/types.hpp"
 
-namespace routesolve::io {
+namespace routesolve::scenario {
 
 /// The streets of "Gridville", a made-up city placed in the North Atlantic (so it is never
 /// mistaken for a real place): a square grid of two-way arterials every `arterial_every`
@@ -52,4 +52,4 @@ struct ScenarioOptions {
 /// than nodes, a graph without coordinates, or capacity_dims outside 1..2.
 std::string generate_scenario(const RoadGraph& graph, const ScenarioOptions& options);
 
-}  // namespace routesolve::io
+}  // namespace routesolve::scenario

@@ -2,7 +2,7 @@
 // the (duration, length) key: random graphs with unreachable pairs, rome99.gr and Monaco; thread
 // count independence; path reconstruction.
 
-#include "routesolve/cpu/travel_matrix.hpp"
+#include "routesolve/network/dijkstra_matrix.hpp"
 
 #include <gtest/gtest.h>
 
@@ -106,7 +106,7 @@ std::size_t expect_matches_reference(const RoadGraph& g, const NodeMatrices& m,
 }
 
 /// The path is made of arcs of the graph and its cheapest arcs sum to the shortest key.
-void expect_valid_path(const RoadGraph& g, const cpu::CpuMatrixEngine& engine, NodeId from,
+void expect_valid_path(const RoadGraph& g, const network::DijkstraMatrixEngine& engine, NodeId from,
                        NodeId to) {
   const PathKey want = engine.shortest_key(from, to);
   const std::vector<NodeId> path = engine.path(from, to);
@@ -132,7 +132,7 @@ TEST(TravelMatrix, TinyGraphByHand) {
   // 0 -> 1 -> 2 fast, 0 -> 2 direct slow; 3 reaches nobody; 2 -> 0 back.
   const RoadGraph g =
       make_graph(4, {{0, 1, 10, 100}, {1, 2, 10, 100}, {0, 2, 30, 50}, {2, 0, 5, 5}});
-  const cpu::CpuMatrixEngine engine(g);
+  const network::DijkstraMatrixEngine engine(g);
   EXPECT_EQ(engine.node_count(), 4u);
   EXPECT_EQ(engine.arc_count(), 4u);
   const std::vector<NodeId> nodes{0, 1, 2, 3};
@@ -150,7 +150,7 @@ TEST(TravelMatrix, TinyGraphByHand) {
 
 TEST(TravelMatrix, EqualDurationsTieBreakOnLength) {
   const RoadGraph g = make_graph(3, {{0, 1, 10, 300}, {1, 2, 10, 300}, {0, 2, 20, 500}});
-  const cpu::CpuMatrixEngine engine(g);
+  const network::DijkstraMatrixEngine engine(g);
   const std::vector<NodeId> s{0}, t{2};
   const NodeMatrices m = engine.many_to_many(s, t);
   EXPECT_EQ(m.durations[0], 20);
@@ -160,7 +160,7 @@ TEST(TravelMatrix, EqualDurationsTieBreakOnLength) {
 TEST(TravelMatrix, HugeWeightsSaturateInsteadOfWrapping) {
   const std::uint32_t big = 0xfffffffeu;  // (big, 7) is a real arc key, just below kNoPath
   const RoadGraph g = make_graph(3, {{0, 1, big, 7}, {1, 2, big, 7}});
-  const cpu::CpuMatrixEngine engine(g);
+  const network::DijkstraMatrixEngine engine(g);
   const std::vector<NodeId> s{0}, t{1, 2};
   const NodeMatrices m = engine.many_to_many(s, t);
   EXPECT_EQ(m.durations[0], static_cast<std::int64_t>(big));
@@ -170,7 +170,7 @@ TEST(TravelMatrix, HugeWeightsSaturateInsteadOfWrapping) {
 
 TEST(TravelMatrix, NodesOutOfRangeAreNamed) {
   const RoadGraph g = make_graph(2, {{0, 1, 1, 1}});
-  const cpu::CpuMatrixEngine engine(g);
+  const network::DijkstraMatrixEngine engine(g);
   const std::vector<NodeId> ok{0}, bad{0, 7};
   try {
     (void)engine.many_to_many(ok, bad);
@@ -188,7 +188,7 @@ TEST(TravelMatrix, RandomGraphsMatchReferenceDijkstra) {
     const std::size_t n = 1 + rng() % 120;
     const std::size_t m = rng() % (3 * n + 1);
     const RoadGraph g = random_graph(rng, n, m);
-    const cpu::CpuMatrixEngine engine(g);
+    const network::DijkstraMatrixEngine engine(g);
     const auto sources = random_nodes(rng, n, 1 + rng() % 15);
     const auto targets = random_nodes(rng, n, 1 + rng() % 15);  // duplicates included
     const unsigned threads = 1 + static_cast<unsigned>(seed % 3);
@@ -206,10 +206,10 @@ TEST(TravelMatrix, RandomGraphsMatchReferenceDijkstra) {
 TEST(TravelMatrix, ResultDoesNotDependOnThreadCount) {
   std::mt19937_64 rng(42);
   const RoadGraph g = random_graph(rng, 2000, 7000);
-  const cpu::CpuMatrixEngine engine(g);
+  const network::DijkstraMatrixEngine engine(g);
   const auto sources = random_nodes(rng, 2000, 64);
   const auto targets = random_nodes(rng, 2000, 50);
-  cpu::MatrixStats one, many;
+  network::MatrixStats one, many;
   const NodeMatrices a = engine.many_to_many(sources, targets, 1, &one);
   for (unsigned threads : {2u, 3u, 8u}) {
     const NodeMatrices b = engine.many_to_many(sources, targets, threads, &many);
@@ -226,7 +226,7 @@ TEST(TravelMatrix, Rome99MatchesReferenceDijkstra) {
   const RoadNetwork net = io::read_dimacs(datasets_dir() / "roads/dimacs/rome99.gr");
   const RoadGraph& g = net.graph;
   ASSERT_GT(g.node_count(), 3000u);
-  const cpu::CpuMatrixEngine engine(g);
+  const network::DijkstraMatrixEngine engine(g);
   std::mt19937_64 rng(99);
   const auto sources = random_nodes(rng, g.node_count(), 40);
   const auto targets = random_nodes(rng, g.node_count(), 60);
@@ -241,7 +241,7 @@ TEST(TravelMatrix, MonacoMatchesReferenceDijkstra) {
   const RoadNetwork net = io::read_osm_pbf(datasets_dir() / "roads/osm/monaco.osm.pbf");
   const RoadGraph& g = net.graph;
   ASSERT_GT(g.node_count(), 100u);
-  const cpu::CpuMatrixEngine engine(g);
+  const network::DijkstraMatrixEngine engine(g);
   std::mt19937_64 rng(377);
   const auto sources = random_nodes(rng, g.node_count(), 25);
   const auto targets = random_nodes(rng, g.node_count(), 40);

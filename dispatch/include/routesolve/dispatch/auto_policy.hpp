@@ -35,9 +35,9 @@
 #include <string>
 
 #include "routesolve/problem.hpp"
-#include "routesolve/solve.hpp"
+#include "routesolve/backend.hpp"
 
-namespace routesolve::cuda {
+namespace routesolve::dispatch {
 
 /// What the decision looks at.
 struct AutoInputs {
@@ -79,4 +79,10 @@ AutoEstimate estimate_auto(const AutoInputs& in, const AutoRates& rates = {});
 /// The inputs of a problem and its options; `device` from device_available().
 AutoInputs auto_inputs(const Problem& problem, const SolveOptions& options);
 
-}  // namespace routesolve::cuda
+/// True when a device is usable and the model says it pays for a problem of `tasks` tasks (one
+/// matrix, no time limit: the conservative case).
+bool device_pays_for(std::size_t tasks) noexcept;
+/// The same model with the problem's matrices, the time limit and the threads of `options`.
+bool device_pays_for(const Problem& problem, const SolveOptions& options) noexcept;
+
+}  // namespace routesolve::dispatch

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "routesolve/network/matrix_provider.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/problem.hpp"
 #include "spec_builders.hpp"
@@ -40,7 +41,7 @@ ProblemSpec coordinate_spec() {
 
 TEST(Coordinates, HaversineMatricesAndIndices) {
   ProblemSpec spec = coordinate_spec();
-  ASSERT_TRUE(fill_matrices_from_coordinates(spec, 10.0));
+  ASSERT_TRUE(network::fill_matrices(spec, network::GreatCircleProvider{10.0}));
   ASSERT_EQ(spec.matrices.size(), 1u);
   ASSERT_TRUE(spec.matrices.count("truck"));
   const ProfileMatrices& m = spec.matrices.at("truck");
@@ -70,7 +71,7 @@ TEST(Coordinates, LeavesGivenMatricesAlone) {
   spec.jobs.push_back(test::job(1, 1));
   spec.vehicles.push_back(test::vehicle(1, 0, 0));
   const ProblemSpec before = spec;
-  EXPECT_FALSE(fill_matrices_from_coordinates(spec));
+  EXPECT_FALSE(network::fill_matrices(spec, network::GreatCircleProvider{}));
   EXPECT_EQ(spec.matrices.at("car").durations, before.matrices.at("car").durations);
 }
 
@@ -79,7 +80,7 @@ TEST(Coordinates, MissingCoordinatesNameTheLocation) {
   spec.jobs[1].location = LocationSpec{};
   spec.jobs[1].location.index = 4;
   try {
-    fill_matrices_from_coordinates(spec);
+    network::fill_matrices(spec, network::GreatCircleProvider{});
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::InvalidInput);
@@ -91,15 +92,27 @@ TEST(Coordinates, MissingCoordinatesNameTheLocation) {
   ProblemSpec spec2 = coordinate_spec();
   spec2.vehicles[0].end = LocationSpec{};
   try {
-    fill_matrices_from_coordinates(spec2);
+    network::fill_matrices(spec2, network::GreatCircleProvider{});
     FAIL();
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("vehicles[0].end"), std::string::npos) << e.what();
   }
 }
 
-TEST(Coordinates, CreateFillsMatricesWhenNoneAreGiven) {
-  const auto p = Problem::create(coordinate_spec());
+TEST(Coordinates, CreateNeverBuildsMatrices) {
+  try {
+    (void)Problem::create(coordinate_spec());
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidInput);
+    EXPECT_NE(std::string(e.what()).find("no travel matrices"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Coordinates, ProviderFillsMatricesForCreate) {
+  ProblemSpec spec = coordinate_spec();
+  ASSERT_TRUE(network::fill_matrices(spec, network::GreatCircleProvider{}));
+  const auto p = Problem::create(spec);
   EXPECT_EQ(p->locations(), 3u);
   EXPECT_TRUE(p->has_distances());
   EXPECT_GT(p->travel(0).duration(0, 1), 0);

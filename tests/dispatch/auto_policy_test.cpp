@@ -1,16 +1,16 @@
-// The `--backend auto` cost model (cuda_backend/include/routesolve/cuda/auto_policy.hpp): its
+// The `--backend auto` cost model (cuda_backend/include/routesolve/dispatch/auto_policy.hpp): its
 // decisions on sizes, time limits, matrices and threads, and "no device: always the CPU".
 
 #include <gtest/gtest.h>
 
 #include <cstddef>
 
-#include "routesolve/cuda/auto_policy.hpp"
-#include "routesolve/cuda/batched_search.hpp"
+#include "routesolve/dispatch/auto_policy.hpp"
+#include "routesolve/cuda/search_backend.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
 #include "routesolve/solve.hpp"
 
-namespace routesolve::cuda {
+namespace routesolve::dispatch {
 namespace {
 
 AutoInputs inputs(std::size_t tasks, double limit = 0.0, bool device = true, unsigned threads = 1,
@@ -32,7 +32,7 @@ TEST(AutoPolicy, WithoutADeviceAlwaysTheCpu) {
       EXPECT_EQ(e.why, "no usable device");
     }
   // The entry solve() uses: this machine's device, whatever the size.
-  if (!device_available()) {
+  if (!cuda::device_available()) {
     EXPECT_FALSE(device_pays_for(100000));
   }
 }
@@ -93,7 +93,7 @@ TEST(AutoPolicy, MeasuredRatesMoveTheDecision) {
 }
 
 TEST(AutoPolicy, SolveWithAutoWithoutADeviceIsTheCpuBackend) {
-  if (device_available()) GTEST_SKIP() << "a device is present: auto may pick it";
+  if (cuda::device_available()) GTEST_SKIP() << "a device is present: auto may pick it";
   ProblemSpec spec;
   Matrix m(3);
   for (std::size_t i = 0; i < 3; ++i)
@@ -117,4 +117,4 @@ TEST(AutoPolicy, SolveWithAutoWithoutADeviceIsTheCpuBackend) {
 }
 
 }  // namespace
-}  // namespace routesolve::cuda
+}  // namespace routesolve::dispatch

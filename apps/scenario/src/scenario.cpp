@@ -4,7 +4,7 @@
 // the seed, and integer arithmetic for every drawn value; coordinates are printed with a fixed
 // number of decimals. Nothing depends on the standard library's distributions or hash order.
 
-#include "routesolve/io/scenario.hpp"
+#include "routesolve/scenario/scenario.hpp"
 
 #include <fmt/core.h>
 
@@ -15,11 +15,11 @@
 #include <utility>
 #include <vector>
 
-#include "road_build.hpp"
+#include "routesolve/network/road_build.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/snap.hpp"
 
-namespace routesolve::io {
+namespace routesolve::scenario {
 namespace {
 
 /// splitmix64 (Steele, Lea, Flood 2014): tiny, portable, good enough for drawing instances.
@@ -109,7 +109,7 @@ RoadNetwork synthetic_city(const SyntheticCityOptions& o) {
     return {30.0, 0};
   };
 
-  std::vector<detail::RawArc> arcs;
+  std::vector<network::RawArc> arcs;
   arcs.reserve(4 * n * n);
   const auto add = [&](NodeId a, NodeId b, const Street& s, int direction) {
     const auto length =
@@ -125,7 +125,7 @@ RoadNetwork synthetic_city(const SyntheticCityOptions& o) {
   for (std::size_t c = 0; c < n; ++c)
     for (std::size_t r = 0; r + 1 < n; ++r)
       add(id(r, c), id(r + 1, c), street(c), +1);  // along column c
-  return detail::build_network(n * n, std::move(arcs), std::move(coords), "synthetic:city",
+  return network::build_network(n * n, std::move(arcs), std::move(coords), "synthetic:city",
                                started);
 }
 
@@ -210,4 +210,4 @@ std::string generate_scenario(const RoadGraph& graph, const ScenarioOptions& o) 
   return out;
 }
 
-}  // namespace routesolve::io
+}  // namespace routesolve::scenario

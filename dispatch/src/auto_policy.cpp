@@ -1,19 +1,19 @@
 // The `--backend auto` cost model (see auto_policy.hpp).
 
-#include "routesolve/cuda/auto_policy.hpp"
+#include "routesolve/dispatch/auto_policy.hpp"
 
 #include <algorithm>
 #include <cstdio>
 
 #include "routesolve/cuda/cuda_backend.hpp"
-#include "search/search_view.cuh"
+#include "routesolve/cuda/search_backend.hpp"
 
-namespace routesolve::cuda {
+namespace routesolve::dispatch {
 
 AutoEstimate estimate_auto(const AutoInputs& in, const AutoRates& r) {
   AutoEstimate e;
   const double tasks = static_cast<double>(in.tasks);
-  const double moves = tasks * r.neighbours * static_cast<double>(detail::search::kMoveTypes) * r.batch;
+  const double moves = tasks * r.neighbours * static_cast<double>(cuda::batched_move_types()) * r.batch;
   const double threads = std::max(1u, in.threads);
   const double host_pricing = moves / (r.host_moves_per_s * threads);
   const double host_part = r.host_share / (1.0 - r.host_share) * moves / r.host_moves_per_s;
@@ -66,8 +66,22 @@ AutoInputs auto_inputs(const Problem& problem, const SolveOptions& options) {
   in.locations = problem.travel_count() > 0 ? problem.travel_by_index(0).n : 0;
   in.time_limit_s = options.time_limit_s;
   in.threads = options.threads;
-  in.device = device_available();
+  in.device = cuda::device_available();
   return in;
 }
 
-}  // namespace routesolve::cuda
+bool device_pays_for(std::size_t tasks) noexcept {
+  // The cost model with what a task count tells: one matrix of tasks + 1 locations, and no time
+  // limit (one descent: the case where the fixed cost weighs most).
+  AutoInputs in;
+  in.tasks = tasks;
+  in.locations = tasks + 1;
+  in.device = cuda::device_available();
+  return estimate_auto(in).use_device;
+}
+
+bool device_pays_for(const Problem& problem, const SolveOptions& options) noexcept {
+  return estimate_auto(auto_inputs(problem, options)).use_device;
+}
+
+}  // namespace routesolve::dispatch

@@ -1,0 +1,15 @@
+#pragma once
+// Wall-clock stage timing, the one definition every layer uses.
+
+#include <chrono>
+
+namespace routesolve {
+
+using Clock = std::chrono::steady_clock;
+
+/// Seconds elapsed since `start` on the steady clock.
+inline double seconds_since(Clock::time_point start) noexcept {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+}  // namespace routesolve

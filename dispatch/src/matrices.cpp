@@ -1,0 +1,142 @@
+// The matrix providers' selector (matrices.hpp): networks and hierarchies loaded once per
+// process, the auto rule, and the PHAST sweeps of the CUDA backend as a road network's engine.
+
+#include "routesolve/dispatch/matrices.hpp"
+
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <utility>
+
+#include "routesolve/contraction_hierarchy.hpp"
+#include "routesolve/cuda/cuda_backend.hpp"
+#include "routesolve/cuda/matrix_engine.hpp"
+#include "routesolve/error.hpp"
+#include "routesolve/io/road_formats.hpp"
+#include "routesolve/timing.hpp"
+
+namespace routesolve::dispatch {
+namespace {
+
+/// The network's contraction hierarchy: the "ch" section of a .rsnet cache (written by `network
+/// build`), else built now. *seconds gets the load or build time (0 when loaded before).
+std::shared_ptr<const ContractionHierarchy> open_ch(const std::string& file, const RoadGraph& graph, double* seconds) {
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const ContractionHierarchy>> loaded;
+  const std::lock_guard lock(mutex);
+  *seconds = 0.0;
+  if (auto it = loaded.find(file); it != loaded.end()) return it->second;
+  const auto t0 = Clock::now();
+  std::shared_ptr<const ContractionHierarchy> ch;
+  if (io::is_network_cache(file))
+    if (auto bytes = io::read_cache_section(file, kChCacheSection))
+      ch = std::make_shared<const ContractionHierarchy>(ContractionHierarchy::from_bytes(*bytes));
+  if (!ch || ch->graph_fingerprint != graph_fingerprint(graph))
+    ch = std::make_shared<const ContractionHierarchy>(build_contraction_hierarchy(graph));
+  *seconds = seconds_since(t0);
+  loaded.emplace(file, ch);
+  return ch;
+}
+
+/// A road provider whose stage list carries its engine's profile and the network load.
+class ProfiledRoadProvider final : public network::MatrixProvider {
+ public:
+  ProfiledRoadProvider(std::unique_ptr<network::RoadProvider> road, std::shared_ptr<EngineProfile> profile,
+                       double load_seconds)
+      : road_(std::move(road)), profile_(std::move(profile)), load_seconds_(load_seconds) {}
+  [[nodiscard]] std::string name() const override { return road_->name(); }
+  [[nodiscard]] network::ProvidedMatrices compute(std::span<const Coordinates> points,
+                                                  const network::MatrixScale& scale) const override {
+    network::ProvidedMatrices m = road_->compute(points, scale);
+    std::vector<network::ProviderStage> stages;
+    if (load_seconds_ > 0) stages.push_back({"network_load", load_seconds_});
+    for (const auto& s : m.stages)
+      if (s.name != "matrix" || !profile_) stages.push_back(s);
+    if (profile_) stages.insert(stages.end(), profile_->stages.begin(), profile_->stages.end());
+    m.stages = std::move(stages);
+    return m;
+  }
+  [[nodiscard]] std::string unplaced_reason(const Coordinates& point) const override {
+    return road_->unplaced_reason(point);
+  }
+  [[nodiscard]] std::vector<Coordinates> leg(const network::ProvidedMatrices& m, std::span<const Coordinates> points,
+                                             std::size_t from, std::size_t to) const override {
+    return road_->leg(m, points, from, to);
+  }
+
+ private:
+  std::unique_ptr<network::RoadProvider> road_;
+  std::shared_ptr<EngineProfile> profile_;
+  double load_seconds_;
+};
+
+}  // namespace
+
+BackendKind resolve_matrix_backend(BackendKind requested, const std::string& network_file) {
+  if (requested != BackendKind::Auto) return requested;
+  if (cuda::device_available()) return BackendKind::Cuda;
+  if (io::is_network_cache(network_file) && io::read_cache_section(network_file, kChCacheSection))
+    return BackendKind::CudaHost;
+  return BackendKind::Cpu;
+}
+
+std::shared_ptr<const network::RoadRouter> load_road_router(const std::string& file, double* load_seconds) {
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const network::RoadRouter>> loaded;
+  const std::lock_guard lock(mutex);
+  if (load_seconds != nullptr) *load_seconds = 0.0;
+  if (auto it = loaded.find(file); it != loaded.end()) return it->second;
+  if (!std::filesystem::exists(file)) throw invalid_input(file, "road network file not found");
+  const auto t0 = Clock::now();
+  auto router = std::make_shared<const network::RoadRouter>(io::read_network(file));
+  if (load_seconds != nullptr) *load_seconds = seconds_since(t0);
+  loaded.emplace(file, router);
+  return router;
+}
+
+network::NodeMatrixFunction make_node_engine(BackendKind engine, const std::string& network_file,
+                                             const network::RoadRouter& router, const MatrixOptions& options,
+                                             std::shared_ptr<EngineProfile> profile) {
+  if (engine == BackendKind::Cpu) return {};
+  if (engine == BackendKind::Auto) throw Error(ErrorCode::Internal, "make_node_engine: resolve auto first");
+  cuda::PhastOptions phast;
+  phast.device = engine == BackendKind::Cuda ? cuda::MatrixDevice::Cuda : cuda::MatrixDevice::Host;
+  phast.transfer = options.device.transfer;
+  phast.device_index = options.device.index;
+  phast.threads = options.threads;
+  double ch_load = 0.0;
+  const auto ch = open_ch(network_file, router.graph(), &ch_load);
+  auto sweeps = std::make_shared<cuda::PhastMatrixEngine>(router.graph(), *ch, phast);
+  if (profile) profile->stages = {{"ch_load", ch_load}};
+  return [sweeps, ch, profile, ch_load](std::span<const NodeId> sources, std::span<const NodeId> targets) {
+    cuda::MatrixProfile call;
+    NodeMatrices m = sweeps->compute(std::vector<NodeId>(sources.begin(), sources.end()),
+                                     std::vector<NodeId>(targets.begin(), targets.end()), &call);
+    if (profile) {
+      call.ch_load = ch_load;
+      profile->stages = {{"ch_load", ch_load},         {"matrix_selection", call.selection},
+                         {"matrix_upward", call.upward}, {"matrix_h2d", call.h2d},
+                         {"matrix_sweeps", call.sweep},  {"matrix_d2h", call.d2h}};
+      profile->work = call.relaxations;
+      profile->seconds = call.total;
+      profile->summary = cuda::format_profile(call);
+    }
+    return m;
+  };
+}
+
+std::unique_ptr<network::MatrixProvider> make_matrix_provider(const MatrixOptions& options) {
+  if (options.network.empty()) return std::make_unique<network::GreatCircleProvider>(options.speed_mps);
+  double load_seconds = 0.0;
+  auto router = load_road_router(options.network, &load_seconds);
+  const BackendKind engine = resolve_matrix_backend(options.backend, options.network);
+  std::shared_ptr<EngineProfile> profile = engine == BackendKind::Cpu ? nullptr : std::make_shared<EngineProfile>();
+  network::NodeMatrixFunction nodes = make_node_engine(engine, options.network, *router, options, profile);
+  const std::string engine_name =
+      engine == BackendKind::Cpu ? "Boost.Graph Dijkstra" : "PHAST, " + std::string(to_string(engine));
+  auto road = std::make_unique<network::RoadProvider>(router, options.max_snap_m, options.threads, std::move(nodes),
+                                                      engine_name);
+  return std::make_unique<ProfiledRoadProvider>(std::move(road), std::move(profile), load_seconds);
+}
+
+}  // namespace routesolve::dispatch
