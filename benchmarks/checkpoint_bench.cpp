@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "routesolve/timing.hpp"
 #include "routesolve/checkpoint.hpp"
 #include "routesolve/io/checkpoint.hpp"
 #include "routesolve/io/formats.hpp"
@@ -28,11 +29,9 @@
 
 namespace fs = std::filesystem;
 using namespace routesolve;
-using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());

@@ -1,6 +1,7 @@
 // PhastMatrixEngine: validation, the cached RPHAST selection, and the dispatch to the host twin
 // (phast_host.cpp) or the device driver (phast_device.cpp, CUDA builds).
 
+#include "routesolve/timing.hpp"
 #include "routesolve/cuda/matrix_engine.hpp"
 
 #include <algorithm>
@@ -21,11 +22,7 @@
 namespace routesolve::cuda {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 /// printf-style formatting into a std::string (the backend does not link fmt).
 template <typename... Args>
