@@ -39,7 +39,7 @@ inline bool acceptable(const SegmentModel& m, std::size_t v, const RouteSegment&
 /// and beats it.
 bool settle(const WorkingSolution& s, std::size_t v1, const RouteSegment& r1, std::size_t v2,
             const RouteSegment& r2, Objective objective, ExchangeMove& move, ExchangeMove& best) {
-  move.delta = tour_cost(s, v1, r1) + tour_cost(s, v2, r2) - s.tour(v1).cost - s.tour(v2).cost;
+  move.delta.cost = tour_cost(s, v1, r1) + tour_cost(s, v2, r2) - s.tour(v1).cost - s.tour(v2).cost;
   if (!improving(move, objective) || !better_move(move, best, objective)) return false;
   best = move;
   return true;
@@ -65,16 +65,13 @@ bool tail_keeps_pairs(const WorkingSolution& s, std::size_t v, std::size_t from)
 }  // namespace
 
 bool improving(const ExchangeMove& move, Objective objective) {
-  if (!move.found()) return false;
-  if (objective == Objective::VehiclesThenCost && move.routes != 0) return move.routes < 0;
-  return move.delta < 0;
+  return move.found() && improves(move.delta, objective);
 }
 
 bool better_move(const ExchangeMove& a, const ExchangeMove& b, Objective objective) {
   if (!a.found()) return false;
   if (!b.found()) return true;
-  if (objective == Objective::VehiclesThenCost && a.routes != b.routes) return a.routes < b.routes;
-  return a.delta < b.delta;
+  return better(a.delta, b.delta, objective);
 }
 
 // ---- relocate / or-opt -------------------------------------------------------------------------
@@ -133,8 +130,8 @@ bool InterRelocate::evaluate(const WorkingSolution& s, std::size_t u, std::size_
         move.length = length;
         move.reversed = reversed;
         move.after = after;
-        move.delta = in + (reversed ? backward2 : forward2) + out - gap - removed;
-        move.routes = empties ? -1 : 0;
+        move.delta.cost = in + (reversed ? backward2 : forward2) + out - gap - removed;
+        move.delta.routes = empties ? -1 : 0;
         if (!improving(move, objective) || !better_move(move, best, objective)) continue;
         const RouteSegment& chain = reversed ? chain_bwd : chain_fwd;
         const RouteSegment r2 = m.merge(v2, m.merge(v2, t2.prefix[k], chain), t2.suffix[k + 1]);
@@ -185,7 +182,7 @@ bool InterSwap::evaluate(const WorkingSolution& s, std::size_t u, std::size_t w,
   move.kind = ExchangeMove::Kind::Swap;
   move.u = u;
   move.w = w;
-  move.delta = added1 + added2 - arc(tv1, p1, lu) - arc(tv1, lu, s1) - arc(tv2, p2, lw) - arc(tv2, lw, s2);
+  move.delta.cost = added1 + added2 - arc(tv1, p1, lu) - arc(tv1, lu, s1) - arc(tv2, p2, lw) - arc(tv2, lw, s2);
   if (!improving(move, objective) || !better_move(move, best, objective)) return false;
   const RouteSegment r1 = m.merge(v1, m.merge(v1, t1.prefix[i], m.task(w)), t1.suffix[i + 2]);
   if (!m.feasible(v1, r1)) return false;
@@ -246,8 +243,8 @@ bool InterTwoOptStar::evaluate(const WorkingSolution& s, const VehicleClasses& c
     move.u = u;
     move.w = w;
     move.u_first = u_first;
-    move.delta = delta;
-    move.routes = used_change(n1, new1, n2, new2);
+    move.delta.cost = delta;
+    move.delta.routes = used_change(n1, new1, n2, new2);
     if (!improving(move, objective) || !better_move(move, best, objective)) continue;
     const RouteSegment r1 = m.merge(v1, t1.prefix[head1], t2.suffix[head2 + 1]);
     if (!acceptable(m, v1, r1)) continue;
@@ -431,7 +428,7 @@ bool SwapStar::evaluate(const WorkingSolution& s, std::size_t v1, std::size_t v2
     move.w = t2.tasks[cand.j];
     move.u_to = cand.u_to;
     move.w_to = cand.w_to;
-    move.delta = cand.delta;
+    move.delta.cost = cand.delta;
     if (!better_move(move, best, objective)) break;  // sorted: the rest are no better
     const RouteSegment r1 = whole_tour(m, v1, swapped(t1.tasks, cand.i, move.w, cand.w_to));
     if (!m.feasible(v1, r1)) continue;

@@ -27,7 +27,7 @@
 namespace routesolve::cpu::detail {
 
 /// A move between the tours of u (v1) and w (v2), priced exactly: `delta` is the change of the
-/// total cost (fixed costs included) and `routes` the change of the number of used tours.
+/// objective (total cost with fixed costs, and the number of used tours).
 struct ExchangeMove {
   enum class Kind { None, Relocate, Swap, TwoOptStar, SwapStar };
   Kind kind = Kind::None;
@@ -38,8 +38,7 @@ struct ExchangeMove {
   bool u_first = true;     ///< 2-opt*: the new arc is u -> w (else w -> u)
   std::size_t u_to = kNone;  ///< SWAP*: u goes before w's tour's tasks[u_to] (kNone: to w's place)
   std::size_t w_to = kNone;  ///< SWAP*: w goes before u's tour's tasks[w_to] (kNone: to u's place)
-  Cost delta = 0;
-  long routes = 0;
+  Score delta;  ///< the change of the objective (cost and used tours; the tasks routed stay)
 
   [[nodiscard]] bool found() const noexcept { return kind != Kind::None; }
 };

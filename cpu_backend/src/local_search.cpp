@@ -118,9 +118,9 @@ bool LocalSearch::improve_task(std::size_t u) {
   }
 
   // Improving candidates, best first (stable: ties keep generation order).
-  std::vector<std::pair<MoveDelta, std::size_t>> improving;
+  std::vector<std::pair<Score, std::size_t>> improving;
   for (std::size_t i = 0; i < moves.size(); ++i) {
-    const MoveDelta d = std::visit([](const auto& m) { return m.delta(); }, moves[i]);
+    const Score d = std::visit([](const auto& m) { return m.delta(); }, moves[i]);
     if (improves(d, objective_)) improving.emplace_back(d, i);
   }
   std::stable_sort(improving.begin(), improving.end(), [&](const auto& a, const auto& b) {

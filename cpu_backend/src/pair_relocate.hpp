@@ -23,7 +23,7 @@ class PairRelocate {
   /// True when a placement was found (search constructor) or given.
   [[nodiscard]] bool found() const noexcept { return insertion_.feasible; }
   /// Objective change (removal from the old route plus insertion).
-  [[nodiscard]] MoveDelta delta() const { return delta_; }
+  [[nodiscard]] Score delta() const { return delta_; }
   [[nodiscard]] bool passes_filters() const;
   [[nodiscard]] std::vector<RouteChange> changes() const;
   [[nodiscard]] bool is_valid() const { return found() && passes_filters() && changes_feasible(*state_, changes()); }
@@ -37,7 +37,7 @@ class PairRelocate {
   std::vector<std::size_t> reduced_from_;  ///< old route without the shipment
   RouteData target_;                        ///< target route (without the shipment if the same)
   Insertion insertion_;
-  MoveDelta delta_;
+  Score delta_;
 };
 
 }  // namespace routesolve::cpu::detail

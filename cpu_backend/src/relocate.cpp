@@ -13,13 +13,13 @@ Relocate::Relocate(const SearchState& state, std::size_t task, std::size_t to_ve
       to_(to_vehicle),
       to_position_(to_position) {}
 
-MoveDelta Relocate::delta() const {
+Score Relocate::delta() const {
   if (from_ == to_) return recomputed_delta(*state_, changes());
   const Problem& problem = state_->problem();
   const RouteData& r1 = state_->route(from_);
   const RouteData& r2 = state_->route(to_);
   const std::size_t u = problem.task(task_).location;
-  MoveDelta d;
+  Score d;
   if (r1.size() == 1) {
     d.cost -= r1.cost(problem);
     d.routes -= 1;

@@ -16,7 +16,7 @@ class Relocate {
   Relocate(const SearchState& state, std::size_t task, std::size_t to_vehicle, std::size_t to_position);
 
   /// Objective change, O(1) between routes (O(n) within one route).
-  [[nodiscard]] MoveDelta delta() const;
+  [[nodiscard]] Score delta() const;
   /// Cheap necessary conditions (skills, max_tasks, capacity, relaxed time windows).
   [[nodiscard]] bool passes_filters() const;
   /// The routes after the move.

@@ -13,7 +13,7 @@ Swap::Swap(const SearchState& state, std::size_t first, std::size_t second)
       pu_(state.position_of(first)),
       pw_(state.position_of(second)) {}
 
-MoveDelta Swap::delta() const {
+Score Swap::delta() const {
   if (ru_ == rw_) return recomputed_delta(*state_, changes());
   const Problem& problem = state_->problem();
   auto replace = [&](std::size_t v, std::size_t pos, std::size_t out, std::size_t in) {
@@ -23,7 +23,9 @@ MoveDelta Swap::delta() const {
     const std::size_t lo = problem.task(out).location, li = problem.task(in).location;
     return arc_cost(tv, a, li) + arc_cost(tv, li, b) - arc_cost(tv, a, lo) - arc_cost(tv, lo, b);
   };
-  return MoveDelta{replace(ru_, pu_, u_, w_) + replace(rw_, pw_, w_, u_), 0};
+  Score d;
+  d.cost = replace(ru_, pu_, u_, w_) + replace(rw_, pw_, w_, u_);
+  return d;
 }
 
 bool Swap::passes_filters() const {

@@ -13,7 +13,7 @@ class Swap {
   Swap(const SearchState& state, std::size_t first, std::size_t second);
 
   /// Objective change, O(1) between routes (O(n) within one route).
-  [[nodiscard]] MoveDelta delta() const;
+  [[nodiscard]] Score delta() const;
   [[nodiscard]] bool passes_filters() const;
   [[nodiscard]] std::vector<RouteChange> changes() const;
   [[nodiscard]] bool is_valid() const { return passes_filters() && changes_feasible(*state_, changes()); }

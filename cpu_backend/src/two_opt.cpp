@@ -7,7 +7,7 @@ namespace routesolve::cpu::detail {
 TwoOpt::TwoOpt(const SearchState& state, std::size_t vehicle, std::size_t first, std::size_t last)
     : state_(&state), v_(vehicle), first_(first), last_(last) {}
 
-MoveDelta TwoOpt::delta() const {
+Score TwoOpt::delta() const {
   const RouteData& r = state_->route(v_);
   const TravelView& tv = state_->travel(v_);
   // Tasks first..last are nodes first+1..last+1.
@@ -17,7 +17,9 @@ MoveDelta TwoOpt::delta() const {
   const auto& loc = r.locations;
   const Cost before = arc_cost(tv, loc[i - 1], loc[i]) + forward + arc_cost(tv, loc[j], loc[j + 1]);
   const Cost after = arc_cost(tv, loc[i - 1], loc[j]) + backward + arc_cost(tv, loc[i], loc[j + 1]);
-  return MoveDelta{after - before, 0};
+  Score d;
+  d.cost = after - before;
+  return d;
 }
 
 bool TwoOpt::passes_filters() const {

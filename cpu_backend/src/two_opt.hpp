@@ -14,7 +14,7 @@ class TwoOpt {
   TwoOpt(const SearchState& state, std::size_t vehicle, std::size_t first, std::size_t last);
 
   /// Objective change in O(1), from the route's forward and backward cost prefixes.
-  [[nodiscard]] MoveDelta delta() const;
+  [[nodiscard]] Score delta() const;
   [[nodiscard]] bool passes_filters() const;
   [[nodiscard]] std::vector<RouteChange> changes() const;
   [[nodiscard]] bool is_valid() const { return passes_filters() && changes_feasible(*state_, changes()); }

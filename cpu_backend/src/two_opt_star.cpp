@@ -30,12 +30,12 @@ Cost TwoOptStar::joined_cost(std::size_t head, std::size_t keep_head, std::size_
   return cost + arc_cost(tv, t.locations[last_tail], end);
 }
 
-MoveDelta TwoOptStar::delta() const {
+Score TwoOptStar::delta() const {
   const Problem& problem = state_->problem();
   const RouteData& a = state_->route(v1_);
   const RouteData& b = state_->route(v2_);
   const std::size_t n1 = keep1_ + (b.size() - keep2_), n2 = keep2_ + (a.size() - keep1_);
-  MoveDelta d;
+  Score d;
   d.cost = joined_cost(v1_, keep1_, v2_, keep2_) + joined_cost(v2_, keep2_, v1_, keep1_) -
            a.cost(problem) - b.cost(problem);
   d.routes = static_cast<long>(n1 > 0) + static_cast<long>(n2 > 0) - static_cast<long>(!a.empty()) -

@@ -15,7 +15,7 @@ class TwoOptStar {
   TwoOptStar(const SearchState& state, std::size_t v1, std::size_t keep1, std::size_t v2, std::size_t keep2);
 
   /// Objective change: O(1) when both vehicles share travel data, O(tail) otherwise.
-  [[nodiscard]] MoveDelta delta() const;
+  [[nodiscard]] Score delta() const;
   /// Skills, max_tasks, capacity totals, and no shipment split by a cut.
   [[nodiscard]] bool passes_filters() const;
   [[nodiscard]] std::vector<RouteChange> changes() const;

@@ -6,25 +6,11 @@
 #include <cstddef>
 #include <vector>
 
+#include "routesolve/hd/score.hpp"
 #include "routesolve/solve.hpp"
 #include "segments.hpp"
 
 namespace routesolve::cpu::detail {
-
-/// The objective terms, compared lexicographically (VROOM's model: priority of the served tasks
-/// first, then how many are served, then cost; vehicles-then-cost puts the routes before cost).
-struct Score {
-  long priority_lost = 0;      ///< sum of priorities of the unassigned insertable tasks
-  std::size_t unassigned = 0;  ///< unassigned insertable tasks (jobs and shipments)
-  std::size_t routes = 0;
-  Cost cost = 0;  ///< internal cost units, fixed costs included
-  friend bool operator==(const Score&, const Score&) = default;
-};
-
-/// True when a is strictly better than b under the objective.
-bool better(const Score& a, const Score& b, Objective objective);
-/// True when a and b tie on everything but cost.
-bool same_rank(const Score& a, const Score& b, Objective objective);
 
 /// A tour and its segments. Nodes: 0 = start, 1..n = tasks, n + 1 = end.
 struct Tour {

@@ -68,7 +68,7 @@ SearchState random_state(const Problem& problem, std::mt19937_64& rng) {
 
 template <class Move>
 void expect_exact_delta(const SearchState& state, const Move& move) {
-  const MoveDelta priced = move.delta();
+  const Score priced = move.delta();
   EXPECT_EQ(priced, recomputed_delta(state, move.changes()));
   SearchState after = state;
   move.apply(after);
