@@ -27,7 +27,7 @@
 #include "search_state.hpp"
 #include "savings.hpp"
 #include "segments.hpp"
-#include "tour_polish.hpp"
+#include "descent.hpp"
 #include "working_solution.hpp"
 #include "vehicle_classes.hpp"
 
