@@ -4,16 +4,22 @@
 #include <numeric>
 #include <variant>
 
-#include "pair_relocate.hpp"
+#include "operators/pair_relocate.hpp"
+#include "operators/relocate.hpp"
+#include "operators/swap.hpp"
+#include "operators/two_opt.hpp"
+#include "operators/two_opt_star.hpp"
 #include "regret_insertion.hpp"
-#include "relocate.hpp"
-#include "swap.hpp"
-#include "two_opt.hpp"
-#include "two_opt_star.hpp"
 
 namespace routesolve::cpu::detail {
 
 namespace {
+
+static_assert(LocalOperator<Relocate, SearchState>);
+static_assert(LocalOperator<PairRelocate, SearchState>);
+static_assert(LocalOperator<Swap, SearchState>);
+static_assert(LocalOperator<TwoOpt, SearchState>);
+static_assert(LocalOperator<TwoOptStar, SearchState>);
 
 using Move = std::variant<Relocate, PairRelocate, Swap, TwoOpt, TwoOptStar>;
 

@@ -2,11 +2,17 @@
 // Swap between tours on a WorkingSolution: jobs u and w change places. Priced in O(1) from the
 // four arcs around them, checked by concatenating prefix, the arriving job and suffix on each
 // side. Shipment halves never swap.
+//
+// On a SearchState (problems beyond the segment model): Swap exchanges the positions of two tasks
+// (two jobs between routes; any two within one).
 
 #include <cstddef>
+#include <vector>
 
+#include "../search_state.hpp"
 #include "../working_solution.hpp"
 #include "operator.hpp"
+#include "route_change.hpp"
 
 namespace routesolve::cpu::detail {
 
@@ -24,6 +30,23 @@ class InterSwap {
   std::size_t u_, w_, v1_ = kNone, v2_ = kNone;
   bool found_ = false;
   Score delta_;
+};
+
+class Swap {
+ public:
+  Swap(const SearchState& state, std::size_t first, std::size_t second);
+
+  /// Objective change, O(1) between routes (O(n) within one route).
+  [[nodiscard]] Score delta() const;
+  [[nodiscard]] bool passes_filters() const;
+  [[nodiscard]] std::vector<RouteChange> changes() const;
+  [[nodiscard]] bool is_valid() const { return passes_filters() && changes_feasible(*state_, changes()); }
+  void apply(SearchState& state) const { apply_changes(state, changes()); }
+  [[nodiscard]] TouchedRoutes routes() const { return TouchedRoutes(ru_, rw_); }
+
+ private:
+  const SearchState* state_;
+  std::size_t u_, w_, ru_, rw_, pu_, pw_;
 };
 
 }  // namespace routesolve::cpu::detail

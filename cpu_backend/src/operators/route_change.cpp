@@ -1,4 +1,4 @@
-#include "move.hpp"
+#include "route_change.hpp"
 
 namespace routesolve::cpu::detail {
 

@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "insertion.hpp"
-#include "move.hpp"
+#include "../insertion.hpp"
+#include "route_change.hpp"
 
 namespace routesolve::cpu::detail {
 
@@ -28,6 +28,7 @@ class PairRelocate {
   [[nodiscard]] std::vector<RouteChange> changes() const;
   [[nodiscard]] bool is_valid() const { return found() && passes_filters() && changes_feasible(*state_, changes()); }
   void apply(SearchState& state) const { apply_changes(state, changes()); }
+  [[nodiscard]] TouchedRoutes routes() const { return TouchedRoutes(from_, to_); }
 
  private:
   void price();

@@ -6,9 +6,10 @@
 #include <cstddef>
 #include <vector>
 
+#include "../search_state.hpp"
+#include "operator.hpp"
 #include "routesolve/hd/score.hpp"
 #include "routesolve/solve.hpp"
-#include "search_state.hpp"
 
 namespace routesolve::cpu::detail {
 
