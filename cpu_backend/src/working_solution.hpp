@@ -9,6 +9,7 @@
 #include "routesolve/hd/score.hpp"
 #include "routesolve/solve.hpp"
 #include "segments.hpp"
+#include "tour_plan.hpp"
 
 namespace routesolve::cpu::detail {
 
@@ -23,9 +24,6 @@ struct Tour {
   [[nodiscard]] std::size_t size() const noexcept { return tasks.size(); }
   [[nodiscard]] bool empty() const noexcept { return tasks.empty(); }
 };
-
-/// Task sequences of every vehicle (the form solutions are stored and exchanged in).
-using TourPlan = std::vector<std::vector<std::size_t>>;
 
 class WorkingSolution {
  public:
