@@ -1,6 +1,7 @@
 #pragma once
-// Pair relocate: moves a shipment (pickup and delivery together) to its cheapest feasible
-// position pair in a route (its own route included).
+// Pair relocate on a SearchState (the descent for problems beyond the segment model): moves a
+// shipment (pickup and delivery together) to its cheapest feasible position pair in a route (its
+// own route included), confirmed by schedule_route.
 
 #include <cstddef>
 #include <vector>

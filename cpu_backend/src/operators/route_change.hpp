@@ -1,7 +1,7 @@
 #pragma once
-// What every local-search operator shares: the value of a move (a Score delta: cost, fixed
-// costs included, and non-empty routes; the assigned tasks stay), the routes it
-// rewrites (RouteChange), and the checks that make core's schedule_route the final word.
+// What the operators on a SearchState share (operator.hpp has their interface): the routes a
+// move rewrites (RouteChange), its Score delta recomputed from the sequences, and the checks that
+// make core's schedule_route the final word.
 
 #include <cstddef>
 #include <vector>

@@ -1,7 +1,8 @@
 #include "swap.hpp"
 
-#include "inter_route.hpp"
 #include <utility>
+
+#include "inter_route.hpp"
 
 namespace routesolve::cpu::detail {
 
