@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "tour_polish.hpp"
+#include "descent.hpp"
 
 namespace routesolve::cpu::detail {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "blink_insertion.hpp"
-#include "granular_descent.hpp"
+#include "descent.hpp"
 #include "routesolve/backend.hpp"
 #include "string_removal.hpp"
 #include "working_solution.hpp"

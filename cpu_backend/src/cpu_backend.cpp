@@ -27,7 +27,7 @@
 #include "search_state.hpp"
 #include "savings.hpp"
 #include "segments.hpp"
-#include "tour_polish.hpp"
+#include "descent.hpp"
 #include "working_solution.hpp"
 #include "vehicle_classes.hpp"
 
@@ -193,7 +193,7 @@ Solution CpuBackend::solve(const Problem& problem, const SolveOptions& options) 
   if (resume) {
     // solve() checked the plan against this problem (check_checkpoint); tasks the precheck
     // calls hopeless cannot be on it, since the run that wrote it never routed them.
-    for (std::size_t v = 0; v < state.vehicle_count(); ++v) state.set_route(v, resume->routes[v]);
+    state.load(resume->routes);
   } else {
     RegretInsertion construction(state, classes, deadline, 3);
     for (const auto& [t, reason] : construction.run(insertable)) reasons[t] = reason;
@@ -217,29 +217,21 @@ Solution CpuBackend::solve(const Problem& problem, const SolveOptions& options) 
     std::mt19937_64 rng(options.seed);
     const Neighbours neighbours(problem, kNeighbours);
     LocalSearch search(state, neighbours, classes, options.objective, deadline, rng, insertable);
-    if (checkpoints.enabled() && !resume) {
-      const TourPlan plan = [&] {
-        TourPlan p(state.vehicle_count());
-        for (std::size_t v = 0; v < state.vehicle_count(); ++v) p[v] = state.route(v).tasks;
-        return p;
-      }();
-      checkpoints.write(plan, state_score(state, insertable), iterations_done, deadline, spent_before);
-    }
+    if (checkpoints.enabled() && !resume)
+      checkpoints.write(state.plan(), state_score(state, insertable), iterations_done, deadline, spent_before);
     std::size_t passes = 0;
     search.run([&] {
       report(options, deadline, state, hopeless, 0.75);
       ++passes;
-      if (checkpoints.enabled() && deadline.elapsed() - checkpoints.last() >= checkpoints.every()) {
-        TourPlan p(state.vehicle_count());
-        for (std::size_t v = 0; v < state.vehicle_count(); ++v) p[v] = state.route(v).tasks;
-        checkpoints.write(p, state_score(state, insertable), iterations_done + passes, deadline, spent_before);
-      }
+      if (checkpoints.enabled() && deadline.elapsed() - checkpoints.last() >= checkpoints.every())
+        checkpoints.write(state.plan(), state_score(state, insertable), iterations_done + passes, deadline,
+                          spent_before);
     });
     for (const auto& [t, reason] : search.left_out()) reasons[t] = reason;
   } else if (!deadline.expired() && !insertable.empty()) {
     const Neighbours adjacency(problem, kAdjacency);
-    TourPlan start(state.vehicle_count());
-    for (std::size_t v = 0; v < state.vehicle_count(); ++v) start[v] = state.route(v).tasks;
+    // Entry into the search's representation (WorkingSolution, loaded from a plan).
+    TourPlan start = state.plan();
     // Savings, where it fits, when it beats regret insertion (not when resuming: the
     // checkpoint's plan is the start).
     if (resume) {
@@ -298,9 +290,8 @@ Solution CpuBackend::solve(const Problem& problem, const SolveOptions& options) 
     WorkingSolution polished(model, insertable);
     polished.load(best);
     for (std::size_t v = 0; v < polished.vehicle_count(); ++v) polish_tour(polished, v);
-    const TourPlan final_plan = polished.plan();
-    for (std::size_t v = 0; v < state.vehicle_count(); ++v) state.set_route(v, {});
-    for (std::size_t v = 0; v < state.vehicle_count(); ++v) state.set_route(v, final_plan[v]);
+    // Exit: back to the exact representation for step 4.
+    state.load(polished.plan());
   }
 
   // ---- 4. exactness ------------------------------------------------------------------------

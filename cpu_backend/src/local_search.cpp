@@ -4,16 +4,22 @@
 #include <numeric>
 #include <variant>
 
-#include "pair_relocate.hpp"
+#include "operators/pair_relocate.hpp"
+#include "operators/relocate.hpp"
+#include "operators/swap.hpp"
+#include "operators/two_opt.hpp"
+#include "operators/two_opt_star.hpp"
 #include "regret_insertion.hpp"
-#include "relocate.hpp"
-#include "swap.hpp"
-#include "two_opt.hpp"
-#include "two_opt_star.hpp"
 
 namespace routesolve::cpu::detail {
 
 namespace {
+
+static_assert(LocalOperator<Relocate, SearchState>);
+static_assert(LocalOperator<PairRelocate, SearchState>);
+static_assert(LocalOperator<Swap, SearchState>);
+static_assert(LocalOperator<TwoOpt, SearchState>);
+static_assert(LocalOperator<TwoOptStar, SearchState>);
 
 using Move = std::variant<Relocate, PairRelocate, Swap, TwoOpt, TwoOptStar>;
 
@@ -118,9 +124,9 @@ bool LocalSearch::improve_task(std::size_t u) {
   }
 
   // Improving candidates, best first (stable: ties keep generation order).
-  std::vector<std::pair<MoveDelta, std::size_t>> improving;
+  std::vector<std::pair<Score, std::size_t>> improving;
   for (std::size_t i = 0; i < moves.size(); ++i) {
-    const MoveDelta d = std::visit([](const auto& m) { return m.delta(); }, moves[i]);
+    const Score d = std::visit([](const auto& m) { return m.delta(); }, moves[i]);
     if (improves(d, objective_)) improving.emplace_back(d, i);
   }
   std::stable_sort(improving.begin(), improving.end(), [&](const auto& a, const auto& b) {

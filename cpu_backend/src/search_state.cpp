@@ -167,6 +167,18 @@ void SearchState::set_route(std::size_t v, std::vector<std::size_t> tasks) {
   }
 }
 
+TourPlan SearchState::plan() const {
+  TourPlan out(routes_.size());
+  for (std::size_t v = 0; v < routes_.size(); ++v) out[v] = routes_[v].tasks;
+  return out;
+}
+
+void SearchState::load(const TourPlan& plan) {
+  // Emptied first: a task may move to a vehicle of lower index.
+  for (std::size_t v = 0; v < routes_.size(); ++v) set_route(v, {});
+  for (std::size_t v = 0; v < routes_.size() && v < plan.size(); ++v) set_route(v, plan[v]);
+}
+
 Cost SearchState::total_cost() const {
   Cost c = 0;
   for (const RouteData& r : routes_) c += r.cost(*problem_);

@@ -9,6 +9,7 @@
 
 #include "routesolve/problem.hpp"
 #include "routesolve/solution.hpp"
+#include "tour_plan.hpp"
 
 namespace routesolve::cpu::detail {
 
@@ -98,6 +99,10 @@ class SearchState {
 
   /// Replaces the route of vehicle v.
   void set_route(std::size_t v, std::vector<std::size_t> tasks);
+  /// Every vehicle's task sequence.
+  [[nodiscard]] TourPlan plan() const;
+  /// Replaces every route by the plan's (vehicles beyond the plan end up empty).
+  void load(const TourPlan& plan);
 
   /// True when the O(1) filters of a job insertion into v are exact (no breaks, setups,
   /// travel-time or distance limits): schedule_route may then be skipped during pricing.

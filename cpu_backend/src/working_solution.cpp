@@ -4,18 +4,6 @@
 
 namespace routesolve::cpu::detail {
 
-bool better(const Score& a, const Score& b, Objective objective) {
-  if (a.priority_lost != b.priority_lost) return a.priority_lost < b.priority_lost;
-  if (a.unassigned != b.unassigned) return a.unassigned < b.unassigned;
-  if (objective == Objective::VehiclesThenCost && a.routes != b.routes) return a.routes < b.routes;
-  return a.cost < b.cost;
-}
-
-bool same_rank(const Score& a, const Score& b, Objective objective) {
-  return a.priority_lost == b.priority_lost && a.unassigned == b.unassigned &&
-         (objective != Objective::VehiclesThenCost || a.routes == b.routes);
-}
-
 WorkingSolution::WorkingSolution(const SegmentModel& model, const std::vector<std::size_t>& insertable)
     : model_(&model), insertable_(insertable) {
   const Problem& p = model.problem();
@@ -46,8 +34,8 @@ std::vector<std::size_t> WorkingSolution::unassigned_tasks() const {
 Score WorkingSolution::score() const {
   Score s;
   s.priority_lost = priority_lost_;
-  s.unassigned = unassigned_;
-  s.routes = used_;
+  s.unassigned = static_cast<std::int64_t>(unassigned_);
+  s.routes = static_cast<std::int64_t>(used_);
   s.cost = cost_;
   return s;
 }

@@ -6,25 +6,12 @@
 #include <cstddef>
 #include <vector>
 
+#include "routesolve/hd/score.hpp"
 #include "routesolve/backend.hpp"
 #include "segments.hpp"
+#include "tour_plan.hpp"
 
 namespace routesolve::cpu::detail {
-
-/// The objective terms, compared lexicographically (VROOM's model: priority of the served tasks
-/// first, then how many are served, then cost; vehicles-then-cost puts the routes before cost).
-struct Score {
-  long priority_lost = 0;      ///< sum of priorities of the unassigned insertable tasks
-  std::size_t unassigned = 0;  ///< unassigned insertable tasks (jobs and shipments)
-  std::size_t routes = 0;
-  Cost cost = 0;  ///< internal cost units, fixed costs included
-  friend bool operator==(const Score&, const Score&) = default;
-};
-
-/// True when a is strictly better than b under the objective.
-bool better(const Score& a, const Score& b, Objective objective);
-/// True when a and b tie on everything but cost.
-bool same_rank(const Score& a, const Score& b, Objective objective);
 
 /// A tour and its segments. Nodes: 0 = start, 1..n = tasks, n + 1 = end.
 struct Tour {
@@ -37,9 +24,6 @@ struct Tour {
   [[nodiscard]] std::size_t size() const noexcept { return tasks.size(); }
   [[nodiscard]] bool empty() const noexcept { return tasks.empty(); }
 };
-
-/// Task sequences of every vehicle (the form solutions are stored and exchanged in).
-using TourPlan = std::vector<std::vector<std::size_t>>;
 
 class WorkingSolution {
  public:

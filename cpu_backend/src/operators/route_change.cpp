@@ -1,17 +1,9 @@
-#include "move.hpp"
+#include "route_change.hpp"
 
 namespace routesolve::cpu::detail {
 
-bool improves(const MoveDelta& delta, Objective objective) { return better(delta, MoveDelta{}, objective); }
-
-bool better(const MoveDelta& a, const MoveDelta& b, Objective objective) {
-  if (objective == Objective::VehiclesThenCost && a.routes != b.routes) return a.routes < b.routes;
-  if (a.cost != b.cost) return a.cost < b.cost;
-  return a.routes < b.routes;
-}
-
-MoveDelta recomputed_delta(const SearchState& state, const std::vector<RouteChange>& changes) {
-  MoveDelta d;
+Score recomputed_delta(const SearchState& state, const std::vector<RouteChange>& changes) {
+  Score d;
   for (const RouteChange& c : changes) {
     const RouteData& old = state.route(c.vehicle);
     d.cost += route_cost(state.problem(), c.vehicle, c.tasks) - old.cost(state.problem());

@@ -4,10 +4,34 @@
 
 namespace routesolve::cpu::detail {
 
+TourTwoOpt::TourTwoOpt(const WorkingSolution& s, const TourCosts& costs, std::size_t v, std::size_t i, std::size_t j)
+    : s_(&s), v_(v), i_(i), j_(j) {
+  delta_.cost = delta(costs, i, j);
+}
+
+Cost TourTwoOpt::delta(const TourCosts& c, std::size_t i, std::size_t j) {
+  // Nodes: task k is node k + 1. Reverse nodes i+1 .. j+1.
+  const std::size_t a = i, b = i + 1, e = j + 1, f = j + 2;
+  return c.arc(c.location(a), c.location(e)) + c.backward(b, e) + c.arc(c.location(b), c.location(f)) -
+         c.arc(c.location(a), c.location(b)) - c.forward(b, e) - c.arc(c.location(e), c.location(f));
+}
+
+std::vector<std::size_t> TourTwoOpt::reversed() const {
+  std::vector<std::size_t> seq = s_->tour(v_).tasks;
+  std::reverse(seq.begin() + static_cast<std::ptrdiff_t>(i_), seq.begin() + static_cast<std::ptrdiff_t>(j_) + 1);
+  return seq;
+}
+
+bool TourTwoOpt::is_valid() const { return sequence_feasible(*s_, v_, reversed()); }
+
+void TourTwoOpt::apply(WorkingSolution& s) const { s.set_tasks(v_, reversed()); }
+
+// ---- on a SearchState ----------------------------------------------------------------------------
+
 TwoOpt::TwoOpt(const SearchState& state, std::size_t vehicle, std::size_t first, std::size_t last)
     : state_(&state), v_(vehicle), first_(first), last_(last) {}
 
-MoveDelta TwoOpt::delta() const {
+Score TwoOpt::delta() const {
   const RouteData& r = state_->route(v_);
   const TravelView& tv = state_->travel(v_);
   // Tasks first..last are nodes first+1..last+1.
@@ -17,7 +41,9 @@ MoveDelta TwoOpt::delta() const {
   const auto& loc = r.locations;
   const Cost before = arc_cost(tv, loc[i - 1], loc[i]) + forward + arc_cost(tv, loc[j], loc[j + 1]);
   const Cost after = arc_cost(tv, loc[i - 1], loc[j]) + backward + arc_cost(tv, loc[i], loc[j + 1]);
-  return MoveDelta{after - before, 0};
+  Score d;
+  d.cost = after - before;
+  return d;
 }
 
 bool TwoOpt::passes_filters() const {

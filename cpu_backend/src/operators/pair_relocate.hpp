@@ -1,12 +1,13 @@
 #pragma once
-// Pair relocate: moves a shipment (pickup and delivery together) to its cheapest feasible
-// position pair in a route (its own route included).
+// Pair relocate on a SearchState (the descent for problems beyond the segment model): moves a
+// shipment (pickup and delivery together) to its cheapest feasible position pair in a route (its
+// own route included), confirmed by schedule_route.
 
 #include <cstddef>
 #include <vector>
 
-#include "insertion.hpp"
-#include "move.hpp"
+#include "../insertion.hpp"
+#include "route_change.hpp"
 
 namespace routesolve::cpu::detail {
 
@@ -23,11 +24,12 @@ class PairRelocate {
   /// True when a placement was found (search constructor) or given.
   [[nodiscard]] bool found() const noexcept { return insertion_.feasible; }
   /// Objective change (removal from the old route plus insertion).
-  [[nodiscard]] MoveDelta delta() const { return delta_; }
+  [[nodiscard]] Score delta() const { return delta_; }
   [[nodiscard]] bool passes_filters() const;
   [[nodiscard]] std::vector<RouteChange> changes() const;
   [[nodiscard]] bool is_valid() const { return found() && passes_filters() && changes_feasible(*state_, changes()); }
   void apply(SearchState& state) const { apply_changes(state, changes()); }
+  [[nodiscard]] TouchedRoutes routes() const { return TouchedRoutes(from_, to_); }
 
  private:
   void price();
@@ -37,7 +39,7 @@ class PairRelocate {
   std::vector<std::size_t> reduced_from_;  ///< old route without the shipment
   RouteData target_;                        ///< target route (without the shipment if the same)
   Insertion insertion_;
-  MoveDelta delta_;
+  Score delta_;
 };
 
 }  // namespace routesolve::cpu::detail

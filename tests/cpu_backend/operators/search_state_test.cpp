@@ -1,18 +1,20 @@
-// Every local-search operator: on random instances and random solutions, the delta it prices
-// equals the change of the state's total cost (and route count) recomputed after applying it.
+// The operators on a SearchState (problems beyond the segment model), evaluate-then-apply on random
+// instances and random solutions: the delta each prices equals the change of cost and route
+// count recomputed from scratch after applying it, only the routes it names change, and when it
+// is valid those routes are feasible for core's schedule_route.
 
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "move.hpp"
-#include "pair_relocate.hpp"
-#include "relocate.hpp"
+#include "operators/pair_relocate.hpp"
+#include "operators/relocate.hpp"
+#include "operators/route_change.hpp"
+#include "operators/swap.hpp"
+#include "operators/two_opt.hpp"
+#include "operators/two_opt_star.hpp"
 #include "search_state.hpp"
-#include "swap.hpp"
-#include "test_problems.hpp"
-#include "two_opt.hpp"
-#include "two_opt_star.hpp"
+#include "../test_problems.hpp"
 
 namespace routesolve::test {
 namespace {
@@ -66,14 +68,34 @@ SearchState random_state(const Problem& problem, std::mt19937_64& rng) {
   return state;
 }
 
+/// Cost of every route recomputed from its task sequence (fixed costs included).
+Cost cost_from_scratch(const SearchState& state) {
+  Cost total = 0;
+  for (std::size_t v = 0; v < state.vehicle_count(); ++v)
+    total += route_cost(state.problem(), v, state.route(v).tasks);
+  return total;
+}
+
+/// Applies the move to a copy of the state; returns whether it was valid.
 template <class Move>
-void expect_exact_delta(const SearchState& state, const Move& move) {
-  const MoveDelta priced = move.delta();
+bool expect_exact_delta(const SearchState& state, const Move& move) {
+  const Score priced = move.delta();
   EXPECT_EQ(priced, recomputed_delta(state, move.changes()));
   SearchState after = state;
   move.apply(after);
+  EXPECT_EQ(priced.cost, cost_from_scratch(after) - cost_from_scratch(state));
   EXPECT_EQ(priced.cost, after.total_cost() - state.total_cost());
   EXPECT_EQ(priced.routes, static_cast<long>(after.used_routes()) - static_cast<long>(state.used_routes()));
+  EXPECT_EQ(priced.unassigned, 0);
+  const bool valid = move.is_valid();
+  for (std::size_t v = 0; v < state.vehicle_count(); ++v) {
+    if (!move.routes().contains(v)) {
+      EXPECT_EQ(after.route(v).tasks, state.route(v).tasks) << "vehicle " << v << " is not the move's";
+    } else if (valid && !after.route(v).empty()) {
+      EXPECT_TRUE(schedule_route(state.problem(), v, after.route(v).tasks).feasible) << "vehicle " << v;
+    }
+  }
+  return valid;
 }
 
 class OperatorTest : public ::testing::TestWithParam<std::uint64_t> {};
@@ -81,6 +103,7 @@ class OperatorTest : public ::testing::TestWithParam<std::uint64_t> {};
 TEST_P(OperatorTest, RelocateDeltaIsExact) {
   const auto problem = random_problem(GetParam());
   std::mt19937_64 rng(GetParam());
+  std::size_t valid = 0;
   for (int trial = 0; trial < 200; ++trial) {
     SearchState state = random_state(*problem, rng);
     const std::size_t t = rng() % problem->tasks().size();
@@ -89,24 +112,28 @@ TEST_P(OperatorTest, RelocateDeltaIsExact) {
     const std::size_t to = rng() % problem->vehicles().size();
     const std::size_t target = rng() % (state.route(to).size() + 1);
     if (to == from && (target == pos || target == pos + 1)) continue;
-    expect_exact_delta(state, Relocate(state, t, to, target));
+    valid += expect_exact_delta(state, Relocate(state, t, to, target)) ? 1 : 0;
   }
+  EXPECT_GT(valid, 0u);
 }
 
 TEST_P(OperatorTest, SwapDeltaIsExact) {
   const auto problem = random_problem(GetParam());
   std::mt19937_64 rng(GetParam() + 1);
+  std::size_t valid = 0;
   for (int trial = 0; trial < 200; ++trial) {
     SearchState state = random_state(*problem, rng);
     const std::size_t a = rng() % problem->tasks().size(), b = rng() % problem->tasks().size();
     if (a == b) continue;
-    expect_exact_delta(state, Swap(state, a, b));
+    valid += expect_exact_delta(state, Swap(state, a, b)) ? 1 : 0;
   }
+  EXPECT_GT(valid, 0u);
 }
 
 TEST_P(OperatorTest, TwoOptDeltaIsExact) {
   const auto problem = random_problem(GetParam());
   std::mt19937_64 rng(GetParam() + 2);
+  std::size_t valid = 0;
   for (int trial = 0; trial < 200; ++trial) {
     SearchState state = random_state(*problem, rng);
     const std::size_t v = rng() % 4;
@@ -114,26 +141,30 @@ TEST_P(OperatorTest, TwoOptDeltaIsExact) {
     if (n < 2) continue;
     const std::size_t i = rng() % (n - 1);
     const std::size_t j = i + 1 + rng() % (n - 1 - i);
-    expect_exact_delta(state, TwoOpt(state, v, i, j));
+    valid += expect_exact_delta(state, TwoOpt(state, v, i, j)) ? 1 : 0;
   }
+  EXPECT_GT(valid, 0u);
 }
 
 TEST_P(OperatorTest, TwoOptStarDeltaIsExact) {
   const auto problem = random_problem(GetParam());
   std::mt19937_64 rng(GetParam() + 3);
+  std::size_t valid = 0;
   for (int trial = 0; trial < 200; ++trial) {
     SearchState state = random_state(*problem, rng);
     const std::size_t v1 = rng() % 5, v2 = rng() % 5;
     if (v1 == v2) continue;
     const std::size_t k1 = rng() % (state.route(v1).size() + 1);
     const std::size_t k2 = rng() % (state.route(v2).size() + 1);
-    expect_exact_delta(state, TwoOptStar(state, v1, k1, v2, k2));
+    valid += expect_exact_delta(state, TwoOptStar(state, v1, k1, v2, k2)) ? 1 : 0;
   }
+  EXPECT_GT(valid, 0u);
 }
 
 TEST_P(OperatorTest, PairRelocateDeltaIsExact) {
   const auto problem = random_problem(GetParam());
   std::mt19937_64 rng(GetParam() + 4);
+  std::size_t valid = 0;
   for (int trial = 0; trial < 200; ++trial) {
     SearchState state = random_state(*problem, rng);
     const std::size_t p = problem->find_task(TaskType::Pickup, 100 + rng() % 3);
@@ -142,8 +173,9 @@ TEST_P(OperatorTest, PairRelocateDeltaIsExact) {
     const std::size_t reduced = state.route(to).size() - (state.route_of(p) == to ? 2 : 0);
     const std::size_t i = rng() % (reduced + 1);
     const std::size_t j = i + rng() % (reduced + 1 - i);
-    expect_exact_delta(state, PairRelocate(state, p, to, i, j));
+    valid += expect_exact_delta(state, PairRelocate(state, p, to, i, j)) ? 1 : 0;
   }
+  EXPECT_GT(valid, 0u);
 }
 
 TEST_P(OperatorTest, RouteCostMatchesCore) {

@@ -1,0 +1,52 @@
+// InterSwap (two jobs of different tours change places), evaluate-then-apply on random solutions.
+
+#include "operators/swap.hpp"
+
+#include "operator_fixture.hpp"
+
+namespace routesolve::test::operators {
+namespace {
+
+class InterSwapTest : public ::testing::TestWithParam<std::uint64_t> {};
+
+TEST_P(InterSwapTest, DeltaIsExactAndRoutesStayFeasible) {
+  std::size_t found = 0;
+  for (const bool tight : {false, true}) {
+    const Fixture f(GetParam(), tight);
+    std::mt19937_64 rng(GetParam() * 7 + 1);
+    for (int round = 0; round < 3; ++round) {
+      const WorkingSolution ws = f.random_solution(rng);
+      const std::size_t nt = f.problem->tasks().size();
+      for (const Objective objective : {Objective::Cost, Objective::VehiclesThenCost})
+        for (std::size_t u = 0; u < nt; ++u)
+          for (std::size_t w = 0; w < nt; ++w) {
+            if (u == w) continue;
+            const InterSwap op(ws, u, w, objective);
+            if (!op.is_valid()) continue;
+            ASSERT_TRUE(improves(op.delta(), objective));
+            // Shipment halves never swap.
+            EXPECT_EQ(f.problem->task(u).sibling, kNone);
+            EXPECT_EQ(f.problem->task(w).sibling, kNone);
+            check_move(f, ws, op);
+            ++found;
+          }
+    }
+  }
+  EXPECT_GT(found, 0u);
+}
+
+TEST_P(InterSwapTest, NothingBeatsABoundNoMoveReaches) {
+  const Fixture f(GetParam(), false);
+  std::mt19937_64 rng(GetParam());
+  const WorkingSolution ws = f.random_solution(rng);
+  Score unreachable;
+  unreachable.cost = -kUnreachable;
+  const std::size_t nt = f.problem->tasks().size();
+  for (std::size_t u = 0; u < nt; ++u)
+    for (std::size_t w = 0; w < nt; ++w) EXPECT_FALSE(InterSwap(ws, u, w, Objective::Cost, unreachable).is_valid());
+}
+
+INSTANTIATE_TEST_SUITE_P(RandomInstances, InterSwapTest, ::testing::Range<std::uint64_t>(1, 9));
+
+}  // namespace
+}  // namespace routesolve::test::operators
