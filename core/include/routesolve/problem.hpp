@@ -218,6 +218,7 @@ class Problem {
   };
 
  private:
+  friend struct ProblemBuilder;  // the steps of create() (core/src/problem_build.hpp)
   Problem() = default;
   ProblemSpec spec_;
   std::vector<Task> tasks_;

@@ -1,0 +1,108 @@
+// Problem::create, vehicles: the profiles they use, each vehicle with normalised capacity, skills,
+// time window and breaks, and which vehicle may serve which task (skills).
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "problem_build.hpp"
+
+namespace routesolve {
+
+using problem_build::filled;
+using problem_build::idx;
+using problem_build::sorted_unique;
+
+// Profiles used by vehicles, in order of first use; locations() is the smallest of their sizes.
+void ProblemBuilder::index_profiles() {
+  for (std::size_t v = 0; v < spec.vehicles.size(); ++v) {
+    const std::string& name = spec.vehicles[v].profile;
+    if (profile_index.count(name)) continue;
+    const auto it = spec.matrices.find(name);
+    if (it == spec.matrices.end()) check.fail(idx("vehicles", v) + ".profile", "no matrices for profile '" + name + "'");
+    profile_index.emplace(name, pr.profile_names_.size());
+    pr.profile_names_.push_back(name);
+    min_size = std::min(min_size, it->second.durations.size());
+  }
+  pr.locations_ = min_size;
+}
+
+void ProblemBuilder::add_vehicles() {
+  std::set<Id> seen_vehicles;
+  for (std::size_t v = 0; v < spec.vehicles.size(); ++v) {
+    const VehicleSpec& vs = spec.vehicles[v];
+    const std::string base = idx("vehicles", v);
+    if (!seen_vehicles.insert(vs.id).second) check.fail(base + ".id", "duplicate vehicle id " + std::to_string(vs.id));
+    Vehicle veh;
+    veh.id = vs.id;
+    veh.profile = profile_index.at(vs.profile);
+    if (!vs.start && !vs.end) check.fail(base, "a vehicle needs a start or an end location");
+    if (vs.start) {
+      veh.start = location(*vs.start, base + ".start");
+      veh.start_coords = vs.start->coords;
+    }
+    if (vs.end) {
+      veh.end = location(*vs.end, base + ".end");
+      veh.end_coords = vs.end->coords;
+    }
+    check.amount(vs.capacity, dims, base + ".capacity");
+    veh.capacity = filled(vs.capacity, dims, kMaxTime);
+    veh.skills = sorted_unique(vs.skills);
+    {
+      const auto tw = check.windows({vs.time_window}, base + ".time_window");
+      veh.time_window = tw.front();
+    }
+    std::set<Id> seen_breaks;
+    for (std::size_t b = 0; b < vs.breaks.size(); ++b) {
+      const BreakSpec& bs = vs.breaks[b];
+      const std::string bbase = idx(base + ".breaks", b);
+      if (!seen_breaks.insert(bs.id).second) check.fail(bbase + ".id", "duplicate break id " + std::to_string(bs.id));
+      Break br;
+      br.id = bs.id;
+      br.time_windows = check.windows(bs.time_windows, bbase + ".time_windows");
+      check.duration(bs.service, bbase + ".service");
+      br.service = bs.service;
+      if (bs.max_load) {
+        check.amount(*bs.max_load, dims, bbase + ".max_load");
+        // An empty max_load sets no limit, like an empty capacity.
+        if (!bs.max_load->empty() || dims == 0) br.max_load = filled(*bs.max_load, dims, kMaxTime);
+      }
+      br.description = bs.description;
+      veh.breaks.push_back(std::move(br));
+    }
+    veh.max_tasks = vs.max_tasks.value_or(kNone);
+    if (vs.max_travel_time) {
+      check.non_negative(*vs.max_travel_time, base + ".max_travel_time");
+      veh.max_travel_time = std::min(*vs.max_travel_time, kMaxTime);
+    }
+    if (vs.max_distance) {
+      check.non_negative(*vs.max_distance, base + ".max_distance");
+      veh.max_distance = std::min(*vs.max_distance, kMaxTime);
+    }
+    check.non_negative(vs.costs.fixed, base + ".costs.fixed");
+    check.non_negative(vs.costs.per_hour, base + ".costs.per_hour");
+    check.non_negative(vs.costs.per_km, base + ".costs.per_km");
+    veh.costs = vs.costs;
+    if (!(vs.speed_factor > 0.0) || vs.speed_factor > 5.0)
+      check.fail(base + ".speed_factor", "must be in (0, 5] (found " + std::to_string(vs.speed_factor) + ")");
+    veh.speed_factor = vs.speed_factor;
+    veh.description = vs.description;
+    pr.vehicle_by_id_[veh.id] = v;
+    pr.vehicles_.push_back(std::move(veh));
+  }
+}
+
+// A vehicle may serve a task when it has every skill the task requires.
+void ProblemBuilder::fill_compatibility() {
+  pr.compatible_.assign(pr.vehicles_.size(), std::vector<char>(pr.tasks_.size(), 0));
+  for (std::size_t v = 0; v < pr.vehicles_.size(); ++v) {
+    const auto& vs = pr.vehicles_[v].skills;
+    for (std::size_t t = 0; t < pr.tasks_.size(); ++t) {
+      const auto& ts = pr.tasks_[t].skills;
+      pr.compatible_[v][t] = std::includes(vs.begin(), vs.end(), ts.begin(), ts.end()) ? 1 : 0;
+    }
+  }
+}
+
+}  // namespace routesolve

@@ -1,0 +1,256 @@
+// Validator, schedule: replays one route from the problem's travel data. With figures checked,
+// the reported times are the timeline and each is checked for feasibility and for agreement with
+// an earliest-time schedule; otherwise the validator builds that schedule itself and checks only
+// feasibility. Either way: time windows, breaks, capacity, reachability, route limits, totals.
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "validator_detail.hpp"
+
+namespace routesolve::validation {
+
+Arc Validator::arc(const TravelView& tv, std::size_t from, std::size_t to) const {
+  Arc a;
+  if (from == kNone) return a;  // first task of a route without start: no travel
+  if (from >= tv.n || to >= tv.n || !tv.durations) {
+    a.unreachable = true;
+    a.duration = kUnreachable;
+    return a;
+  }
+  a.duration = tv.duration(from, to);
+  a.distance = (tv.distances && p_.has_distances()) ? tv.distance(from, to) : 0;
+  a.cost = tv.costs ? tv.cost(from, to) : 0;
+  a.unreachable =
+      a.duration >= kUnreachable || a.distance >= kUnreachable || a.cost >= kUnreachable;
+  return a;
+}
+
+/// Replays the route in time, load, travel and cost.
+void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v,
+                         std::optional<std::size_t> start_step, std::optional<std::size_t> end_step,
+                         const std::vector<Visit>& visits) {
+  const Route& route = s_.routes[r];
+  const std::string rw = route_where(r);
+  const bool figures = o_.check_figures;
+  const TravelView tv = p_.travel(v);
+  const std::size_t dims = p_.dimensions();
+
+  // Load carried from the start: every job's delivery.
+  Load load(dims, 0);
+  for (const Visit& vis : visits)
+    if (vis.kind == VisitKind::Task && p_.task(vis.index).type == TaskType::Job)
+      add_into(load, p_.task(vis.index).delivery, +1);
+
+  Duration travel_total = 0, setup_total = 0, service_total = 0, waiting_total = 0;
+  Distance distance_total = 0;
+  Cost cost_total = p_.fixed_cost(v);
+  Load delivery_total(dims, 0), pickup_total(dims, 0);
+
+  auto check_step_figures = [&](const Step& step, const std::string& w) {
+    if (!figures) return;
+    expect_equal(ViolationKind::DurationMismatch, w, "cumulative travel duration", travel_total,
+                 step.duration);
+    expect_equal(ViolationKind::DistanceMismatch, w, "cumulative distance", distance_total,
+                 step.distance);
+    if (!step.load.empty() && !same(load, step.load))
+      report(ViolationKind::LoadMismatch, w,
+             "load: expected " + str(load) + ", found " + str(step.load));
+  };
+  auto check_capacity = [&](const std::string& w) {
+    if (!fits(load, veh.capacity))
+      report(ViolationKind::Capacity, w,
+             "load " + str(load) + " exceeds capacity " + str(veh.capacity) + " of vehicle " +
+                 std::to_string(veh.id));
+  };
+
+  // Start: the vehicle leaves no earlier than its window opens.
+  Duration departure = veh.time_window.start;
+  bool anchored = false;  // departure is a reported/earliest instant, not just a lower bound
+  std::size_t location = veh.start;
+  {
+    const std::string w = start_step ? step_where(r, *start_step) : rw;
+    if (start_step) {
+      const Step& step = route.steps[*start_step];
+      if (figures) {
+        if (step.arrival < veh.time_window.start)
+          report(ViolationKind::VehicleTimeWindow, w,
+                 "leaves at " + str(step.arrival) + ", before vehicle " + std::to_string(veh.id) +
+                     " time window start " + str(veh.time_window.start));
+        else
+          departure = step.arrival;
+        anchored = true;
+      }
+      check_step_figures(step, w);
+    }
+    check_capacity(w);
+  }
+
+  // Tasks and breaks.
+  for (const Visit& vis : visits) {
+    const Step& step = route.steps[vis.step];
+    const std::string w = step_where(r, vis.step);
+    if (vis.kind == VisitKind::Break) {
+      const Break& brk = veh.breaks[vis.index];
+      Duration arrival = departure, start = departure;
+      if (figures) {
+        arrival = step.arrival;
+        if (arrival < departure)
+          report(ViolationKind::ArrivalMismatch, w,
+                 "arrival " + str(arrival) + " before the previous departure " + str(departure));
+        if (step.waiting_time < 0)
+          report(ViolationKind::BreakTimeWindow, w,
+                 "negative waiting_time " + str(step.waiting_time));
+        start = sat_add(arrival, step.waiting_time);
+        if (!inside(brk.time_windows, start))
+          report(ViolationKind::BreakTimeWindow, w,
+                 "break " + std::to_string(brk.id) + " starts at " + str(start) +
+                     ", outside its windows " + str(brk.time_windows));
+        expect_equal(ViolationKind::DurationMismatch, w, "break service", brk.service,
+                     step.service);
+        expect_equal(ViolationKind::DurationMismatch, w, "break setup", 0, step.setup);
+        waiting_total = sat_add(waiting_total, step.waiting_time);
+      } else {
+        const auto s = earliest_in(brk.time_windows, arrival);
+        if (!s)
+          report(ViolationKind::BreakTimeWindow, w,
+                 "break " + std::to_string(brk.id) + " reached at " + str(arrival) +
+                     ", after its windows " + str(brk.time_windows));
+        else
+          start = *s;
+      }
+      if (brk.max_load && !fits(load, *brk.max_load))
+        report(ViolationKind::BreakMaxLoad, w,
+               "load " + str(load) + " exceeds max_load " + str(*brk.max_load) + " of break " +
+                   std::to_string(brk.id));
+      service_total = sat_add(service_total, brk.service);
+      departure = sat_add(start, brk.service);
+      anchored = true;
+      check_step_figures(step, w);
+      continue;
+    }
+
+    const Task& task = p_.task(vis.index);
+    const Arc a = arc(tv, location, task.location);
+    if (a.unreachable)
+      report(ViolationKind::Unreachable, w,
+             "no path from location " + str_index(location) + " to " + str_index(task.location));
+    travel_total = sat_add(travel_total, a.duration);
+    distance_total = sat_add(distance_total, a.distance);
+    cost_total = sat_add(cost_total, a.cost);
+    const Duration earliest = sat_add(departure, a.duration);
+
+    Duration arrival = earliest, start = earliest;
+    if (figures) {
+      arrival = step.arrival;
+      if (arrival < earliest) {
+        if (anchored)
+          report(ViolationKind::ArrivalMismatch, w,
+                 "arrival: expected " + str(earliest) + " (departure " + str(departure) +
+                     " + travel " + str(a.duration) + "), found " + str(arrival));
+        else
+          report(ViolationKind::VehicleTimeWindow, w,
+                 "arrival " + str(arrival) + " needs a departure before vehicle " +
+                     std::to_string(veh.id) + " time window start " + str(veh.time_window.start));
+      } else if (anchored && arrival != earliest) {
+        report(ViolationKind::ArrivalMismatch, w,
+               "arrival: expected " + str(earliest) + " (departure " + str(departure) +
+                   " + travel " + str(a.duration) + "), found " + str(arrival));
+      }
+      if (step.waiting_time < 0)
+        report(ViolationKind::TimeWindow, w, "negative waiting_time " + str(step.waiting_time));
+      start = sat_add(arrival, step.waiting_time);
+      if (!inside(task.time_windows, start))
+        report(ViolationKind::TimeWindow, w,
+               std::string(to_string(task.type)) + " " + std::to_string(task.id) +
+                   " service starts at " + str(start) + ", outside its windows " +
+                   str(task.time_windows));
+      waiting_total = sat_add(waiting_total, step.waiting_time);
+    } else {
+      const auto s = earliest_in(task.time_windows, arrival);
+      if (!s)
+        report(ViolationKind::TimeWindow, w,
+               std::string(to_string(task.type)) + " " + std::to_string(task.id) +
+                   " reached at " + str(arrival) + ", after its windows " +
+                   str(task.time_windows));
+      else
+        start = *s;
+    }
+    const Duration setup = (location == kNone || location != task.location) ? task.setup : 0;
+    if (figures) {
+      expect_equal(ViolationKind::DurationMismatch, w, "setup", setup, step.setup);
+      expect_equal(ViolationKind::DurationMismatch, w, "service", task.service, step.service);
+    }
+    setup_total = sat_add(setup_total, setup);
+    service_total = sat_add(service_total, task.service);
+    departure = sat_add(sat_add(start, setup), task.service);
+    anchored = true;
+    location = task.location;
+
+    add_into(load, task.delivery, -1);
+    add_into(load, task.pickup, +1);
+    add_into(delivery_total, task.delivery, +1);
+    add_into(pickup_total, task.pickup, +1);
+    check_capacity(w);
+    check_step_figures(step, w);
+  }
+
+  // End: travel back (or stop at the last task) within the vehicle's window.
+  Duration finish = departure;
+  const std::string ew = end_step ? step_where(r, *end_step) : rw;
+  if (veh.end != kNone) {
+    const Arc a = arc(tv, location, veh.end);
+    if (a.unreachable)
+      report(ViolationKind::Unreachable, ew,
+             "no path from location " + str_index(location) + " to vehicle end " +
+                 str_index(veh.end));
+    travel_total = sat_add(travel_total, a.duration);
+    distance_total = sat_add(distance_total, a.distance);
+    cost_total = sat_add(cost_total, a.cost);
+    finish = sat_add(departure, a.duration);
+    if (figures && end_step) {
+      const Step& step = route.steps[*end_step];
+      if (step.arrival < finish || (anchored && step.arrival != finish))
+        report(ViolationKind::ArrivalMismatch, ew,
+               "arrival: expected " + str(finish) + " (departure " + str(departure) +
+                   " + travel " + str(a.duration) + "), found " + str(step.arrival));
+      if (step.arrival > finish) finish = step.arrival;
+      check_step_figures(step, ew);
+    }
+  }
+  if (finish > veh.time_window.end)
+    report(ViolationKind::VehicleTimeWindow, ew,
+           "route ends at " + str(finish) + ", after vehicle " + std::to_string(veh.id) +
+               " time window end " + str(veh.time_window.end));
+
+  // Route limits.
+  if (travel_total > veh.max_travel_time)
+    report(ViolationKind::MaxTravelTime, rw,
+           "travel time " + str(travel_total) + " exceeds max_travel_time " +
+               str(veh.max_travel_time));
+  if (distance_total > veh.max_distance)
+    report(ViolationKind::MaxDistance, rw,
+           "distance " + str(distance_total) + " exceeds max_distance " + str(veh.max_distance));
+
+  // Route totals.
+  if (figures) {
+    expect_equal(ViolationKind::CostMismatch, rw, "cost (fixed + arcs)", cost_total, route.cost);
+    expect_equal(ViolationKind::DurationMismatch, rw, "travel duration", travel_total,
+                 route.duration);
+    expect_equal(ViolationKind::DistanceMismatch, rw, "distance", distance_total, route.distance);
+    expect_equal(ViolationKind::DurationMismatch, rw, "setup", setup_total, route.setup);
+    expect_equal(ViolationKind::DurationMismatch, rw, "service", service_total, route.service);
+    expect_equal(ViolationKind::DurationMismatch, rw, "waiting_time", waiting_total,
+                 route.waiting_time);
+    if (!route.delivery.empty() && !same(delivery_total, route.delivery))
+      report(ViolationKind::LoadMismatch, rw,
+             "delivery: expected " + str(delivery_total) + ", found " + str(route.delivery));
+    if (!route.pickup.empty() && !same(pickup_total, route.pickup))
+      report(ViolationKind::LoadMismatch, rw,
+             "pickup: expected " + str(pickup_total) + ", found " + str(route.pickup));
+  }
+}
+
+}  // namespace routesolve::validation

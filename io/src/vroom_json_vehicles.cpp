@@ -1,0 +1,87 @@
+// VROOM problem JSON, vehicles: profile, start and end, capacity, skills, time window, breaks,
+// costs, speed factor and route limits. Vehicle steps (a fixed initial route) are refused.
+
+#include <fmt/format.h>
+
+#include <string>
+#include <unordered_map>
+
+#include "routesolve/error.hpp"
+
+#include "vroom_json_parser.hpp"
+
+namespace routesolve::io::detail {
+
+BreakSpec ProblemParser::vehicle_break(const Json& b, const std::string& path,
+                                       std::unordered_map<Id, std::string>& ids) {
+  r_.expect_object(b, path);
+  BreakSpec br;
+  br.id = id(b, path);
+  unique(ids, br.id, join_path(path, "id"), "break");
+  br.time_windows = time_windows(b, path);
+  br.service = integer(b, path, "service");
+  br.description = optional_string(b, path, "description");
+  if (const Json* max_load = r_.member(b, "max_load"))
+    br.max_load = amount(*max_load, join_path(path, "max_load"));
+  return br;
+}
+
+VehicleSpec ProblemParser::vehicle(const Json& v, const std::string& path) {
+  r_.expect_object(v, path);
+  VehicleSpec vehicle;
+  vehicle.id = id(v, path);
+  unique(vehicle_ids_, vehicle.id, join_path(path, "id"), "vehicle");
+  if (r_.member(v, "steps") != nullptr)
+    throw Error(
+        ErrorCode::Unsupported,
+        fmt::format("{}: {}: vehicle steps (a fixed initial route) are not supported",
+                    r_.source().empty() ? "<input>" : r_.source(), join_path(path, "steps")));
+  if (const Json* profile = r_.member(v, "profile")) {
+    vehicle.profile = r_.string(*profile, join_path(path, "profile"));
+    if (vehicle.profile.empty())
+      r_.fail(join_path(path, "profile"), "expected a profile name, got \"\"");
+  }
+  const std::size_t first_use = index_uses_.size();
+  vehicle.start = location(v, path, "start", "start_index");
+  vehicle.end = location(v, path, "end", "end_index");
+  for (std::size_t i = first_use; i < index_uses_.size(); ++i)
+    index_uses_[i].profile = vehicle.profile;
+  vehicle.capacity = optional_amount(v, path, "capacity");
+  vehicle.skills = skills(v, path);
+  if (const Json* tw = r_.member(v, "time_window"))
+    vehicle.time_window = time_window(*tw, join_path(path, "time_window"));
+  if (const Json* breaks = r_.member(v, "breaks")) {
+    const std::string p = join_path(path, "breaks");
+    r_.expect_array(*breaks, p);
+    std::unordered_map<Id, std::string> break_ids;
+    for (std::size_t i = 0; i < breaks->size(); ++i)
+      vehicle.breaks.push_back(vehicle_break((*breaks)[i], index_path(p, i), break_ids));
+  }
+  if (const Json* costs = r_.member(v, "costs")) {
+    const std::string p = join_path(path, "costs");
+    r_.expect_object(*costs, p);
+    vehicle.costs.fixed = integer(*costs, p, "fixed");
+    if (r_.member(*costs, "per_hour") != nullptr)
+      vehicle.costs.per_hour = integer(*costs, p, "per_hour");
+    vehicle.costs.per_km = integer(*costs, p, "per_km");
+  }
+  if (const Json* sf = r_.member(v, "speed_factor")) {
+    const std::string p = join_path(path, "speed_factor");
+    vehicle.speed_factor = r_.number(*sf, p);
+    if (vehicle.speed_factor <= 0)
+      r_.fail(p, fmt::format("expected a positive number, got {}", describe(*sf)));
+  }
+  if (const Json* mt = r_.member(v, "max_tasks"))
+    vehicle.max_tasks =
+        static_cast<std::size_t>(r_.unsigned_integer(*mt, join_path(path, "max_tasks")));
+  if (const Json* mt = r_.member(v, "max_travel_time"))
+    vehicle.max_travel_time =
+        static_cast<Duration>(r_.unsigned_integer(*mt, join_path(path, "max_travel_time")));
+  if (const Json* md = r_.member(v, "max_distance"))
+    vehicle.max_distance =
+        static_cast<Distance>(r_.unsigned_integer(*md, join_path(path, "max_distance")));
+  vehicle.description = optional_string(v, path, "description");
+  return vehicle;
+}
+
+}  // namespace routesolve::io::detail
