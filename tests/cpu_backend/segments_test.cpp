@@ -216,7 +216,7 @@ TEST_P(SegmentTest, WorkingSolutionRevertRestoresEverything) {
   EXPECT_EQ(ws.score().unassigned, 0u);
   for (int round = 0; round < 50; ++round) {
     const TourPlan before = ws.plan();
-    const Score score = ws.score();
+    const auto score = ws.score();
     ws.begin_change();
     const auto removed = removal.apply(ws, rng);
     for (std::size_t t : removed) {

@@ -21,6 +21,7 @@
 #include "routesolve/solve.hpp"
 #include "routesolve/validator.hpp"
 #include "search/batched_search.hpp"
+#include "search/host_grid.hpp"
 #include "search/search_engine.hpp"
 #include "test_support.hpp"
 
@@ -168,7 +169,7 @@ Where find(const RouteSet& rs, std::int32_t t) {
   return {};
 }
 
-/// The move applied the plain way (the definitions in search_view.cuh's MoveType comments).
+/// The move applied the plain way (the definitions in views.cuh's MoveType comments).
 RouteSet apply_plain(const RouteSet& in, std::int32_t u, std::int32_t v, std::uint32_t type) {
   RouteSet rs = in;
   const Where wu = find(rs, u), wv = find(rs, v);
@@ -485,6 +486,27 @@ TEST(BatchedMoves, HostEngineKeepsTheBestMovePerCustomer) {
   EXPECT_GT(times.moves, 0u);
 }
 
+/// The host twin's launcher runs a body once for every thread of the device's grid: indices
+/// [0, n) each once, nothing past n, block and thread as the kernel sees them.
+struct CountBody {
+  std::uint32_t* hits;
+  std::uint64_t n;
+  void operator()(std::uint32_t thread, std::uint32_t block) const {
+    ASSERT_LT(thread, ds::kBlock);
+    const std::uint64_t i = ds::thread_index(thread, block);
+    ASSERT_LT(i, ds::blocks_for(n) * ds::kBlock);
+    if (i < n) ++hits[i];
+  }
+};
+
+TEST(BatchedMoves, HostGridRunsEveryThreadOfTheDeviceGridOnce) {
+  for (const std::uint64_t n : {1ull, 127ull, 128ull, 129ull, 1000ull}) {
+    std::vector<std::uint32_t> hits(n, 0);
+    ds::run_grid(CountBody{hits.data(), n}, n, 1);
+    EXPECT_EQ(std::count(hits.begin(), hits.end(), 1u), static_cast<std::ptrdiff_t>(n)) << n;
+  }
+}
+
 /// Per-route schedule_route costs of a solution.
 std::vector<Cost> route_costs(const Problem& p, const RouteSet& rs) {
   std::vector<Cost> out(rs.size(), 0);
@@ -512,7 +534,7 @@ Descended run_descent(const Problem& p, const PackedProblem& packed, MoveEngine&
   return d;
 }
 
-/// The moves applied inside the engine (select_moves + write_route, the functors the device
+/// The moves applied inside the engine (TakeBody + WriteBody, the kernel bodies the device
 /// runs, here through the host twin) give exactly the solutions of the host reference, which
 /// applies each selected move on the host after schedule_route; the result is a local optimum.
 TEST(BatchedDescent, EngineApplicationEqualsHostApplication) {

@@ -1,8 +1,8 @@
 #pragma once
 // Host side of the batched move evaluation: packing the problem and a batch of solutions into
 // one byte arena each (the layout the device buffers share, so one copy moves each), and the
-// move engines that run the search_view.cuh functors: on the host (`cuda-host`, OpenMP loop
-// over the same functors) or on the device (`cuda`: kernels + CUB). Plain C++ (no CUDA types).
+// move engines that run the kernels.cuh bodies: on the host (`cuda-host`, OpenMP loop
+// over blocks of the same grid) or on the device (`cuda`: kernels + CUB). Plain C++ (no CUDA types).
 
 #include <cstddef>
 #include <cstdint>
@@ -12,9 +12,9 @@
 #include <utility>
 #include <vector>
 
-#include "routesolve/cuda/route_eval.hpp"  // TransferMode
+#include "routesolve/backend.hpp"  // TransferMode
 #include "routesolve/problem.hpp"
-#include "search_view.cuh"
+#include "kernels.cuh"
 
 namespace routesolve::cuda::search {
 
@@ -67,7 +67,7 @@ struct PackedProblem {
   std::size_t compatible = 0, neighbour = 0;
   bool priced_anything = true;  ///< false when dims > kMaxDims (nothing can be priced)
 
-  /// Writes the travel table (MatrixRef with addresses relative to `base`) into `host`, an
+  /// Writes the travel table (TravelView with addresses relative to `base`) into `host`, an
   /// arena-sized buffer: base = host for the host twin, the device buffer for the device.
   void write_travel_table(std::byte* host, const std::byte* base) const;
   /// The view of the arena at `base` (host arena, or its device copy).
