@@ -145,7 +145,7 @@ class MoveEngine {
   /// Takes a batch (one copy to the device); every solution active.
   virtual void load(const PackedBatch& batch, EngineTimes& times) = 0;
   /// One round on the loaded batch: prefix arrays, best move per customer (as evaluate), then
-  /// per solution the greedy maximal set of non-overlapping improving moves (ds::select_moves)
+  /// per solution the greedy maximal set of non-overlapping improving moves (TakeBody, selection.cuh)
   /// applied to the batch in place of the host (new route offsets and positions, second buffer).
   /// applied[s] / gain[s]: moves applied to solution s and the sum of their deltas; a solution
   /// with none is at a local optimum and inactive from then on (priced no more).
@@ -155,7 +155,7 @@ class MoveEngine {
   virtual void fetch(PackedBatch& batch, EngineTimes& times) = 0;
 };
 
-/// The host twin: the same functors in an OpenMP loop.
+/// The host twin: the kernels' bodies over the same grids (run_grid, an OpenMP loop over blocks).
 std::unique_ptr<MoveEngine> make_host_engine(unsigned threads);
 
 /// The device engine; Error(Device) naming the reason without a usable device (or in a
