@@ -19,6 +19,9 @@
 // skills, shipment pairing/order (and duplicates: reported as NotRouted, which has no better
 // name), max_tasks, capacity, unreachable arcs, max_travel_time, max_distance, time windows,
 // breaks. Infeasible calls allocate nothing after warm-up (thread-local scratch).
+//
+// The load and visit-timing arithmetic (LoadProfile, visit_time) is routesolve/hd/segment.hpp,
+// the one the searches' segment models and the batched move pricing use.
 
 #include <algorithm>
 #include <cstdint>
@@ -27,6 +30,7 @@
 #include <vector>
 
 #include "routesolve/error.hpp"
+#include "routesolve/hd/segment.hpp"
 #include "routesolve/solution.hpp"
 
 namespace routesolve {
@@ -45,6 +49,7 @@ struct Scratch {
   std::vector<unsigned char> via_break;
   std::vector<std::size_t> plan_tasks;
   std::vector<std::size_t> plan_breaks_at;
+  std::vector<LoadProfile> profile;  // per capacity dimension
   Amount load;
 };
 
@@ -61,11 +66,24 @@ void zero(Amount& a, std::size_t dims) {
   }
 }
 
-/// Earliest begin >= t inside one of the (sorted, disjoint) windows, or kInf.
+/// Earliest begin >= t inside one of the (sorted, disjoint) windows, or kInf: visit_time in the
+/// first window that has not closed at t.
 Duration earliest_in(const std::vector<TimeWindow>& windows, Duration t) {
   for (const TimeWindow& w : windows)
-    if (w.end >= t) return std::max(t, w.start);
+    if (w.end >= t) return visit_time(t, w.start, w.end, 0, 0).begin;
   return kInf;
+}
+
+/// One task of a route reached at `arrival` from `from`: its begin (kInf when every window has
+/// closed) and departure, in visit_time's model.
+VisitTime visit_task(const Task& task, std::size_t from, Duration arrival) {
+  VisitTime out;
+  for (const TimeWindow& w : task.time_windows)
+    if (w.end >= arrival)
+      return visit_time(arrival, w.start, w.end, setup_from(from == task.location, task.setup), task.service);
+  out.begin = kInf;
+  out.in_window = false;
+  return out;
 }
 
 ScheduleResult infeasible(UnassignedReason reason) {
@@ -113,30 +131,39 @@ Reason check_static(const Problem& p, std::size_t v, const std::size_t* tasks, s
 
   if (veh.max_tasks != kNone && n > veh.max_tasks) return UnassignedReason::MaxTasks;
 
-  // Capacity: job deliveries are all on board at the start.
+  // Capacity: the route's load profile (routesolve/hd/segment.hpp), one dimension at a time:
+  // job deliveries are all on board at the start, and the load peaks at carried + peak.
   const std::size_t dims = p.dimensions();
   const std::size_t breaks = veh.breaks.size();
-  Amount& load = s.load;
-  zero(load, dims);
+  std::vector<LoadProfile>& profile = s.profile;
+  profile.assign(dims, LoadProfile{});
   for (std::size_t i = 0; i < n; ++i) {
     const Task& task = p.task(tasks[i]);
-    if (task.type == TaskType::Job) load += task.delivery;
+    const bool job = task.type == TaskType::Job;
+    for (std::size_t d = 0; d < dims; ++d) profile[d] = merge(profile[d], visit_load(task.delivery[d], task.pickup[d], job));
   }
-  if (!load.fits_in(veh.capacity)) return UnassignedReason::Capacity;
-  if (breaks > 0) s.load_ok.resize((n + 1) * breaks);
-  auto note_breaks = [&](std::size_t i) {
-    for (std::size_t b = 0; b < breaks; ++b) {
-      const auto& max_load = veh.breaks[b].max_load;
-      s.load_ok[i * breaks + b] = !max_load || load.fits_in(*max_load) ? 1 : 0;
+  for (std::size_t d = 0; d < dims; ++d)
+    if (route_peak(profile[d]) > veh.capacity[d]) return UnassignedReason::Capacity;
+  if (breaks > 0) {
+    // The load on board after i tasks, for the breaks' max_load: carried + the prefix's net.
+    Amount& load = s.load;
+    zero(load, dims);
+    for (std::size_t d = 0; d < dims; ++d) load[d] = profile[d].carried;
+    s.load_ok.resize((n + 1) * breaks);
+    auto note_breaks = [&](std::size_t i) {
+      for (std::size_t b = 0; b < breaks; ++b) {
+        const auto& max_load = veh.breaks[b].max_load;
+        s.load_ok[i * breaks + b] = !max_load || load.fits_in(*max_load) ? 1 : 0;
+      }
+    };
+    note_breaks(0);
+    for (std::size_t i = 0; i < n; ++i) {
+      const Task& task = p.task(tasks[i]);
+      const bool job = task.type == TaskType::Job;
+      for (std::size_t d = 0; d < dims; ++d)
+        load[d] = load_after(load[d], visit_load(task.delivery[d], task.pickup[d], job));
+      note_breaks(i + 1);
     }
-  };
-  note_breaks(0);
-  for (std::size_t i = 0; i < n; ++i) {
-    const Task& task = p.task(tasks[i]);
-    load -= task.delivery;
-    load += task.pickup;
-    if (!load.fits_in(veh.capacity)) return UnassignedReason::Capacity;
-    note_breaks(i + 1);
   }
 
   // Travel: reachability, then the route totals.
@@ -164,7 +191,8 @@ Reason check_static(const Problem& p, std::size_t v, const std::size_t* tasks, s
 }
 
 /// Timed pass over tasks with breaks_at[i] breaks taken after i tasks (null: no breaks). Builds
-/// the route's steps and totals into `out` when given. Requires check_static() to have passed.
+/// the route's steps and totals into `out` when given. Requires check_static() to have passed
+/// on the same tasks (its load profile gives the start load).
 Reason simulate(const Problem& p, std::size_t v, const std::size_t* tasks, std::size_t n,
                 const std::size_t* breaks_at, Scratch& s, Route* out) {
   const Vehicle& veh = p.vehicle(v);
@@ -189,11 +217,8 @@ Reason simulate(const Problem& p, std::size_t v, const std::size_t* tasks, std::
     out->delivery = Amount(dims);
     out->pickup = Amount(dims);
     out->priority = 0;
-    load = Amount(dims);
-    for (std::size_t i = 0; i < n; ++i) {
-      const Task& task = p.task(tasks[i]);
-      if (task.type == TaskType::Job) load += task.delivery;
-    }
+    load = Amount(dims);  // on board at the start: the route's carried load (check_static)
+    for (std::size_t d = 0; d < dims; ++d) load[d] = s.profile[d].carried;
     if (veh.start != kNone) {
       Step st;
       st.type = StepType::Start;
@@ -241,13 +266,15 @@ Reason simulate(const Problem& p, std::size_t v, const std::size_t* tasks, std::
       distance += tv.distance(loc, task.location);
       if (out) out->cost += tv.cost(loc, task.location);
     }
-    const Duration setup = loc != task.location ? task.setup : 0;
-    const Duration begin = earliest_in(task.time_windows, arrival);
-    if (begin == kInf || begin > horizon) return UnassignedReason::TimeWindow;
-    t = begin + setup + task.service;
+    const Duration setup = setup_from(loc == task.location, task.setup);
+    const VisitTime visit = visit_task(task, loc, arrival);
+    const Duration begin = visit.begin;
+    if (!visit.in_window || begin > horizon) return UnassignedReason::TimeWindow;
+    t = visit.departure;
     if (out) {
-      load -= task.delivery;
-      load += task.pickup;
+      const bool job = task.type == TaskType::Job;
+      for (std::size_t d = 0; d < dims; ++d)
+        load[d] = load_after(load[d], visit_load(task.delivery[d], task.pickup[d], job));
       Step st;
       st.type = task.type == TaskType::Job ? StepType::Job
                 : task.type == TaskType::Pickup ? StepType::Pickup : StepType::Delivery;
@@ -311,9 +338,9 @@ bool place_breaks(const Problem& p, std::size_t v, const std::size_t* tasks, std
     const Task& task = p.task(tasks[i]);
     const std::size_t prev = i == 0 ? veh.start : p.task(tasks[i - 1]).location;
     const Duration arrival = prev != kNone ? t + tv.duration(prev, task.location) : t;
-    const Duration begin = earliest_in(task.time_windows, arrival);
-    if (begin == kInf || begin > horizon) return kInf;
-    return begin + (prev != task.location ? task.setup : 0) + task.service;
+    const VisitTime visit = visit_task(task, prev, arrival);
+    if (!visit.in_window || visit.begin > horizon) return kInf;
+    return visit.departure;
   };
 
   for (std::size_t i = 0; i <= n; ++i) {

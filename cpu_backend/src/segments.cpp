@@ -4,37 +4,15 @@
 
 namespace routesolve::cpu::detail {
 
-DurationSegment merge_durations(const DurationSegment& a, const DurationSegment& b, Duration travel) {
-  const Duration delta = a.duration - a.time_warp + travel;
-  const Duration wait = std::max<Duration>(b.earliest - delta - a.latest, 0);
-  const Duration warp = std::max<Duration>(a.earliest + delta - b.latest, 0);
-  DurationSegment s;
-  s.duration = a.duration + b.duration + travel + wait;
-  s.time_warp = a.time_warp + b.time_warp + warp;
-  s.earliest = std::max(b.earliest - delta, a.earliest) - wait;
-  s.latest = std::min(b.latest - delta, a.latest) + warp;
-  return s;
-}
-
-LoadSegment merge_loads(const LoadSegment& a, const LoadSegment& b, std::size_t dims) {
-  LoadSegment s{};
-  for (std::size_t d = 0; d < dims; ++d) {
-    s.carried[d] = a.carried[d] + b.carried[d];
-    s.net[d] = a.net[d] + b.net[d];
-    s.peak[d] = std::max(a.peak[d], a.net[d] + b.peak[d]);
-  }
-  return s;
-}
-
 SegmentModel::SegmentModel(const Problem& problem) : problem_(&problem), dims_(problem.dimensions()) {
-  supported_ = dims_ <= kMaxSegmentDims;
+  supported_ = dims_ <= kMaxDims;
   const std::size_t nv = problem.vehicles().size();
   for (std::size_t v = 0; v < nv; ++v) {
     travel_.push_back(problem.travel(v));
     const Vehicle& vehicle = problem.vehicle(v);
     if (!vehicle.breaks.empty()) exact_ = false;
     RouteSegment s;
-    s.load = LoadSegment{};
+    s.load = empty_load();
     s.time.earliest = vehicle.time_window.start;
     s.time.latest = vehicle.time_window.end;
     s.first = s.last = vehicle.start;
@@ -49,16 +27,13 @@ SegmentModel::SegmentModel(const Problem& problem) : problem_(&problem), dims_(p
     RouteSegment& s = tasks_[t];
     s.first = s.last = task.location;
     s.tasks = 1;
-    s.time.duration = task.setup + task.service;
-    s.time.earliest = task.time_windows.front().start;
-    s.time.latest = task.time_windows.back().end;
-    for (std::size_t d = 0; d < std::min(dims_, kMaxSegmentDims); ++d) {
+    s.time = visit_duration(task.setup + task.service, task.time_windows.front().start,
+                            task.time_windows.back().end);
+    s.load = empty_load();
+    for (std::size_t d = 0; d < std::min(dims_, kMaxDims); ++d) {
       const std::int64_t delivery = d < task.delivery.size() ? task.delivery[d] : 0;
       const std::int64_t pickup = d < task.pickup.size() ? task.pickup[d] : 0;
-      // Job deliveries ride from the start; shipment halves only change the load where they are.
-      s.load.carried[d] = task.type == TaskType::Job ? delivery : 0;
-      s.load.net[d] = pickup - delivery;
-      s.load.peak[d] = std::max<std::int64_t>(0, pickup - delivery);
+      s.load.set(d, visit_load(delivery, pickup, task.type == TaskType::Job));
     }
   }
 }
@@ -86,21 +61,13 @@ RouteSegment SegmentModel::merge(std::size_t v, const RouteSegment& a, const Rou
       s.distance += tv.distances ? tv.distance(a.last, b.first) : 0;
     }
   }
-  s.time = merge_durations(a.time, b.time, t);
-  for (std::size_t d = 0; d < dims_; ++d) {
-    s.load.carried[d] = a.load.carried[d] + b.load.carried[d];
-    s.load.net[d] = a.load.net[d] + b.load.net[d];
-    s.load.peak[d] = std::max(a.load.peak[d], a.load.net[d] + b.load.peak[d]);
-  }
+  s.time = routesolve::merge(a.time, b.time, t);
+  s.load = routesolve::merge(a.load, b.load, dims_);
   return s;
 }
 
 std::int64_t SegmentModel::load_excess(std::size_t v, const RouteSegment& route) const {
-  const Amount& capacity = problem_->vehicle(v).capacity;
-  std::int64_t excess = 0;
-  for (std::size_t d = 0; d < dims_; ++d)
-    excess += std::max<std::int64_t>(0, route.load.carried[d] + route.load.peak[d] - capacity[d]);
-  return excess;
+  return routesolve::load_excess(route.load, problem_->vehicle(v).capacity.values().data(), dims_);
 }
 
 Duration SegmentModel::time_excess(std::size_t v, const RouteSegment& route) const {
@@ -137,13 +104,8 @@ bool SegmentModel::feasible(std::size_t v, const RouteSegment& a, const RouteSeg
   }
   if (a.travel + b.travel + c.travel + t1 + t2 > vehicle.max_travel_time) return false;
   if (a.distance + b.distance + c.distance + d1 + d2 > vehicle.max_distance) return false;
-  for (std::size_t d = 0; d < dims_; ++d) {
-    const std::int64_t carried = a.load.carried[d] + b.load.carried[d] + c.load.carried[d];
-    const std::int64_t peak_bc = std::max(b.load.peak[d], b.load.net[d] + c.load.peak[d]);
-    const std::int64_t peak = std::max(a.load.peak[d], a.load.net[d] + peak_bc);
-    if (carried + peak > vehicle.capacity[d]) return false;
-  }
-  return merge_durations(merge_durations(a.time, b.time, t1), c.time, t2).time_warp == 0;
+  if (!fits(a.load, b.load, c.load, vehicle.capacity.values().data(), dims_)) return false;
+  return routesolve::merge(routesolve::merge(a.time, b.time, t1), c.time, t2).time_warp == 0;
 }
 
 Cost SegmentModel::penalised_cost(std::size_t v, const RouteSegment& route, Cost load_weight,

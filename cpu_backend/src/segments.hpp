@@ -11,37 +11,20 @@
 // The search model is exact for single time windows without setup times or breaks; otherwise it
 // is a relaxation or a conservative bound (see SegmentModel) and core's schedule_route decides.
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "routesolve/hd/segment.hpp"
 #include "routesolve/problem.hpp"
 
 namespace routesolve::cpu::detail {
 
-/// Capacity dimensions the segment arithmetic handles inline.
-inline constexpr std::size_t kMaxSegmentDims = 8;
-
-/// Load profile of a sequence: with entry load E, the load peaks at E + peak inside it and
-/// leaves at E + net. `carried` is what must be on board at the route start for it (job
-/// deliveries), so a whole route's peak load is carried + peak.
-/// Only the problem's first dims() entries are meaningful (the rest is left unset by merges,
-/// which are the search's hot path).
-struct LoadSegment {
-  std::array<std::int64_t, kMaxSegmentDims> carried;
-  std::array<std::int64_t, kMaxSegmentDims> net;
-  std::array<std::int64_t, kMaxSegmentDims> peak;
-};
-
-/// Timing of a sequence (Vidal 2013): minimum duration (travel, service, unavoidable waiting),
-/// unavoidable time warp, and the window [earliest, latest] in which it may start.
-struct DurationSegment {
-  Duration duration = 0;
-  Duration time_warp = 0;
-  Duration earliest = 0;
-  Duration latest = kMaxTime;
-};
+// The arithmetic is core's (routesolve/hd/segment.hpp), shared with schedule_route and the
+// batched search: LoadSegment (carried, net, peak per dimension, up to kMaxDims) and
+// DurationSegment (Vidal's duration, time warp, earliest, latest).
+using routesolve::DurationSegment;
+using routesolve::LoadSegment;
 
 struct RouteSegment {
   std::size_t first = kNone;  ///< location of the first visit (kNone: a missing start/end)
@@ -55,17 +38,21 @@ struct RouteSegment {
   LoadSegment load;  ///< set by SegmentModel (merges leave unused dimensions unset)
 };
 
-/// A's time profile followed by B's after `travel` time units.
-DurationSegment merge_durations(const DurationSegment& a, const DurationSegment& b, Duration travel);
-/// A's load profile followed by B's, over `dims` dimensions.
-LoadSegment merge_loads(const LoadSegment& a, const LoadSegment& b, std::size_t dims);
+/// A's time profile followed by B's after `travel` time units (routesolve::merge).
+inline DurationSegment merge_durations(const DurationSegment& a, const DurationSegment& b, Duration travel) {
+  return routesolve::merge(a, b, travel);
+}
+/// A's load profile followed by B's, over `dims` dimensions (routesolve::merge).
+inline LoadSegment merge_loads(const LoadSegment& a, const LoadSegment& b, std::size_t dims) {
+  return routesolve::merge(a, b, dims);
+}
 
 /// The visits' summaries of one problem and the concatenation under a vehicle's travel data.
 class SegmentModel {
  public:
   explicit SegmentModel(const Problem& problem);
 
-  /// False when the problem has more capacity dimensions than kMaxSegmentDims.
+  /// False when the problem has more capacity dimensions than kMaxDims.
   [[nodiscard]] bool supported() const noexcept { return supported_; }
   /// True when segments decide feasibility exactly for every vehicle (single windows, no setup,
   /// no breaks); otherwise schedule_route must confirm.

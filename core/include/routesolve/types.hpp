@@ -8,6 +8,8 @@
 #include <limits>
 #include <vector>
 
+#include "routesolve/hd/segment.hpp"
+
 namespace routesolve {
 
 using Duration = std::int64_t;  ///< time in the problem's time unit (VROOM: seconds)
@@ -17,11 +19,8 @@ using Id = std::uint64_t;       ///< user-facing id of a job, shipment step, veh
 
 inline constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
 
-/// Latest representable instant; an open time window ends here.
-inline constexpr Duration kMaxTime = std::numeric_limits<std::int64_t>::max() / 8;
-
-/// A matrix entry at or above this value means "no path" (unreachable pair).
-inline constexpr std::int64_t kUnreachable = std::numeric_limits<std::int64_t>::max() / 8;
+// kMaxTime (latest representable instant), kUnreachable (a matrix entry at or above it means
+// "no path") and kMaxDims come from routesolve/hd/segment.hpp, shared with device code.
 
 /// A multi-dimensional quantity (capacity, delivery, pickup, load).
 /// All amounts of one problem share the same number of dimensions.

@@ -1,5 +1,6 @@
-// Batched move evaluation and application on the device: the search_view.cuh functors in kernels,
-// with CUB for the segmented ArgMin, the candidates' sort and the offsets' scan (see move_eval_launch.hpp).
+// Batched move evaluation and application on the device: the kernel bodies of kernels.cuh in
+// one generic kernel, with CUB for the segmented minimum, the candidates' sort and the offsets'
+// scan (see move_eval_launch.hpp). The host twin runs the same bodies (host_engine.cpp).
 
 #include <algorithm>
 
@@ -13,86 +14,18 @@
 namespace routesolve::cuda::detail::search {
 namespace {
 
-constexpr unsigned kBlock = 128;
-
-using ArgMinPair = cub::KeyValuePair<int, i64>;
-
-__global__ void __launch_bounds__(kBlock)
-    build_kernel(ProblemView p, BatchView b, PrefixView x, u32 routes) {
-  const u32 r = blockIdx.x * blockDim.x + threadIdx.x;
-  if (r < routes) build_route(p, b, x, r);
+/// Thread threadIdx.x of block blockIdx.x runs the body.
+template <typename Body>
+__global__ void __launch_bounds__(kBlock) grid_kernel(Body body) {
+  body(threadIdx.x, blockIdx.x);
 }
 
-__global__ void __launch_bounds__(kBlock)
-    price_kernel(ProblemView p, BatchView b, PrefixView x, std::uint64_t n, const u8* active, Move* moves,
-                 i64* deltas) {
-  const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const std::uint64_t per_solution = static_cast<std::uint64_t>(p.tasks) * p.neighbours;
-  const auto sol = static_cast<u32>(i / per_solution);
-  const std::uint64_t rest = i % per_solution;
-  const auto u = static_cast<i32>(rest / p.neighbours);
-  const auto k = static_cast<u32>(rest % p.neighbours);
-  const Move m = active != nullptr && active[sol] == 0u ? Move{} : best_move(p, b, x, sol, u, k);
-  moves[i] = m;
-  deltas[i] = m.delta;
-}
-
-__global__ void offsets_kernel(int* offsets, std::uint64_t segments, u32 k) {
-  const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i <= segments) offsets[i] = static_cast<int>(i * k);
-}
-
-/// The first of the segment's moves with the minimum delta (the ArgMin's value): the same
-/// choice as the host twin's loop, whatever index convention the reduction uses.
-__global__ void gather_kernel(const ArgMinPair* mins, const Move* moves, std::uint64_t segments, u32 k,
-                              Move* best) {
-  const std::uint64_t s = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (s >= segments) return;
-  Move out;
-  const i64 value = mins[s].value;
-  if (value != kNoMove) {
-    for (u32 j = 0; j < k; ++j)
-      if (moves[s * k + j].delta == value) {
-        out = moves[s * k + j];
-        break;
-      }
-  }
-  best[s] = out;
-}
-
-__global__ void fill_kernel(Move* best, std::uint64_t n) {
-  const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) best[i] = Move{};
-}
-
-/// Sort keys: every customer's best delta (kNoMove: none) with the customer as value, and the
-/// solutions' segment offsets.
-__global__ void __launch_bounds__(kBlock)
-    keys_kernel(const Move* best, std::uint64_t n, u32 tasks, i64* keys, u32* values, int* segments, u32 solutions) {
-  const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) {
-    keys[i] = best[i].delta;
-    values[i] = static_cast<u32>(i % tasks);
-  }
-  if (i <= solutions) segments[i] = static_cast<int>(i * tasks);
-}
-
-/// One thread per solution walks its sorted customers (take_moves).
-__global__ void take_kernel(ProblemView p, BatchView b, PrefixView x, ApplyView a) {
-  const u32 s = blockIdx.x * blockDim.x + threadIdx.x;
-  if (s < b.solutions) take_moves(p, b, x, a, s, p.tasks);
-}
-
-__global__ void __launch_bounds__(kBlock) length_kernel(BatchView b, ApplyView a, u32 routes) {
-  const u32 r = blockIdx.x * blockDim.x + threadIdx.x;
-  if (r <= routes) route_length(b, a, r, routes);
-}
-
-__global__ void __launch_bounds__(kBlock) write_kernel(ProblemView p, BatchView b, ApplyView a, BatchOut out,
-                                                       u32 routes) {
-  const u32 r = blockIdx.x * blockDim.x + threadIdx.x;
-  if (r < routes) write_route(p, b, a, out, r);
+/// The body over blocks_for(n) blocks of kBlock threads on `stream` (nothing when n is 0).
+template <typename Body>
+void launch(const Body& body, std::uint64_t n, cudaStream_t stream) {
+  if (n == 0) return;
+  grid_kernel<<<static_cast<unsigned>(blocks_for(n)), kBlock, 0, stream>>>(body);
+  RS_CUDA_CHECK_LAUNCH();
 }
 
 struct Workspace {
@@ -110,12 +43,10 @@ struct Workspace {
     moves = place(n * sizeof(Move));
     deltas = place(n * sizeof(i64));
     offsets = place((segments + 1) * sizeof(int));
-    mins = place(segments * sizeof(ArgMinPair));
-    RS_CUDA_CHECK(cub::DeviceSegmentedReduce::ArgMin(nullptr, temp_bytes, static_cast<const i64*>(nullptr),
-                                                     static_cast<ArgMinPair*>(nullptr),
-                                                     static_cast<std::int64_t>(segments),
-                                                     static_cast<const int*>(nullptr),
-                                                     static_cast<const int*>(nullptr)));
+    mins = place(segments * sizeof(i64));
+    RS_CUDA_CHECK(cub::DeviceSegmentedReduce::Min(nullptr, temp_bytes, static_cast<const i64*>(nullptr),
+                                                  static_cast<i64*>(nullptr), static_cast<int>(segments),
+                                                  static_cast<const int*>(nullptr), static_cast<const int*>(nullptr)));
     temp = place(temp_bytes);
     if (routes > 0) {
       RS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, static_cast<const u32*>(nullptr),
@@ -137,7 +68,31 @@ struct Workspace {
   }
 };
 
-unsigned blocks_for(std::uint64_t n) { return static_cast<unsigned>((n + kBlock - 1) / kBlock); }
+void evaluate_on(const ProblemView& problem, const BatchView& batch, const PrefixView& prefix,
+                 std::uint32_t routes, DeviceSpan<std::byte> workspace, DeviceSpan<Move> best,
+                 const u8* active, cudaStream_t stream) {
+  const std::uint64_t segments = static_cast<std::uint64_t>(batch.solutions) * problem.tasks;
+  const u32 k = problem.neighbours;
+  launch(BuildBody{problem, batch, prefix, routes}, routes, stream);
+  if (segments == 0) return;
+  if (k == 0) {  // nothing to price: no move anywhere
+    launch(FillBody{best.data(), segments}, segments, stream);
+    return;
+  }
+  const Workspace w(segments, k);
+  std::byte* base = workspace.data();
+  auto* moves = reinterpret_cast<Move*>(base + w.moves);
+  auto* deltas = reinterpret_cast<i64*>(base + w.deltas);
+  auto* offsets = reinterpret_cast<int*>(base + w.offsets);
+  auto* mins = reinterpret_cast<i64*>(base + w.mins);
+  const std::uint64_t n = segments * k;
+  launch(PriceBody{problem, batch, prefix, n, active, moves, deltas}, n, stream);
+  launch(OffsetsBody{offsets, segments, k}, segments + 1, stream);
+  std::size_t temp_bytes = w.temp_bytes;
+  RS_CUDA_CHECK(cub::DeviceSegmentedReduce::Min(base + w.temp, temp_bytes, deltas, mins,
+                                                static_cast<int>(segments), offsets, offsets + 1, stream));
+  launch(GatherBody{mins, moves, segments, k, best.data()}, segments, stream);
+}
 
 }  // namespace
 
@@ -145,14 +100,6 @@ std::size_t evaluate_workspace_bytes(std::uint64_t segments, std::uint32_t k, st
                                      std::uint32_t solutions) {
   return Workspace(segments, k, routes, solutions).total;
 }
-
-namespace {
-
-void evaluate_on(const ProblemView& problem, const BatchView& batch, const PrefixView& prefix,
-                 std::uint32_t routes, DeviceSpan<std::byte> workspace, DeviceSpan<Move> best,
-                 const u8* active, cudaStream_t stream);
-
-}  // namespace
 
 void launch_evaluate(const ProblemView& problem, const BatchView& batch, const PrefixView& prefix,
                      std::uint32_t routes, DeviceSpan<std::byte> workspace, DeviceSpan<Move> best,
@@ -170,67 +117,25 @@ void launch_round(const ProblemView& problem, const BatchView& batch, const Pref
   std::byte* base = workspace.data();
   if (segments > 0) {
     // Candidates of every solution in goes_first order: a stable radix sort by delta of the
-    // customers in index order (the host twin's heap sort by (delta, customer) is the same order).
+    // customers in index order (the host twin's std::stable_sort gives the same order).
     auto* keys_in = reinterpret_cast<i64*>(base + w.keys_in);
     auto* keys_out = reinterpret_cast<i64*>(base + w.keys_out);
     auto* values = reinterpret_cast<u32*>(base + w.values);
     auto* seg = reinterpret_cast<int*>(base + w.sort_segments);
-    keys_kernel<<<blocks_for(std::max<std::uint64_t>(segments, std::uint64_t{batch.solutions} + 1)), kBlock, 0,
-                  stream>>>(apply.best.data(), segments, problem.tasks, keys_in, values, seg, batch.solutions);
-    RS_CUDA_CHECK_LAUNCH();
+    launch(KeysBody{apply.best.data(), segments, problem.tasks, keys_in, values, seg, batch.solutions},
+           std::max<std::uint64_t>(segments, std::uint64_t{batch.solutions} + 1), stream);
     std::size_t sort_bytes = w.sort_bytes;
     RS_CUDA_CHECK(cub::DeviceSegmentedRadixSort::SortPairs(base + w.sort_temp, sort_bytes, keys_in, keys_out, values,
                                                            apply.cand.data(), static_cast<int>(segments),
                                                            static_cast<int>(batch.solutions), seg, seg + 1, 0,
                                                            static_cast<int>(sizeof(i64) * 8), stream));
   }
-  take_kernel<<<blocks_for(batch.solutions), kBlock, 0, stream>>>(problem, batch, prefix, apply);
-  RS_CUDA_CHECK_LAUNCH();
-  length_kernel<<<blocks_for(std::uint64_t{routes} + 1), kBlock, 0, stream>>>(batch, apply, routes);
-  RS_CUDA_CHECK_LAUNCH();
+  launch(TakeBody{problem, batch, prefix, apply}, batch.solutions, stream);
+  launch(LengthBody{batch, apply, routes}, std::uint64_t{routes} + 1, stream);
   std::size_t scan_bytes = w.scan_bytes;
   RS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(base + w.scan_temp, scan_bytes, apply.length.data(),
                                               out.route_offsets.data(), static_cast<int>(routes + 1), stream));
-  write_kernel<<<blocks_for(routes), kBlock, 0, stream>>>(problem, batch, apply, out, routes);
-  RS_CUDA_CHECK_LAUNCH();
+  launch(WriteBody{problem, batch, apply, out, routes}, routes, stream);
 }
-
-namespace {
-
-void evaluate_on(const ProblemView& problem, const BatchView& batch, const PrefixView& prefix,
-                 std::uint32_t routes, DeviceSpan<std::byte> workspace, DeviceSpan<Move> best,
-                 const u8* active, cudaStream_t stream) {
-  const std::uint64_t segments = static_cast<std::uint64_t>(batch.solutions) * problem.tasks;
-  const u32 k = problem.neighbours;
-  if (routes > 0) {
-    build_kernel<<<blocks_for(routes), kBlock, 0, stream>>>(problem, batch, prefix, routes);
-    RS_CUDA_CHECK_LAUNCH();
-  }
-  if (segments == 0) return;
-  if (k == 0) {  // nothing to price: no move anywhere
-    fill_kernel<<<blocks_for(segments), kBlock, 0, stream>>>(best.data(), segments);
-    RS_CUDA_CHECK_LAUNCH();
-    return;
-  }
-  const Workspace w(segments, k);
-  std::byte* base = workspace.data();
-  auto* moves = reinterpret_cast<Move*>(base + w.moves);
-  auto* deltas = reinterpret_cast<i64*>(base + w.deltas);
-  auto* offsets = reinterpret_cast<int*>(base + w.offsets);
-  auto* mins = reinterpret_cast<ArgMinPair*>(base + w.mins);
-  const std::uint64_t n = segments * k;
-  price_kernel<<<blocks_for(n), kBlock, 0, stream>>>(problem, batch, prefix, n, active, moves, deltas);
-  RS_CUDA_CHECK_LAUNCH();
-  offsets_kernel<<<blocks_for(segments + 1), kBlock, 0, stream>>>(offsets, segments, k);
-  RS_CUDA_CHECK_LAUNCH();
-  std::size_t temp_bytes = w.temp_bytes;
-  RS_CUDA_CHECK(cub::DeviceSegmentedReduce::ArgMin(base + w.temp, temp_bytes, deltas, mins,
-                                                   static_cast<std::int64_t>(segments), offsets,
-                                                   offsets + 1, stream));
-  gather_kernel<<<blocks_for(segments), kBlock, 0, stream>>>(mins, moves, segments, k, best.data());
-  RS_CUDA_CHECK_LAUNCH();
-}
-
-}  // namespace
 
 }  // namespace routesolve::cuda::detail::search

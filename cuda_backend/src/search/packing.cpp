@@ -1,8 +1,7 @@
-// Packing the problem and solution batches into arenas, the host prefix build, and the host
-// twin engine (an OpenMP loop over the search_view.cuh functors).
+// Packing the problem and solution batches into arenas (the layout the host twin and the
+// device buffers share), and the layout of the prefix arrays and of a round's scratch.
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -16,7 +15,6 @@
 namespace routesolve::cuda::search {
 namespace {
 
-using detail::MatrixRef;
 using detail::DeviceSpan;
 namespace ds = detail::search;
 
@@ -25,19 +23,15 @@ DeviceSpan<const T> at(const std::byte* base, std::size_t offset, std::size_t co
   return {reinterpret_cast<const T*>(base + offset), count};
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 }  // namespace
 
 void PackedProblem::write_travel_table(std::byte* host, const std::byte* base) const {
-  std::vector<MatrixRef> table(travel_count);
+  std::vector<TravelView> table(travel_count);
   for (std::uint32_t t = 0; t < travel_count; ++t)
-    table[t] = MatrixRef{matrix_n[t], reinterpret_cast<const std::int64_t*>(base + matrix_durations[t]),
-                         reinterpret_cast<const std::int64_t*>(base + matrix_distances[t]),
-                         reinterpret_cast<const std::int64_t*>(base + matrix_costs[t])};
-  std::memcpy(host + travel_table, table.data(), table.size() * sizeof(MatrixRef));
+    table[t] = TravelView{matrix_n[t], reinterpret_cast<const std::int64_t*>(base + matrix_durations[t]),
+                          reinterpret_cast<const std::int64_t*>(base + matrix_distances[t]),
+                          reinterpret_cast<const std::int64_t*>(base + matrix_costs[t])};
+  std::memcpy(host + travel_table, table.data(), table.size() * sizeof(TravelView));
 }
 
 ProblemView PackedProblem::view(const std::byte* base) const {
@@ -46,7 +40,7 @@ ProblemView PackedProblem::view(const std::byte* base) const {
   v.vehicles = vehicles;
   v.dims = dims;
   v.neighbours = neighbours;
-  v.travel = at<MatrixRef>(base, travel_table, travel_count);
+  v.travel = at<TravelView>(base, travel_table, travel_count);
   v.task_loc = at<std::int32_t>(base, task_loc, tasks);
   v.task_setup = at<std::int64_t>(base, task_setup, tasks);
   v.task_service = at<std::int64_t>(base, task_service, tasks);
@@ -87,7 +81,7 @@ PackedProblem pack_problem(const Problem& problem, unsigned neighbours) {
   out.travel_count = static_cast<std::uint32_t>(problem.travel_count());
   Arena& a = out.arena;
 
-  out.travel_table = a.add<MatrixRef>(nullptr, out.travel_count);
+  out.travel_table = a.add<TravelView>(nullptr, out.travel_count);
   for (std::uint32_t t = 0; t < out.travel_count; ++t) {
     const TravelView tv = problem.travel_by_index(t);
     out.matrix_n.push_back(tv.n);
@@ -107,7 +101,7 @@ PackedProblem pack_problem(const Problem& problem, unsigned neighbours) {
     loc[i] = static_cast<std::int32_t>(t.location);
     setup[i] = t.setup;
     service[i] = t.service;
-    tw_start[i] = t.time_windows.front().start;  // first window only: see search_view.cuh
+    tw_start[i] = t.time_windows.front().start;  // first window only: see views.cuh
     tw_end[i] = t.time_windows.front().end;
     for (std::size_t d = 0; d < dims; ++d) {
       delivery[i * dims + d] = d < t.delivery.size() ? t.delivery[d] : 0;
@@ -358,123 +352,6 @@ PrefixView prefix_view(std::byte* base, std::uint32_t positions, std::uint32_t d
   x.shipments = {reinterpret_cast<std::uint32_t*>(base + o.shipments), p};
   x.ok = {reinterpret_cast<std::uint8_t*>(base + o.ok), p};
   return x;
-}
-
-void build_prefix_host(const ProblemView& problem, const BatchView& batch, std::uint32_t routes,
-                       HostPrefix& out, unsigned threads) {
-  const auto positions = static_cast<std::uint32_t>(batch.pos_task.size());
-  const std::size_t bytes = prefix_bytes(positions, problem.dims);
-  if (out.storage.size() < bytes) out.storage.resize(bytes);
-  out.view = prefix_view(out.storage.data(), positions, problem.dims);
-  const PrefixView x = out.view;
-  const auto n = static_cast<std::int64_t>(routes);
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1 && n > 64)
-  for (std::int64_t r = 0; r < n; ++r) ds::build_route(problem, batch, x, static_cast<std::uint32_t>(r));
-}
-
-namespace {
-
-class HostEngine final : public MoveEngine {
- public:
-  explicit HostEngine(unsigned threads) : threads_(threads == 0 ? 1 : threads) {}
-  [[nodiscard]] std::string name() const override { return "cuda-host"; }
-
-  void set_problem(const PackedProblem& problem) override {
-    problem_ = &problem;
-    view_ = problem.view(problem.arena.bytes.data());
-  }
-
-  void evaluate(const PackedBatch& batch, std::vector<Move>& best, EngineTimes& times) override {
-    const auto t0 = std::chrono::steady_clock::now();
-    const BatchView b = batch.view(batch.arena.bytes.data());
-    build_prefix_host(view_, b, batch.routes, prefix_, threads_);
-    price(b, nullptr, best, times);
-    times.kernels += seconds_since(t0);
-    ++times.calls;
-  }
-
-  void load(const PackedBatch& batch, EngineTimes& times) override {
-    layout_ = batch;  // the arena travels with it: the first buffer
-    next_ = batch.arena.bytes;
-    apply_layout_ = ApplyLayout(batch.solutions, batch.tasks, batch.routes);
-    scratch_.assign(apply_layout_.total, std::byte{0});
-    std::fill_n(scratch_.begin() + static_cast<std::ptrdiff_t>(apply_layout_.active), batch.solutions, std::byte{1});
-    ++times.calls;
-  }
-
-  void round(std::vector<std::uint32_t>& applied, std::vector<std::int64_t>& gain, EngineTimes& times) override {
-    const auto t0 = std::chrono::steady_clock::now();
-    const BatchView b = layout_.view(layout_.arena.bytes.data());
-    const std::uint32_t routes = layout_.routes, solutions = layout_.solutions;
-    build_prefix_host(view_, b, routes, prefix_, threads_);
-    ApplyView a = apply_layout_.view(scratch_.data(), nullptr);
-    price(b, a.active.data(), best_, times);
-    a = apply_layout_.view(scratch_.data(), best_.data());
-    const PrefixView x = prefix_.view;
-    const ProblemView p = view_;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_) if (threads_ > 1)
-    for (std::int64_t s = 0; s < static_cast<std::int64_t>(solutions); ++s)
-      ds::select_moves(p, b, x, a, static_cast<std::uint32_t>(s));
-    for (std::uint32_t r = 0; r <= routes; ++r) ds::route_length(b, a, r, routes);
-    const BatchOut out = layout_.out_view(next_.data());
-    std::uint32_t sum = 0;  // the exclusive scan
-    for (std::uint32_t r = 0; r <= routes; ++r) {
-      out.route_offsets[r] = sum;
-      sum += a.length[r];
-    }
-#pragma omp parallel for schedule(static) num_threads(threads_) if (threads_ > 1 && routes > 64)
-    for (std::int64_t r = 0; r < static_cast<std::int64_t>(routes); ++r)
-      ds::write_route(p, b, a, out, static_cast<std::uint32_t>(r));
-    layout_.arena.bytes.swap(next_);
-    applied.assign(a.applied.data(), a.applied.data() + solutions);
-    gain.assign(a.gain.data(), a.gain.data() + solutions);
-    times.kernels += seconds_since(t0);
-    ++times.rounds;
-  }
-
-  void fetch(PackedBatch& batch, EngineTimes& /*times*/) override {
-    batch.arena.bytes = layout_.arena.bytes;
-  }
-
- private:
-  /// Best move per (solution, customer); solutions with active[s] == 0 get none.
-  void price(const BatchView& b, const std::uint8_t* active, std::vector<Move>& best, EngineTimes& times) {
-    const PrefixView x = prefix_.view;
-    const std::uint32_t tasks = problem_->tasks, k = problem_->neighbours;
-    const auto n = static_cast<std::int64_t>(std::size_t{b.solutions} * tasks);
-    best.assign(static_cast<std::size_t>(n), Move{});
-    const ProblemView p = view_;
-    std::uint64_t priced = 0;  // solutions priced
-#pragma omp parallel for schedule(dynamic, 64) num_threads(threads_) if (threads_ > 1) reduction(+ : priced)
-    for (std::int64_t i = 0; i < n; ++i) {
-      const auto sol = static_cast<std::uint32_t>(i / tasks);
-      if (active != nullptr && active[sol] == 0u) continue;
-      const auto u = static_cast<std::int32_t>(i % tasks);
-      Move m;
-      for (std::uint32_t j = 0; j < k; ++j) {
-        const Move c = ds::best_move(p, b, x, sol, u, j);
-        if (c.delta < m.delta) m = c;  // first minimum, as the device ArgMin
-      }
-      best[static_cast<std::size_t>(i)] = m;
-      if (u == 0) ++priced;
-    }
-    times.moves += priced * problem_->moves_per_solution();
-  }
-
-  unsigned threads_;
-  const PackedProblem* problem_ = nullptr;
-  ProblemView view_;
-  HostPrefix prefix_;
-  PackedBatch layout_;
-  std::vector<std::byte> next_, scratch_;
-  ApplyLayout apply_layout_;
-  std::vector<Move> best_;
-};
-
-}  // namespace
-
-std::unique_ptr<MoveEngine> make_host_engine(unsigned threads) {
-  return std::make_unique<HostEngine>(threads);
 }
 
 }  // namespace routesolve::cuda::search

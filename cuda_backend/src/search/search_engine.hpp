@@ -1,8 +1,8 @@
 #pragma once
 // Host side of the batched move evaluation: packing the problem and a batch of solutions into
 // one byte arena each (the layout the device buffers share, so one copy moves each), and the
-// move engines that run the search_view.cuh functors: on the host (`cuda-host`, OpenMP loop
-// over the same functors) or on the device (`cuda`: kernels + CUB). Plain C++ (no CUDA types).
+// move engines that run the kernels.cuh bodies: on the host (`cuda-host`, OpenMP loop
+// over blocks of the same grid) or on the device (`cuda`: kernels + CUB). Plain C++ (no CUDA types).
 
 #include <cstddef>
 #include <cstdint>
@@ -12,9 +12,9 @@
 #include <utility>
 #include <vector>
 
-#include "routesolve/cuda/route_eval.hpp"  // TransferMode
+#include "routesolve/backend.hpp"  // TransferMode
 #include "routesolve/problem.hpp"
-#include "search_view.cuh"
+#include "kernels.cuh"
 
 namespace routesolve::cuda::search {
 
@@ -67,7 +67,7 @@ struct PackedProblem {
   std::size_t compatible = 0, neighbour = 0;
   bool priced_anything = true;  ///< false when dims > kMaxDims (nothing can be priced)
 
-  /// Writes the travel table (MatrixRef with addresses relative to `base`) into `host`, an
+  /// Writes the travel table (TravelView with addresses relative to `base`) into `host`, an
   /// arena-sized buffer: base = host for the host twin, the device buffer for the device.
   void write_travel_table(std::byte* host, const std::byte* base) const;
   /// The view of the arena at `base` (host arena, or its device copy).
@@ -145,7 +145,7 @@ class MoveEngine {
   /// Takes a batch (one copy to the device); every solution active.
   virtual void load(const PackedBatch& batch, EngineTimes& times) = 0;
   /// One round on the loaded batch: prefix arrays, best move per customer (as evaluate), then
-  /// per solution the greedy maximal set of non-overlapping improving moves (ds::select_moves)
+  /// per solution the greedy maximal set of non-overlapping improving moves (TakeBody, selection.cuh)
   /// applied to the batch in place of the host (new route offsets and positions, second buffer).
   /// applied[s] / gain[s]: moves applied to solution s and the sum of their deltas; a solution
   /// with none is at a local optimum and inactive from then on (priced no more).
@@ -155,7 +155,7 @@ class MoveEngine {
   virtual void fetch(PackedBatch& batch, EngineTimes& times) = 0;
 };
 
-/// The host twin: the same functors in an OpenMP loop.
+/// The host twin: the kernels' bodies over the same grids (run_grid, an OpenMP loop over blocks).
 std::unique_ptr<MoveEngine> make_host_engine(unsigned threads);
 
 /// The device engine; Error(Device) naming the reason without a usable device (or in a

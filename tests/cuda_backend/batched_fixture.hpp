@@ -1,0 +1,194 @@
+#pragma once
+// Random instances and solutions for the batched move engine's tests (batched_moves_test.cpp,
+// batched_search_test.cpp): capacities in two dimensions, pickups and deliveries, time windows,
+// setup, service, heterogeneous vehicles, open routes, shipments, breaks; and the plain
+// recomputations the engine is checked against.
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "routesolve/problem.hpp"
+#include "routesolve/solution.hpp"
+#include "search/batched_search.hpp"
+#include "search/search_engine.hpp"
+
+namespace routesolve::cuda::search {
+
+struct InstanceKind {
+  bool shipments = false;
+  bool heterogeneous = false;  // several start/end/speed/capacity/skills classes
+  bool breaks = false;         // vehicles 0 and 2 take a break (one with a max_load)
+};
+
+inline ProblemPtr random_instance(std::uint64_t seed, std::size_t jobs, InstanceKind kind) {
+  std::mt19937_64 rng(seed);
+  auto uni = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  const std::size_t pairs = kind.shipments ? jobs / 4 : 0;
+  const std::size_t locations = 2 + jobs + 2 * pairs;
+  std::vector<std::pair<std::int64_t, std::int64_t>> xy(locations);
+  for (auto& p : xy) p = {uni(0, 100), uni(0, 100)};
+  if (locations > 5) xy[5] = xy[4];  // two jobs at one place: setup is skipped between them
+  Matrix dur(locations), dist(locations);
+  for (std::size_t i = 0; i < locations; ++i)
+    for (std::size_t j = 0; j < locations; ++j) {
+      const double dx = static_cast<double>(xy[i].first - xy[j].first);
+      const double dy = static_cast<double>(xy[i].second - xy[j].second);
+      dist(i, j) = static_cast<std::int64_t>(std::sqrt(dx * dx + dy * dy) * 10.0);
+      dur(i, j) = dist(i, j) + (i != j ? uni(0, 5) : 0);  // asymmetric
+    }
+  ProblemSpec spec;
+  spec.matrices["car"] = ProfileMatrices{dur, dist, std::nullopt};
+  const std::int64_t horizon = 6000;
+  auto window = [&]() {
+    const std::int64_t a = uni(0, horizon - 800);
+    return TimeWindow{a, a + uni(200, 2500)};
+  };
+  for (std::size_t j = 0; j < jobs; ++j) {
+    JobSpec job;
+    job.id = 1 + j;
+    job.location.index = 2 + j;
+    job.service = uni(0, 30);
+    job.setup = uni(0, 2) == 0 ? uni(1, 20) : 0;
+    job.delivery = Amount{uni(0, 10), uni(0, 3)};
+    job.pickup = Amount{uni(0, 4) == 0 ? uni(0, 10) : 0, 0};
+    if (uni(0, 2) != 0) job.time_windows = {window()};
+    if (kind.heterogeneous && uni(0, 5) == 0) job.skills = {7};
+    spec.jobs.push_back(job);
+  }
+  for (std::size_t s = 0; s < pairs; ++s) {
+    ShipmentSpec sh;
+    sh.pickup.id = 1000 + s;
+    sh.pickup.location.index = 2 + jobs + 2 * s;
+    sh.delivery.id = 2000 + s;
+    sh.delivery.location.index = 3 + jobs + 2 * s;
+    sh.amount = Amount{uni(1, 10), 0};
+    sh.pickup.service = uni(0, 20);
+    if (uni(0, 1) == 0) sh.delivery.time_windows = {window()};
+    spec.shipments.push_back(sh);
+  }
+  const std::size_t vehicles = 3 + static_cast<std::size_t>(uni(0, 2));
+  for (std::size_t v = 0; v < vehicles; ++v) {
+    VehicleSpec veh;
+    veh.id = 10 + v;
+    veh.start = LocationSpec{0, std::nullopt};
+    veh.end = LocationSpec{0, std::nullopt};
+    veh.capacity = Amount{uni(20, 60), uni(5, 15)};
+    veh.time_window = TimeWindow{0, horizon};
+    if (kind.heterogeneous) {
+      if (v == 1) veh.end.reset();                              // open route
+      if (v == 2) veh.start = LocationSpec{1, std::nullopt};    // other depot
+      if (v == 3) veh.speed_factor = 1.5;                       // other travel index
+      if (v == 0) veh.skills = {7};
+      if (v == 1) veh.max_tasks = 5;
+      if (v == 2) veh.max_travel_time = 2500;
+      veh.costs.fixed = uni(0, 1) * 500;
+      veh.costs.per_km = uni(0, 1);
+    }
+    if (kind.breaks && (v == 0 || v == 2)) {
+      BreakSpec br;
+      br.id = 100 + v;
+      const std::int64_t a = uni(500, 2500);
+      br.time_windows = {TimeWindow{a, a + uni(100, 600)}};
+      br.service = uni(50, 300);
+      if (v == 2) br.max_load = Amount{uni(5, 30), 10};
+      veh.breaks.push_back(br);
+    }
+    spec.vehicles.push_back(veh);
+  }
+  return Problem::create(std::move(spec));
+}
+
+/// A random feasible solution: tasks inserted in random order at random feasible places.
+inline RouteSet random_solution(const Problem& p, std::mt19937_64& rng) {
+  RouteSet routes(p.vehicles().size());
+  std::vector<std::size_t> order(p.tasks().size());
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), rng);
+  for (const std::size_t t : order) {
+    const Task& task = p.task(t);
+    if (task.type == TaskType::Delivery) continue;
+    for (int attempt = 0; attempt < 30; ++attempt) {
+      const std::size_t v = rng() % routes.size();
+      auto seq = routes[v];
+      const std::size_t a = rng() % (seq.size() + 1);
+      seq.insert(seq.begin() + static_cast<std::ptrdiff_t>(a), static_cast<std::int32_t>(t));
+      if (task.sibling != kNone) {
+        const std::size_t b = a + 1 + rng() % (seq.size() - a);
+        seq.insert(seq.begin() + static_cast<std::ptrdiff_t>(b), static_cast<std::int32_t>(task.sibling));
+      }
+      if (schedule_route(p, v, {seq.begin(), seq.end()}).feasible) {
+        routes[v] = std::move(seq);
+        break;
+      }
+    }
+  }
+  return routes;
+}
+
+/// Independent cost: arc costs from the vehicle's start to its end, plus the fixed cost.
+inline Cost plain_cost(const Problem& p, const RouteSet& routes) {
+  Cost total = 0;
+  for (std::size_t v = 0; v < routes.size(); ++v) {
+    if (routes[v].empty()) continue;
+    const TravelView tv = p.travel(v);
+    std::size_t prev = p.vehicle(v).start;
+    for (const auto t : routes[v]) {
+      const std::size_t loc = p.task(static_cast<std::size_t>(t)).location;
+      if (prev != kNone) total += tv.cost(prev, loc);
+      prev = loc;
+    }
+    if (p.vehicle(v).end != kNone) total += tv.cost(prev, p.vehicle(v).end);
+    total += p.fixed_cost(v);
+  }
+  return total;
+}
+
+struct Where {
+  std::size_t route = kNone, pos = 0;
+};
+inline Where find(const RouteSet& rs, std::int32_t t) {
+  for (std::size_t r = 0; r < rs.size(); ++r)
+    for (std::size_t i = 0; i < rs[r].size(); ++i)
+      if (rs[r][i] == t) return {r, i};
+  return {};
+}
+
+/// Per-route schedule_route costs of a solution.
+inline std::vector<Cost> route_costs(const Problem& p, const RouteSet& rs) {
+  std::vector<Cost> out(rs.size(), 0);
+  for (std::size_t v = 0; v < rs.size(); ++v)
+    if (!rs[v].empty()) out[v] = schedule_route(p, v, {rs[v].begin(), rs[v].end()}).route.cost;
+  return out;
+}
+
+struct Descended {
+  std::vector<RouteSet> routes;
+  std::vector<std::vector<Cost>> costs;
+  SearchStats stats;
+};
+
+inline Descended run_descent(const Problem& p, const PackedProblem& packed, MoveEngine& engine,
+                      const std::vector<RouteSet>& start, ApplyMode mode, bool verify) {
+  Descended d;
+  d.routes = start;
+  for (const auto& rs : start) d.costs.push_back(route_costs(p, rs));
+  BatchedSearchOptions options;
+  options.apply = mode;
+  options.verify_rounds = verify;
+  engine.set_problem(packed);
+  descend(p, packed, engine, d.routes, d.costs, options, d.stats);
+  return d;
+}
+
+
+/// True when every route of a solution passes schedule_route.
+inline bool all_feasible(const Problem& p, const RouteSet& rs) {
+  for (std::size_t v = 0; v < rs.size(); ++v)
+    if (!rs[v].empty() && !schedule_route(p, v, {rs[v].begin(), rs[v].end()}).feasible) return false;
+  return true;
+}
+
+}  // namespace routesolve::cuda::search
