@@ -2,10 +2,12 @@
 // searches, result unpacking and the host twin's sweeps. Compiled like route_eval_host.cpp:
 // g++, OpenMP, Thrust with the OpenMP device system, in every build.
 //
-// The host twin parallelises over tiles (each OpenMP thread sweeps its own tile of sources
-// through all levels) rather than over the nodes of a level as the GPU does: on a few cores this
-// avoids one barrier per level, and each thread's tile stays in its own cache. The per-node work
-// is the same RelaxNode functor as the kernel's, in the same level order.
+// The host twin runs a tile exactly as the device does: fill with kNoKey, the seed kernel's
+// grid, one sweep grid per level, the gather grid, then unpack_tile, every kernel through its
+// per-thread body (phast.cuh) over its launch shape. It parallelises over tiles (each OpenMP
+// thread sweeps its own tile of sources through all levels, walking the grids in order) rather
+// than over the blocks of a level: on a few cores that avoids one barrier per level, and each
+// thread's tile stays in its own cache.
 
 #include "phast_host.hpp"
 
@@ -19,6 +21,7 @@
 #include <chrono>
 #include <functional>
 
+#include "host_grid.hpp"
 #include "routesolve/types.hpp"
 
 namespace routesolve::cuda::detail {
@@ -28,15 +31,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-/// The level loop of one tile: levels top-down, every node of a level through RelaxNode::row.
-/// Cloned per instruction set (AVX-512 has a native unsigned 64-bit min; the default x86-64
-/// target has no 64-bit vector compare at all), chosen at load time.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void sweep_levels(
-    const RelaxNode& relax_node, const std::uint32_t* level_first, std::size_t levels) {
-  for (std::size_t l = 0; l < levels; ++l)
-    for (std::uint32_t v = level_first[l]; v < level_first[l + 1]; ++v) relax_node.row(v);
 }
 
 inline void store(NodeMatrices* m, std::size_t at, Key key) {
@@ -147,6 +141,49 @@ void unpack_tile(const Key* tile_out, std::size_t width, std::size_t columns, st
   }
 }
 
+void seed_tile(const std::vector<Seed>& seeds, Key* tile, std::uint32_t width) {
+  const DeviceSpan<const Seed> view{seeds.data(), seeds.size()};
+  run_grid(seed_grid(seeds.size()), [&](std::uint32_t t, std::uint32_t b, std::uint32_t dim) {
+    seed_thread(t, b, dim, view, tile, width);
+  });
+}
+
+namespace {
+
+/// The level loop with the tile width known at compile time (W > 0: the index arithmetic of
+/// the thread mapping folds to shifts and masks) or at run time (W == 0). Each level walks the
+/// sweep kernel's grid, block by block, thread by thread.
+template <std::uint32_t W>
+void sweep_levels_as(const RelaxNode& relax_node, const std::uint32_t* level_first, std::size_t levels) {
+  const RelaxNode node{relax_node.graph, relax_node.tile, W != 0 ? W : relax_node.width};
+  for (std::size_t l = 0; l < levels; ++l) {
+    const std::uint32_t first = level_first[l];
+    const std::uint32_t count = level_first[l + 1] - first;
+    const Grid grid = sweep_grid(count, node.width);
+    for (std::uint32_t b = 0; b < grid.blocks; ++b)
+      for (std::uint32_t t = 0; t < grid.threads; ++t) sweep_thread(t, b, grid.threads, node, first, count);
+  }
+}
+
+}  // namespace
+
+void sweep_levels(const RelaxNode& relax_node, const std::uint32_t* level_first, std::size_t levels) {
+  switch (relax_node.width) {
+    case 8: return sweep_levels_as<8>(relax_node, level_first, levels);
+    case 16: return sweep_levels_as<16>(relax_node, level_first, levels);
+    case 32: return sweep_levels_as<32>(relax_node, level_first, levels);
+    case 64: return sweep_levels_as<64>(relax_node, level_first, levels);
+    default: return sweep_levels_as<0>(relax_node, level_first, levels);
+  }
+}
+
+void gather_targets(const Key* tile, std::uint32_t width, const std::vector<std::uint32_t>& target_local, Key* out) {
+  const DeviceSpan<const std::uint32_t> targets{target_local.data(), target_local.size()};
+  run_grid(gather_grid(targets.size(), width), [&](std::uint32_t t, std::uint32_t b, std::uint32_t dim) {
+    gather_thread(t, b, dim, tile, width, targets, out);
+  });
+}
+
 void host_sweeps(const ContractionHierarchy& ch, const Selection& selection, const std::vector<NodeId>& sources,
                  unsigned width, unsigned threads, NodeMatrices* matrices, HostStageTimes* times) {
   const std::size_t tiles = (sources.size() + width - 1) / width;
@@ -158,7 +195,7 @@ void host_sweeps(const ContractionHierarchy& ch, const Selection& selection, con
 #pragma omp parallel num_threads(team) reduction(+ : upward, sweep, unpack, upward_relaxations)
   {
     UpwardSearch search(ch.node_count());
-    std::vector<Key> tile(nodes * width);
+    std::vector<Key> tile(nodes * width), out(targets * width);
     std::vector<Seed> seeds;
     const RelaxNode relax_node{selection.view(), tile.data(), width};
 #pragma omp for schedule(dynamic, 1)
@@ -173,18 +210,13 @@ void host_sweeps(const ContractionHierarchy& ch, const Selection& selection, con
 
       at = Clock::now();
       std::fill(tile.begin(), tile.end(), kNoKey);
-      for (const Seed& s : seeds) tile[std::size_t{s.node} * width + s.column] = s.key;
+      seed_tile(seeds, tile.data(), width);
       sweep_levels(relax_node, selection.level_first.data(), selection.levels());
+      gather_targets(tile.data(), width, selection.target_local, out.data());
       sweep += seconds_since(at);
 
       at = Clock::now();
-      // Matrix rows written contiguously (the tile is small and cached; the matrix is not).
-      for (std::size_t c = 0; c < columns; ++c) {
-        const std::size_t row = (first + c) * targets;
-        const Key* column = tile.data() + c;
-        for (std::size_t j = 0; j < targets; ++j)
-          store(matrices, row + j, column[std::size_t{selection.target_local[j]} * width]);
-      }
+      unpack_tile(out.data(), width, columns, first, matrices);
       unpack += seconds_since(at);
     }
     upward_relaxations += search.relaxations;
