@@ -1,5 +1,6 @@
 // PHAST/RPHAST sweep kernels: one launch per level per tile. Each kernel is a one-line wrapper
-// of its per-thread body in phast.cuh (the host twin runs the same bodies over the same grids).
+// of its body in phast.cuh, run with one lane per thread (the host twin runs the same bodies
+// over the same grids, in lane groups).
 // A sweep block of 256 threads covers 256 / width nodes of the level x width columns, so a warp
 // reads the 32 contiguous keys of a tail row at a time (coalesced) and the arc's tail and weight
 // are broadcast. No Thrust/CUB here: nvcc time stays small; the selection (sort/compaction) is
@@ -19,12 +20,12 @@ __global__ void __launch_bounds__(kPhastBlock)
 
 __global__ void __launch_bounds__(kPhastBlock)
     sweep_level_kernel(RelaxNode relax_node, std::uint32_t first, std::uint32_t count) {
-  sweep_thread(threadIdx.x, blockIdx.x, blockDim.x, relax_node, first, count);
+  sweep_lanes<1>(threadIdx.x, blockIdx.x, blockDim.x, relax_node, first, count);
 }
 
 __global__ void __launch_bounds__(kPhastBlock) gather_kernel(const Key* tile, std::uint32_t width,
                                                              DeviceSpan<const std::uint32_t> target_local, Key* out) {
-  gather_thread(threadIdx.x, blockIdx.x, blockDim.x, tile, width, target_local, out);
+  gather_lanes<1>(threadIdx.x, blockIdx.x, blockDim.x, tile, width, target_local, out);
 }
 
 }  // namespace

@@ -4,7 +4,8 @@
 //
 // The host twin runs a tile exactly as the device does: fill with kNoKey, the seed kernel's
 // grid, one sweep grid per level, the gather grid, then unpack_tile, every kernel through its
-// per-thread body (phast.cuh) over its launch shape. It parallelises over tiles (each OpenMP
+// body (phast.cuh) over its launch shape; the sweep and gather grids in lane groups of
+// host_lanes(width) threads, whose column loops vectorise. It parallelises over tiles (each OpenMP
 // thread sweeps its own tile of sources through all levels, walking the grids in order) rather
 // than over the blocks of a level: on a few cores that avoids one barrier per level, and each
 // thread's tile stays in its own cache.
@@ -148,40 +149,86 @@ void seed_tile(const std::vector<Seed>& seeds, Key* tile, std::uint32_t width) {
   });
 }
 
+std::uint32_t host_lanes(std::uint32_t width) noexcept {
+  std::uint32_t lanes = 1;
+  while (lanes < kMaxHostLanes && width % (2 * lanes) == 0) lanes *= 2;
+  return lanes;
+}
+
 namespace {
 
-/// The level loop with the tile width known at compile time (W > 0: the index arithmetic of
-/// the thread mapping folds to shifts and masks) or at run time (W == 0). Each level walks the
-/// sweep kernel's grid, block by block, thread by thread.
-template <std::uint32_t W>
-void sweep_levels_as(const RelaxNode& relax_node, const std::uint32_t* level_first, std::size_t levels) {
-  const RelaxNode node{relax_node.graph, relax_node.tile, W != 0 ? W : relax_node.width};
+/// The sweep kernel's grid for each level, levels top-down: every block, in steps of L threads,
+/// through sweep_lanes<L>.
+template <std::uint32_t L>
+inline void sweep_levels_in(const RelaxNode& relax_node, const std::uint32_t* level_first, std::size_t levels) {
   for (std::size_t l = 0; l < levels; ++l) {
     const std::uint32_t first = level_first[l];
     const std::uint32_t count = level_first[l + 1] - first;
-    const Grid grid = sweep_grid(count, node.width);
+    const Grid grid = sweep_grid(count, relax_node.width);
     for (std::uint32_t b = 0; b < grid.blocks; ++b)
-      for (std::uint32_t t = 0; t < grid.threads; ++t) sweep_thread(t, b, grid.threads, node, first, count);
+      for (std::uint32_t t = 0; t < grid.threads; t += L) sweep_lanes<L>(t, b, grid.threads, relax_node, first, count);
   }
+}
+
+// The level loop is cloned per instruction set and the clone chosen at load time: AVX-512 has
+// an unsigned 64-bit compare and min, AVX2 only a signed 64-bit compare (the unsigned one costs
+// two sign flips), the default x86-64 target (SSE2) no 64-bit vector compare at all. `flatten`
+// inlines the lane bodies into each clone, so that their column loops are compiled for its
+// instruction set. Without unroll-and-jam (-O3 jams two iterations of the arc loop, after
+// which GCC 12 vectorises the second copy's column loop into scalar loads and inserts) the
+// column loop is plain vector (min,+) on the N keys of the group.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define ROUTESOLVE_SWEEP_CLONES \
+  __attribute__((target_clones("avx512f", "avx2", "default"), flatten, optimize("no-loop-unroll-and-jam")))
+#else
+#define ROUTESOLVE_SWEEP_CLONES
+#endif
+
+ROUTESOLVE_SWEEP_CLONES void sweep_levels_cloned(const RelaxNode& relax_node, const std::uint32_t* level_first,
+                                                 std::size_t levels, std::uint32_t lanes) {
+  switch (lanes) {
+    case 8: return sweep_levels_in<8>(relax_node, level_first, levels);
+    case 16: return sweep_levels_in<16>(relax_node, level_first, levels);
+    case 32: return sweep_levels_in<32>(relax_node, level_first, levels);
+    case 64: return sweep_levels_in<64>(relax_node, level_first, levels);
+    default: return sweep_levels_in<1>(relax_node, level_first, levels);
+  }
+}
+
+#undef ROUTESOLVE_SWEEP_CLONES
+
+template <std::uint32_t L>
+void gather_targets_in(const Key* tile, std::uint32_t width, DeviceSpan<const std::uint32_t> targets, Key* out) {
+  const Grid grid = gather_grid(targets.size(), width);
+  for (std::uint32_t b = 0; b < grid.blocks; ++b)
+    for (std::uint32_t t = 0; t < grid.threads; t += L) gather_lanes<L>(t, b, grid.threads, tile, width, targets, out);
 }
 
 }  // namespace
 
+void sweep_levels(const RelaxNode& relax_node, const std::uint32_t* level_first, std::size_t levels,
+                  std::uint32_t lanes) {
+  sweep_levels_cloned(relax_node, level_first, levels, lanes);
+}
+
 void sweep_levels(const RelaxNode& relax_node, const std::uint32_t* level_first, std::size_t levels) {
-  switch (relax_node.width) {
-    case 8: return sweep_levels_as<8>(relax_node, level_first, levels);
-    case 16: return sweep_levels_as<16>(relax_node, level_first, levels);
-    case 32: return sweep_levels_as<32>(relax_node, level_first, levels);
-    case 64: return sweep_levels_as<64>(relax_node, level_first, levels);
-    default: return sweep_levels_as<0>(relax_node, level_first, levels);
+  sweep_levels(relax_node, level_first, levels, host_lanes(relax_node.width));
+}
+
+void gather_targets(const Key* tile, std::uint32_t width, const std::vector<std::uint32_t>& target_local, Key* out,
+                    std::uint32_t lanes) {
+  const DeviceSpan<const std::uint32_t> targets{target_local.data(), target_local.size()};
+  switch (lanes) {
+    case 8: return gather_targets_in<8>(tile, width, targets, out);
+    case 16: return gather_targets_in<16>(tile, width, targets, out);
+    case 32: return gather_targets_in<32>(tile, width, targets, out);
+    case 64: return gather_targets_in<64>(tile, width, targets, out);
+    default: return gather_targets_in<1>(tile, width, targets, out);
   }
 }
 
 void gather_targets(const Key* tile, std::uint32_t width, const std::vector<std::uint32_t>& target_local, Key* out) {
-  const DeviceSpan<const std::uint32_t> targets{target_local.data(), target_local.size()};
-  run_grid(gather_grid(targets.size(), width), [&](std::uint32_t t, std::uint32_t b, std::uint32_t dim) {
-    gather_thread(t, b, dim, tile, width, targets, out);
-  });
+  gather_targets(tile, width, target_local, out, host_lanes(width));
 }
 
 void host_sweeps(const ContractionHierarchy& ch, const Selection& selection, const std::vector<NodeId>& sources,
