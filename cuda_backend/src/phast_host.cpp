@@ -135,10 +135,14 @@ void UpwardSearch::seeds(const ContractionHierarchy& ch, const Selection& select
 
 void unpack_tile(const Key* tile_out, std::size_t width, std::size_t columns, std::size_t first_source,
                  NodeMatrices* matrices) {
+  // kBlock columns (one cache line of a result row) at a time: each line of the result tile is
+  // read once, and kBlock matrix rows are written front to back side by side.
+  constexpr std::size_t kBlock = 8;
   const std::size_t targets = matrices->cols;
-  for (std::size_t c = 0; c < columns; ++c) {
-    const std::size_t row = (first_source + c) * targets;
-    for (std::size_t j = 0; j < targets; ++j) store(matrices, row + j, tile_out[j * width + c]);
+  for (std::size_t c0 = 0; c0 < columns; c0 += kBlock) {
+    const std::size_t c1 = std::min(columns, c0 + kBlock);
+    for (std::size_t j = 0; j < targets; ++j)
+      for (std::size_t c = c0; c < c1; ++c) store(matrices, (first_source + c) * targets + j, tile_out[j * width + c]);
   }
 }
 
