@@ -2,7 +2,9 @@
 // The launch shape of a one-dimensional kernel, computed once: the launcher passes it to
 // <<<blocks, threads>>>, the host twin walks the same blocks and threads (host_grid.hpp). Every
 // kernel's per-thread body is an RS_HD function of (thread, block, block_dim, arguments), called
-// with threadIdx/blockIdx/blockDim on the device and from those loops on the host.
+// with threadIdx/blockIdx/blockDim on the device and from those loops on the host. The PHAST
+// sweep and gather bodies serve a group of L consecutive threads (phast.cuh): L = 1 on the
+// device, and the host walks the block in steps of L.
 
 #include <cstdint>
 
