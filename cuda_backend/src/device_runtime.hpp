@@ -6,6 +6,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <new>
 #include <string>
 #include <utility>
 
@@ -36,6 +37,35 @@ inline void check_cuda(cudaError_t status, const char* call, const char* file, i
   ::routesolve::cuda::detail::check_cuda(cudaGetLastError(), "kernel launch", __FILE__, __LINE__)
 
 namespace routesolve::cuda::detail {
+
+/// Makes `device` the calling thread's current device for the guard's lifetime and restores
+/// the previous one afterwards. Every entry point of a device engine opens one first, so that
+/// its streams, events and buffers are created and used on its own device whatever the caller
+/// set before.
+class DeviceGuard {
+ public:
+  /// Throws Error(Device) when the device cannot be made current.
+  explicit DeviceGuard(int device) {
+    RS_CUDA_CHECK(cudaGetDevice(&previous_));
+    if (previous_ != device) RS_CUDA_CHECK(cudaSetDevice(device));
+    changed_ = previous_ != device;
+  }
+  /// For destructors: errors are ignored (the device may be gone already).
+  DeviceGuard(int device, std::nothrow_t) noexcept {
+    const bool known = cudaGetDevice(&previous_) == cudaSuccess;
+    changed_ = known && previous_ != device && cudaSetDevice(device) == cudaSuccess;
+    if (!known || (previous_ != device && !changed_)) (void)cudaGetLastError();  // only our own failure
+  }
+  ~DeviceGuard() {
+    if (changed_) (void)cudaSetDevice(previous_);
+  }
+  DeviceGuard(const DeviceGuard&) = delete;
+  DeviceGuard& operator=(const DeviceGuard&) = delete;
+
+ private:
+  int previous_ = 0;
+  bool changed_ = false;
+};
 
 /// A CUDA stream that does not synchronise with the legacy default stream.
 class Stream {

@@ -1,14 +1,10 @@
 #pragma once
-// RS_HD and DeviceSpan: the two pieces shared by host and device code. Kept free of CUDA
-// headers so that g++ compiles the host twin of every kernel from the same source.
+// DeviceSpan: the array view shared by host and device code (RS_HD comes from core). Kept free
+// of CUDA headers so that g++ compiles the host twin of every kernel from the same source.
 
 #include <cstddef>
 
-#if defined(__CUDACC__)
-#define RS_HD __host__ __device__
-#else
-#define RS_HD
-#endif
+#include "routesolve/hd/host_device.hpp"
 
 namespace routesolve::cuda::detail {
 

@@ -1,8 +1,10 @@
-// PHAST/RPHAST sweep kernels: one launch per level per tile. A block of 256 threads covers
-// 256 / width nodes of the level x width columns; thread (node, column) runs RelaxNode (phast.cuh)
-// with its minimum in a register, so a warp reads the 32 contiguous keys of a tail row at a time
-// (coalesced) and the arc's tail and weight are broadcast. No Thrust/CUB here: nvcc time stays
-// small; the selection (sort/compaction) is done once per target set on the host.
+// PHAST/RPHAST sweep kernels: one launch per level per tile. Each kernel is a one-line wrapper
+// of its body in phast.cuh, run with one lane per thread (the host twin runs the same bodies
+// over the same grids, in lane groups).
+// A sweep block of 256 threads covers 256 / width nodes of the level x width columns, so a warp
+// reads the 32 contiguous keys of a tail row at a time (coalesced) and the arc's tail and weight
+// are broadcast. No Thrust/CUB here: nvcc time stays small; the selection (sort/compaction) is
+// done once per target set on the host.
 
 #include "device_runtime.hpp"
 #include "phast.cuh"
@@ -11,56 +13,43 @@
 namespace routesolve::cuda::detail {
 namespace {
 
-constexpr unsigned kBlock = 256;
-
-__global__ void __launch_bounds__(kBlock)
+__global__ void __launch_bounds__(kPhastBlock)
     seed_kernel(DeviceSpan<const Seed> seeds, Key* tile, std::uint32_t width) {
-  const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= seeds.size()) return;
-  const Seed s = seeds[i];
-  tile[static_cast<std::uint64_t>(s.node) * width + s.column] = s.key;
+  seed_thread(threadIdx.x, blockIdx.x, blockDim.x, seeds, tile, width);
 }
 
-__global__ void __launch_bounds__(kBlock) sweep_level_kernel(RelaxNode relax_node, std::uint32_t first,
-                                                             std::uint32_t count) {
-  const std::uint32_t width = relax_node.width;
-  const std::uint32_t local = blockIdx.x * (kBlock / width) + threadIdx.x / width;
-  if (local >= count) return;
-  relax_node(first + local, threadIdx.x % width);
+__global__ void __launch_bounds__(kPhastBlock)
+    sweep_level_kernel(RelaxNode relax_node, std::uint32_t first, std::uint32_t count) {
+  sweep_lanes<1>(threadIdx.x, blockIdx.x, blockDim.x, relax_node, first, count);
 }
 
-__global__ void __launch_bounds__(kBlock) gather_kernel(const Key* tile, std::uint32_t width,
-                                                        DeviceSpan<const std::uint32_t> target_local, Key* out) {
-  const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= target_local.size() * width) return;
-  const std::uint64_t j = i / width;
-  const std::uint64_t c = i % width;
-  out[i] = tile[static_cast<std::uint64_t>(target_local[j]) * width + c];
+__global__ void __launch_bounds__(kPhastBlock) gather_kernel(const Key* tile, std::uint32_t width,
+                                                             DeviceSpan<const std::uint32_t> target_local, Key* out) {
+  gather_lanes<1>(threadIdx.x, blockIdx.x, blockDim.x, tile, width, target_local, out);
 }
-
-unsigned blocks_for(std::uint64_t threads) { return static_cast<unsigned>((threads + kBlock - 1) / kBlock); }
 
 }  // namespace
 
 void launch_seed(DeviceSpan<const Seed> seeds, Key* tile, std::uint32_t width, cudaStream_t stream) {
   if (seeds.empty()) return;
-  seed_kernel<<<blocks_for(seeds.size()), kBlock, 0, stream>>>(seeds, tile, width);
+  const Grid grid = seed_grid(seeds.size());
+  seed_kernel<<<grid.blocks, grid.threads, 0, stream>>>(seeds, tile, width);
   RS_CUDA_CHECK_LAUNCH();
 }
 
 void launch_sweep_level(SweepGraphView graph, Key* tile, std::uint32_t width, std::uint32_t first,
                         std::uint32_t count, cudaStream_t stream) {
   if (count == 0) return;
-  const std::uint32_t nodes_per_block = kBlock / width;
-  const unsigned blocks = (count + nodes_per_block - 1) / nodes_per_block;
-  sweep_level_kernel<<<blocks, kBlock, 0, stream>>>(RelaxNode{graph, tile, width}, first, count);
+  const Grid grid = sweep_grid(count, width);
+  sweep_level_kernel<<<grid.blocks, grid.threads, 0, stream>>>(RelaxNode{graph, tile, width}, first, count);
   RS_CUDA_CHECK_LAUNCH();
 }
 
 void launch_gather(const Key* tile, std::uint32_t width, DeviceSpan<const std::uint32_t> target_local,
                    Key* out, cudaStream_t stream) {
   if (target_local.empty()) return;
-  gather_kernel<<<blocks_for(target_local.size() * width), kBlock, 0, stream>>>(tile, width, target_local, out);
+  const Grid grid = gather_grid(target_local.size(), width);
+  gather_kernel<<<grid.blocks, grid.threads, 0, stream>>>(tile, width, target_local, out);
   RS_CUDA_CHECK_LAUNCH();
 }
 

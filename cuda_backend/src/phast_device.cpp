@@ -40,6 +40,7 @@ void reserve(DeviceBuffer<T>& buffer, std::size_t count, const Stream& stream) {
 }  // namespace
 
 struct DevicePhast::Impl {
+  int device;
   TransferMode mode;
   std::string name;
   Stream compute, copy;  // declared before the buffers: they are freed on these streams
@@ -64,8 +65,8 @@ struct DevicePhast::Impl {
   std::vector<Seed> seeds_host;
   std::vector<Key> out_host;  // naive mode
 
-  Impl(int device, TransferMode m) : mode(m) {
-    RS_CUDA_CHECK(cudaSetDevice(device));
+  // Constructed under a DeviceGuard of `device_index` (the streams and events are its own).
+  Impl(int device_index, TransferMode m) : device(device_index), mode(m) {
     cudaDeviceProp prop{};
     RS_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
     name = prop.name;
@@ -84,14 +85,21 @@ struct DevicePhast::Impl {
   }
 };
 
-DevicePhast::DevicePhast(int device_index, TransferMode mode)
-    : impl_(std::make_unique<Impl>(device_index, mode)) {}
-DevicePhast::~DevicePhast() = default;
+DevicePhast::DevicePhast(int device_index, TransferMode mode) {
+  const DeviceGuard guard(device_index);
+  impl_ = std::make_unique<Impl>(device_index, mode);
+}
+
+DevicePhast::~DevicePhast() {
+  const DeviceGuard guard(impl_->device, std::nothrow);  // streams synchronised, buffers freed there
+  impl_.reset();
+}
 
 std::string DevicePhast::device_name() const { return impl_->name; }
 
 void DevicePhast::upload(const Selection& sel, MatrixProfile* profile) {
   Impl& d = *impl_;
+  const DeviceGuard guard(d.device);
   const auto start = Clock::now();
   d.nodes = sel.nodes();
   d.level_first = sel.level_first;
@@ -149,6 +157,7 @@ void DevicePhast::upload(const Selection& sel, MatrixProfile* profile) {
 void DevicePhast::run(std::size_t tiles, std::uint32_t width, const SeedFn& make_seeds, const UnpackFn& unpack,
                       MatrixProfile* profile) {
   Impl& d = *impl_;
+  const DeviceGuard guard(d.device);
   if (!valid_device_width(width)) throw Error(ErrorCode::Internal, "PHAST device tile width " + std::to_string(width));
   const std::size_t targets = d.targets.size();
   const std::size_t out_count = targets * width;

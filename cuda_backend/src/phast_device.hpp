@@ -15,7 +15,8 @@ namespace routesolve::cuda::detail {
 
 class DevicePhast {
  public:
-  /// Selects the device and creates the two streams (sweeps, result copies).
+  /// Creates the two streams (sweeps, result copies) on `device_index`. Every member function
+  /// makes that device current for its duration and restores the caller's afterwards.
   DevicePhast(int device_index, TransferMode mode);
   ~DevicePhast();
   DevicePhast(const DevicePhast&) = delete;

@@ -2,10 +2,13 @@
 // searches, result unpacking and the host twin's sweeps. Compiled like route_eval_host.cpp:
 // g++, OpenMP, Thrust with the OpenMP device system, in every build.
 //
-// The host twin parallelises over tiles (each OpenMP thread sweeps its own tile of sources
-// through all levels) rather than over the nodes of a level as the GPU does: on a few cores this
-// avoids one barrier per level, and each thread's tile stays in its own cache. The per-node work
-// is the same RelaxNode functor as the kernel's, in the same level order.
+// The host twin runs a tile exactly as the device does: fill with kNoKey, the seed kernel's
+// grid, one sweep grid per level, the gather grid, then unpack_tile, every kernel through its
+// body (phast.cuh) over its launch shape; the sweep and gather grids in lane groups of
+// host_lanes(width) threads, whose column loops vectorise. It parallelises over tiles (each OpenMP
+// thread sweeps its own tile of sources through all levels, walking the grids in order) rather
+// than over the blocks of a level: on a few cores that avoids one barrier per level, and each
+// thread's tile stays in its own cache.
 
 #include "phast_host.hpp"
 
@@ -19,6 +22,7 @@
 #include <chrono>
 #include <functional>
 
+#include "host_grid.hpp"
 #include "routesolve/types.hpp"
 
 namespace routesolve::cuda::detail {
@@ -28,15 +32,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-/// The level loop of one tile: levels top-down, every node of a level through RelaxNode::row.
-/// Cloned per instruction set (AVX-512 has a native unsigned 64-bit min; the default x86-64
-/// target has no 64-bit vector compare at all), chosen at load time.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void sweep_levels(
-    const RelaxNode& relax_node, const std::uint32_t* level_first, std::size_t levels) {
-  for (std::size_t l = 0; l < levels; ++l)
-    for (std::uint32_t v = level_first[l]; v < level_first[l + 1]; ++v) relax_node.row(v);
 }
 
 inline void store(NodeMatrices* m, std::size_t at, Key key) {
@@ -140,11 +135,104 @@ void UpwardSearch::seeds(const ContractionHierarchy& ch, const Selection& select
 
 void unpack_tile(const Key* tile_out, std::size_t width, std::size_t columns, std::size_t first_source,
                  NodeMatrices* matrices) {
+  // kBlock columns (one cache line of a result row) at a time: each line of the result tile is
+  // read once, and kBlock matrix rows are written front to back side by side.
+  constexpr std::size_t kBlock = 8;
   const std::size_t targets = matrices->cols;
-  for (std::size_t c = 0; c < columns; ++c) {
-    const std::size_t row = (first_source + c) * targets;
-    for (std::size_t j = 0; j < targets; ++j) store(matrices, row + j, tile_out[j * width + c]);
+  for (std::size_t c0 = 0; c0 < columns; c0 += kBlock) {
+    const std::size_t c1 = std::min(columns, c0 + kBlock);
+    for (std::size_t j = 0; j < targets; ++j)
+      for (std::size_t c = c0; c < c1; ++c) store(matrices, (first_source + c) * targets + j, tile_out[j * width + c]);
   }
+}
+
+void seed_tile(const std::vector<Seed>& seeds, Key* tile, std::uint32_t width) {
+  const DeviceSpan<const Seed> view{seeds.data(), seeds.size()};
+  run_grid(seed_grid(seeds.size()), [&](std::uint32_t t, std::uint32_t b, std::uint32_t dim) {
+    seed_thread(t, b, dim, view, tile, width);
+  });
+}
+
+std::uint32_t host_lanes(std::uint32_t width) noexcept {
+  std::uint32_t lanes = 1;
+  while (lanes < kMaxHostLanes && width % (2 * lanes) == 0) lanes *= 2;
+  return lanes;
+}
+
+namespace {
+
+/// The sweep kernel's grid for each level, levels top-down: every block, in steps of L threads,
+/// through sweep_lanes<L>.
+template <std::uint32_t L>
+inline void sweep_levels_in(const RelaxNode& relax_node, const std::uint32_t* level_first, std::size_t levels) {
+  for (std::size_t l = 0; l < levels; ++l) {
+    const std::uint32_t first = level_first[l];
+    const std::uint32_t count = level_first[l + 1] - first;
+    const Grid grid = sweep_grid(count, relax_node.width);
+    for (std::uint32_t b = 0; b < grid.blocks; ++b)
+      for (std::uint32_t t = 0; t < grid.threads; t += L) sweep_lanes<L>(t, b, grid.threads, relax_node, first, count);
+  }
+}
+
+// The level loop is cloned per instruction set and the clone chosen at load time: AVX-512 has
+// an unsigned 64-bit compare and min, AVX2 only a signed 64-bit compare (the unsigned one costs
+// two sign flips), the default x86-64 target (SSE2) no 64-bit vector compare at all. `flatten`
+// inlines the lane bodies into each clone, so that their column loops are compiled for its
+// instruction set. Without unroll-and-jam (-O3 jams two iterations of the arc loop, after
+// which GCC 12 vectorises the second copy's column loop into scalar loads and inserts) the
+// column loop is plain vector (min,+) on the N keys of the group.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define ROUTESOLVE_SWEEP_CLONES \
+  __attribute__((target_clones("avx512f", "avx2", "default"), flatten, optimize("no-loop-unroll-and-jam")))
+#else
+#define ROUTESOLVE_SWEEP_CLONES
+#endif
+
+ROUTESOLVE_SWEEP_CLONES void sweep_levels_cloned(const RelaxNode& relax_node, const std::uint32_t* level_first,
+                                                 std::size_t levels, std::uint32_t lanes) {
+  switch (lanes) {
+    case 8: return sweep_levels_in<8>(relax_node, level_first, levels);
+    case 16: return sweep_levels_in<16>(relax_node, level_first, levels);
+    case 32: return sweep_levels_in<32>(relax_node, level_first, levels);
+    case 64: return sweep_levels_in<64>(relax_node, level_first, levels);
+    default: return sweep_levels_in<1>(relax_node, level_first, levels);
+  }
+}
+
+#undef ROUTESOLVE_SWEEP_CLONES
+
+template <std::uint32_t L>
+void gather_targets_in(const Key* tile, std::uint32_t width, DeviceSpan<const std::uint32_t> targets, Key* out) {
+  const Grid grid = gather_grid(targets.size(), width);
+  for (std::uint32_t b = 0; b < grid.blocks; ++b)
+    for (std::uint32_t t = 0; t < grid.threads; t += L) gather_lanes<L>(t, b, grid.threads, tile, width, targets, out);
+}
+
+}  // namespace
+
+void sweep_levels(const RelaxNode& relax_node, const std::uint32_t* level_first, std::size_t levels,
+                  std::uint32_t lanes) {
+  sweep_levels_cloned(relax_node, level_first, levels, lanes);
+}
+
+void sweep_levels(const RelaxNode& relax_node, const std::uint32_t* level_first, std::size_t levels) {
+  sweep_levels(relax_node, level_first, levels, host_lanes(relax_node.width));
+}
+
+void gather_targets(const Key* tile, std::uint32_t width, const std::vector<std::uint32_t>& target_local, Key* out,
+                    std::uint32_t lanes) {
+  const DeviceSpan<const std::uint32_t> targets{target_local.data(), target_local.size()};
+  switch (lanes) {
+    case 8: return gather_targets_in<8>(tile, width, targets, out);
+    case 16: return gather_targets_in<16>(tile, width, targets, out);
+    case 32: return gather_targets_in<32>(tile, width, targets, out);
+    case 64: return gather_targets_in<64>(tile, width, targets, out);
+    default: return gather_targets_in<1>(tile, width, targets, out);
+  }
+}
+
+void gather_targets(const Key* tile, std::uint32_t width, const std::vector<std::uint32_t>& target_local, Key* out) {
+  gather_targets(tile, width, target_local, out, host_lanes(width));
 }
 
 void host_sweeps(const ContractionHierarchy& ch, const Selection& selection, const std::vector<NodeId>& sources,
@@ -158,7 +246,7 @@ void host_sweeps(const ContractionHierarchy& ch, const Selection& selection, con
 #pragma omp parallel num_threads(team) reduction(+ : upward, sweep, unpack, upward_relaxations)
   {
     UpwardSearch search(ch.node_count());
-    std::vector<Key> tile(nodes * width);
+    std::vector<Key> tile(nodes * width), out(targets * width);
     std::vector<Seed> seeds;
     const RelaxNode relax_node{selection.view(), tile.data(), width};
 #pragma omp for schedule(dynamic, 1)
@@ -173,18 +261,13 @@ void host_sweeps(const ContractionHierarchy& ch, const Selection& selection, con
 
       at = Clock::now();
       std::fill(tile.begin(), tile.end(), kNoKey);
-      for (const Seed& s : seeds) tile[std::size_t{s.node} * width + s.column] = s.key;
+      seed_tile(seeds, tile.data(), width);
       sweep_levels(relax_node, selection.level_first.data(), selection.levels());
+      gather_targets(tile.data(), width, selection.target_local, out.data());
       sweep += seconds_since(at);
 
       at = Clock::now();
-      // Matrix rows written contiguously (the tile is small and cached; the matrix is not).
-      for (std::size_t c = 0; c < columns; ++c) {
-        const std::size_t row = (first + c) * targets;
-        const Key* column = tile.data() + c;
-        for (std::size_t j = 0; j < targets; ++j)
-          store(matrices, row + j, column[std::size_t{selection.target_local[j]} * width]);
-      }
+      unpack_tile(out.data(), width, columns, first, matrices);
       unpack += seconds_since(at);
     }
     upward_relaxations += search.relaxations;

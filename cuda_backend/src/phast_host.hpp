@@ -1,8 +1,8 @@
 #pragma once
 // Host half of the PHAST/RPHAST matrices, shared by both devices: the RPHAST target selection
 // (restricted level CSR in sweep order), the forward CH searches that seed each tile, the
-// unpacking of result tiles into matrices, and the host twin's sweeps. Plain C++; compiled in
-// the host-twin object library (OpenMP, Thrust's OpenMP system).
+// unpacking of result tiles into matrices, and the host twin of the sweep kernels. Plain C++;
+// compiled in the host-twin object library (OpenMP, Thrust's OpenMP system).
 
 #include <cstddef>
 #include <cstdint>
@@ -64,9 +64,34 @@ struct HostStageTimes {
   std::uint64_t upward_relaxations = 0;
 };
 
+// The host twin of the three kernels (phast.cu): each walks its kernel's launch grid
+// (seed_grid, sweep_grid, gather_grid) through the kernel's body, on the calling thread, over a
+// tile in host memory. Sweep and gather walk each block in lane groups of `lanes` threads (1, 8,
+// 16, 32 or 64; any other value runs one lane at a time); by default host_lanes(width).
+
+/// The most lanes of a host lane group.
+inline constexpr std::uint32_t kMaxHostLanes = 32;
+
+/// The largest power of two up to kMaxHostLanes that divides `width`: every lane group then lies
+/// in one row of the tile (L consecutive columns of one node or target).
+std::uint32_t host_lanes(std::uint32_t width) noexcept;
+
+/// The seed kernel: tile[seed.node * width + seed.column] = seed.key.
+void seed_tile(const std::vector<Seed>& seeds, Key* tile, std::uint32_t width);
+
+/// The sweep kernel once per level, levels top-down (level_first: levels + 1 entries).
+void sweep_levels(const RelaxNode& relax_node, const std::uint32_t* level_first, std::size_t levels);
+void sweep_levels(const RelaxNode& relax_node, const std::uint32_t* level_first, std::size_t levels,
+                  std::uint32_t lanes);
+
+/// The gather kernel: out[j * width + c] = tile[target_local[j] * width + c].
+void gather_targets(const Key* tile, std::uint32_t width, const std::vector<std::uint32_t>& target_local, Key* out);
+void gather_targets(const Key* tile, std::uint32_t width, const std::vector<std::uint32_t>& target_local, Key* out,
+                    std::uint32_t lanes);
+
 /// The host twin: tiles of `width` sources spread over `threads` OpenMP threads; on each, the
-/// seeds, the level loop of RelaxNode::row, the target gather. Fills *matrices (sized by the
-/// caller: sources x targets).
+/// upward searches, then the device's tile pipeline (kNoKey fill, seed, level sweeps, gather)
+/// and unpack_tile. Fills *matrices (sized by the caller: sources x targets).
 void host_sweeps(const ContractionHierarchy& ch, const Selection& selection, const std::vector<NodeId>& sources,
                  unsigned width, unsigned threads, NodeMatrices* matrices, HostStageTimes* times);
 

@@ -10,7 +10,8 @@
 
 namespace routesolve::cuda::detail {
 
-/// Tile widths the kernels support: a block holds 256 / width nodes x width columns.
+/// Tile widths the device engine takes: powers of two, so that a sweep block (kPhastBlock
+/// threads) holds kPhastBlock / width whole nodes with no idle thread.
 inline constexpr bool valid_device_width(std::uint32_t width) {
   return width == 32 || width == 64 || width == 128 || width == 256;
 }

@@ -23,11 +23,10 @@
 namespace routesolve::cuda {
 namespace {
 
-using detail::ArcTotals;
 using detail::DeviceBuffer;
+using detail::DeviceGuard;
 using detail::DeviceSpan;
 using detail::Event;
-using detail::MatrixRef;
 using detail::PinnedBuffer;
 using detail::RouteEvalView;
 using detail::Stream;
@@ -52,7 +51,7 @@ struct Layout {
       at = align_up(at + bytes);
       return here;
     };
-    table = place(batch.travel.size() * sizeof(MatrixRef));
+    table = place(batch.travel.size() * sizeof(TravelView));
     for (const TravelView& m : batch.travel) {
       const std::size_t bytes = m.n * m.n * sizeof(std::int64_t);
       Matrices placed;
@@ -99,19 +98,14 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }  // namespace
 
 struct DeviceRouteEvaluator::Impl {
-  explicit Impl(const DeviceEvalOptions& o) : options(o), device(select(o.device)) {}
-
-  static int select(int device) {
-    const int chosen = checked_device(device);
-    RS_CUDA_CHECK(cudaSetDevice(chosen));
-    return chosen;
-  }
+  /// Constructed under a DeviceGuard of `d` (the stream and events are its own).
+  Impl(const DeviceEvalOptions& o, int d) : options(o), device(d) {}
 
   std::vector<RouteTotals> evaluate(const RouteBatch& batch, DeviceEvalTimings& timings);
   void evaluate_pinned(const RouteBatch& batch, DeviceEvalTimings& timings,
-                       std::vector<ArcTotals>& out);
+                       std::vector<RouteTotals>& out);
   void evaluate_naive(const RouteBatch& batch, DeviceEvalTimings& timings,
-                      std::vector<ArcTotals>& out);
+                      std::vector<RouteTotals>& out);
 
   DeviceEvalOptions options;
   int device;
@@ -120,8 +114,8 @@ struct DeviceRouteEvaluator::Impl {
   // Pinned mode workspace, grown to the largest batch seen.
   PinnedBuffer<std::byte> staging;
   DeviceBuffer<std::byte> inputs;
-  PinnedBuffer<ArcTotals> results_host;
-  DeviceBuffer<ArcTotals> results;
+  PinnedBuffer<RouteTotals> results_host;
+  DeviceBuffer<RouteTotals> results;
 };
 
 std::vector<RouteTotals> DeviceRouteEvaluator::Impl::evaluate(const RouteBatch& batch,
@@ -130,9 +124,9 @@ std::vector<RouteTotals> DeviceRouteEvaluator::Impl::evaluate(const RouteBatch& 
   timings = DeviceEvalTimings{};
   const std::size_t routes = batch.size();
   if (routes == 0) return {};
-  RS_CUDA_CHECK(cudaSetDevice(device));
+  const DeviceGuard guard(device);
 
-  std::vector<ArcTotals> totals(routes);
+  std::vector<RouteTotals> totals(routes);
   if (options.transfer == TransferMode::Pinned) {
     evaluate_pinned(batch, timings, totals);
   } else {
@@ -141,16 +135,12 @@ std::vector<RouteTotals> DeviceRouteEvaluator::Impl::evaluate(const RouteBatch& 
   timings.h2d = Event::seconds_between(start, copied);
   timings.kernel = Event::seconds_between(copied, computed);
   timings.d2h = Event::seconds_between(computed, done);
-
-  std::vector<RouteTotals> out(routes);
-  for (std::size_t r = 0; r < routes; ++r)
-    out[r] = RouteTotals{totals[r].duration, totals[r].distance, totals[r].cost};
-  return out;
+  return totals;
 }
 
 void DeviceRouteEvaluator::Impl::evaluate_pinned(const RouteBatch& batch,
                                                  DeviceEvalTimings& timings,
-                                                 std::vector<ArcTotals>& out) {
+                                                 std::vector<RouteTotals>& out) {
   const auto t0 = std::chrono::steady_clock::now();
   const std::size_t routes = batch.size();
   const Layout layout(batch);
@@ -159,14 +149,14 @@ void DeviceRouteEvaluator::Impl::evaluate_pinned(const RouteBatch& batch,
     inputs = DeviceBuffer<std::byte>(layout.total, stream);
   }
   if (results.size() < routes) {
-    results_host = PinnedBuffer<ArcTotals>(routes);
-    results = DeviceBuffer<ArcTotals>(routes, stream);
+    results_host = PinnedBuffer<RouteTotals>(routes);
+    results = DeviceBuffer<RouteTotals>(routes, stream);
   }
 
   // Pack. The matrix table holds device addresses: the layout is the device buffer's.
   std::byte* host = staging.data();
   const std::byte* dev = inputs.data();
-  std::vector<MatrixRef> table(batch.travel.size());
+  std::vector<TravelView> table(batch.travel.size());
   for (std::size_t t = 0; t < batch.travel.size(); ++t) {
     const TravelView& m = batch.travel[t];
     const Layout::Matrices& at = layout.matrices[t];
@@ -174,7 +164,7 @@ void DeviceRouteEvaluator::Impl::evaluate_pinned(const RouteBatch& batch,
     put(host, at.durations, m.durations, cells);
     if (at.has_distances) put(host, at.distances, m.distances, cells);
     put(host, at.costs, m.costs, cells);
-    table[t] = MatrixRef{
+    table[t] = TravelView{
         m.n, reinterpret_cast<const std::int64_t*>(dev + at.durations),
         at.has_distances ? reinterpret_cast<const std::int64_t*>(dev + at.distances) : nullptr,
         reinterpret_cast<const std::int64_t*>(dev + at.costs)};
@@ -188,7 +178,7 @@ void DeviceRouteEvaluator::Impl::evaluate_pinned(const RouteBatch& batch,
   timings.pack = seconds_since(t0);
 
   RouteEvalView view;
-  view.travel = span_at<MatrixRef>(dev, layout.table, batch.travel.size());
+  view.travel = span_at<TravelView>(dev, layout.table, batch.travel.size());
   view.route_offsets = span_at<std::uint32_t>(dev, layout.offsets, batch.route_offsets.size());
   view.visits = span_at<std::uint32_t>(dev, layout.visits, batch.visits.size());
   view.route_travel = span_at<std::uint32_t>(dev, layout.travel, routes);
@@ -201,22 +191,22 @@ void DeviceRouteEvaluator::Impl::evaluate_pinned(const RouteBatch& batch,
   copied.record(stream);
   detail::launch_route_eval(view, {results.data(), routes}, stream.get());
   computed.record(stream);
-  RS_CUDA_CHECK(cudaMemcpyAsync(results_host.data(), results.data(), routes * sizeof(ArcTotals),
+  RS_CUDA_CHECK(cudaMemcpyAsync(results_host.data(), results.data(), routes * sizeof(RouteTotals),
                                 cudaMemcpyDeviceToHost, stream.get()));
   done.record(stream);
   stream.synchronize();
   timings.h2d_bytes = layout.total;
   timings.h2d_copies = 1;
-  std::memcpy(out.data(), results_host.data(), routes * sizeof(ArcTotals));
+  std::memcpy(out.data(), results_host.data(), routes * sizeof(RouteTotals));
 }
 
 void DeviceRouteEvaluator::Impl::evaluate_naive(const RouteBatch& batch, DeviceEvalTimings& timings,
-                                                std::vector<ArcTotals>& out) {
+                                                std::vector<RouteTotals>& out) {
   // Pageable sources: each cudaMemcpyAsync stages through the driver and blocks the host,
   // which is the behaviour this mode exists to measure. Still on our stream, not the default.
   const std::size_t routes = batch.size();
   std::vector<DeviceBuffer<std::int64_t>> matrices;
-  std::vector<MatrixRef> table(batch.travel.size());
+  std::vector<TravelView> table(batch.travel.size());
   std::size_t bytes = 0, copies = 0;
   const auto upload = [&](auto* dst, const auto* src, std::size_t count) {
     if (count == 0) return;
@@ -242,13 +232,13 @@ void DeviceRouteEvaluator::Impl::evaluate_naive(const RouteBatch& batch, DeviceE
     table[t].distances = upload_matrix(m.distances, cells);
     table[t].costs = upload_matrix(m.costs, cells);
   }
-  DeviceBuffer<MatrixRef> d_table(table.size(), stream);
+  DeviceBuffer<TravelView> d_table(table.size(), stream);
   DeviceBuffer<std::uint32_t> d_offsets(batch.route_offsets.size(), stream);
   DeviceBuffer<std::uint32_t> d_visits(batch.visits.size(), stream);
   DeviceBuffer<std::uint32_t> d_travel(routes, stream);
   DeviceBuffer<std::int32_t> d_start(routes, stream);
   DeviceBuffer<std::int32_t> d_end(routes, stream);
-  DeviceBuffer<ArcTotals> d_results(routes, stream);
+  DeviceBuffer<RouteTotals> d_results(routes, stream);
   upload(d_table.data(), table.data(), table.size());
   upload(d_offsets.data(), batch.route_offsets.data(), batch.route_offsets.size());
   upload(d_visits.data(), batch.visits.data(), batch.visits.size());
@@ -266,7 +256,7 @@ void DeviceRouteEvaluator::Impl::evaluate_naive(const RouteBatch& batch, DeviceE
   view.route_end = d_end.cview();
   detail::launch_route_eval(view, d_results.view(), stream.get());
   computed.record(stream);
-  RS_CUDA_CHECK(cudaMemcpyAsync(out.data(), d_results.data(), routes * sizeof(ArcTotals),
+  RS_CUDA_CHECK(cudaMemcpyAsync(out.data(), d_results.data(), routes * sizeof(RouteTotals),
                                 cudaMemcpyDeviceToHost, stream.get()));
   done.record(stream);
   stream.synchronize();
@@ -274,11 +264,33 @@ void DeviceRouteEvaluator::Impl::evaluate_naive(const RouteBatch& batch, DeviceE
   timings.h2d_copies = copies;
 }
 
-DeviceRouteEvaluator::DeviceRouteEvaluator(const DeviceEvalOptions& options)
-    : impl_(std::make_unique<Impl>(options)) {}
-DeviceRouteEvaluator::~DeviceRouteEvaluator() = default;
+DeviceRouteEvaluator::DeviceRouteEvaluator(const DeviceEvalOptions& options) {
+  const int device = checked_device(options.device);
+  const DeviceGuard guard(device);
+  impl_ = std::make_unique<Impl>(options, device);
+}
+
+namespace {
+
+/// Frees an evaluator's stream, events and buffers on its own device.
+template <typename Impl>
+void release(std::unique_ptr<Impl>& impl) noexcept {
+  if (impl == nullptr) return;
+  const DeviceGuard guard(impl->device, std::nothrow);
+  impl.reset();
+}
+
+}  // namespace
+
+DeviceRouteEvaluator::~DeviceRouteEvaluator() { release(impl_); }
 DeviceRouteEvaluator::DeviceRouteEvaluator(DeviceRouteEvaluator&&) noexcept = default;
-DeviceRouteEvaluator& DeviceRouteEvaluator::operator=(DeviceRouteEvaluator&&) noexcept = default;
+DeviceRouteEvaluator& DeviceRouteEvaluator::operator=(DeviceRouteEvaluator&& other) noexcept {
+  if (this != &other) {
+    release(impl_);
+    impl_ = std::move(other.impl_);
+  }
+  return *this;
+}
 
 std::vector<RouteTotals> DeviceRouteEvaluator::evaluate(const RouteBatch& batch,
                                                         DeviceEvalTimings* timings) {

@@ -1,28 +1,17 @@
-// Host twin of the batched route evaluation: the per-arc functor of route_eval.cuh through
-// Thrust on the OpenMP system, as a gather plus a segmented reduction (reduce_by_key over arc
-// slots keyed by route). Also the batch checks shared by both paths. Compiled by g++ with
-// THRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_OMP in every build, CUDA or not.
+// Host twin of the batched route evaluation: the kernel's grid (route_eval_grid) walked on the
+// host, blocks spread over OpenMP threads, each block's threads run phase by phase through the
+// phases of route_eval.cuh with the warp reduction of warp_sum.cuh between them. Also the batch
+// checks shared by both paths. Compiled by g++ in every build, CUDA or not.
 
 #include "route_eval_host.hpp"
-
-#include <thrust/binary_search.h>
-#include <thrust/execution_policy.h>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
-#include <thrust/reduce.h>
-#include <thrust/scan.h>
-#include <thrust/scatter.h>
-#include <thrust/system/omp/execution_policy.h>
-#include <thrust/transform.h>
 
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
 
-#include "route_eval.cuh"
-#include "routesolve/cuda/route_eval.hpp"
 #include "routesolve/error.hpp"
+#include "warp_sum.cuh"
 
 namespace routesolve::cuda {
 namespace {
@@ -34,23 +23,6 @@ namespace {
 std::string at(const char* field, std::size_t i) {
   return std::string(field) + "[" + std::to_string(i) + "]";
 }
-
-/// Number of arc slots per route (device-style functor over route indices).
-struct SlotCount {
-  detail::RouteEvalView view;
-  std::uint64_t operator()(std::uint64_t r) const { return detail::arc_slots(view, r); }
-};
-
-/// Figures of global arc slot s: its route comes from the slot -> route keys.
-struct SlotEval {
-  detail::ArcEval eval;
-  const std::uint64_t* slot_offsets;
-  const std::uint64_t* slot_route;
-  detail::ArcTotals operator()(std::uint64_t s) const {
-    const std::uint64_t r = slot_route[s];
-    return eval(r, static_cast<std::uint32_t>(s - slot_offsets[r]));
-  }
-};
 
 }  // namespace
 
@@ -111,17 +83,9 @@ void validate(const RouteBatch& batch) {
 
 namespace detail {
 
-std::vector<MatrixRef> host_matrix_table(const RouteBatch& batch) {
-  std::vector<MatrixRef> table;
-  table.reserve(batch.travel.size());
-  for (const TravelView& m : batch.travel)
-    table.push_back(MatrixRef{m.n, m.durations, m.distances, m.costs});
-  return table;
-}
-
-RouteEvalView host_view(const RouteBatch& batch, const std::vector<MatrixRef>& table) {
+RouteEvalView host_view(const RouteBatch& batch) {
   RouteEvalView view;
-  view.travel = {table.data(), table.size()};
+  view.travel = {batch.travel.data(), batch.travel.size()};
   view.route_offsets = {batch.route_offsets.data(), batch.route_offsets.size()};
   view.visits = {batch.visits.data(), batch.visits.size()};
   view.route_travel = {batch.route_travel.data(), batch.route_travel.size()};
@@ -130,46 +94,26 @@ RouteEvalView host_view(const RouteBatch& batch, const std::vector<MatrixRef>& t
   return view;
 }
 
+void evaluate_routes_grid(const RouteEvalView& view, DeviceSpan<RouteTotals> out) {
+  const Grid grid = route_eval_grid(view.routes());
+  const auto blocks = static_cast<std::int64_t>(grid.blocks);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t b = 0; b < blocks; ++b) {
+    const auto block = static_cast<std::uint32_t>(b);
+    RouteTotals lanes[kRouteEvalBlock];
+    for (std::uint32_t t = 0; t < grid.threads; ++t) lanes[t] = route_eval_partial(t, block, grid.threads, view);
+    for (std::uint32_t warp = 0; warp < grid.threads / kWarp; ++warp) warp_sum_lanes(lanes + warp * kWarp);
+    for (std::uint32_t t = 0; t < grid.threads; ++t) route_eval_store(t, block, grid.threads, lanes[t], out);
+  }
+}
+
 }  // namespace detail
 
 std::vector<RouteTotals> evaluate_routes_host(const RouteBatch& batch) {
   validate(batch);
-  const std::size_t routes = batch.size();
-  std::vector<detail::ArcTotals> totals(routes);
-  const std::vector<detail::MatrixRef> table = detail::host_matrix_table(batch);
-  const detail::RouteEvalView view = detail::host_view(batch, table);
-  const auto policy = thrust::omp::par;
-  using Index = std::uint64_t;
-
-  // Slot offsets per route: exclusive scan of the slot counts (last entry = all slots).
-  std::vector<Index> slot_offsets(routes + 1, 0);
-  thrust::transform(policy, thrust::counting_iterator<Index>(0),
-                    thrust::counting_iterator<Index>(routes), slot_offsets.begin(),
-                    SlotCount{view});
-  thrust::exclusive_scan(policy, slot_offsets.begin(), slot_offsets.end(), slot_offsets.begin());
-  const Index slots = slot_offsets.back();
-
-  if (slots > 0) {
-    // Key of each slot: its route (routes without slots are skipped by upper_bound).
-    std::vector<Index> slot_route(slots);
-    thrust::upper_bound(policy, slot_offsets.begin() + 1, slot_offsets.end(),
-                        thrust::counting_iterator<Index>(0),
-                        thrust::counting_iterator<Index>(slots), slot_route.begin());
-    // Gather each arc and reduce per route.
-    const auto arcs = thrust::make_transform_iterator(
-        thrust::counting_iterator<Index>(0),
-        SlotEval{detail::ArcEval{view}, slot_offsets.data(), slot_route.data()});
-    std::vector<Index> keys(routes);
-    std::vector<detail::ArcTotals> sums(routes);
-    const auto ends = thrust::reduce_by_key(policy, slot_route.begin(), slot_route.end(), arcs,
-                                            keys.begin(), sums.begin());
-    thrust::scatter(policy, sums.begin(), ends.second, keys.begin(), totals.begin());
-  }
-
-  std::vector<RouteTotals> out(routes);
-  for (std::size_t r = 0; r < routes; ++r)
-    out[r] = RouteTotals{totals[r].duration, totals[r].distance, totals[r].cost};
-  return out;
+  std::vector<RouteTotals> totals(batch.size());
+  detail::evaluate_routes_grid(detail::host_view(batch), {totals.data(), totals.size()});
+  return totals;
 }
 
 }  // namespace routesolve::cuda

@@ -46,6 +46,21 @@ TEST(PhastHost, RandomGraphsEqualDijkstra) {
   }
 }
 
+TEST(PhastHost, WidthsThatLeaveIdleThreadsEqualDijkstra) {
+  // 256 / width nodes per sweep block: 24, 40 and 200 leave threads without a cell, 256 has one
+  // node per block; source counts leave the last tile partial.
+  const RoadGraph g = test::random_graph(700, 1.6, 400, 77);
+  const ContractionHierarchy ch = build_contraction_hierarchy(g);
+  const auto targets = test::random_nodes(g.node_count(), 61, 8);
+  for (const unsigned width : {24u, 40u, 200u, 256u}) {
+    const auto sources = test::random_nodes(g.node_count(), 2 * width + 5, width);
+    PhastMatrixEngine engine(g, ch, host_options(width, 2));
+    EXPECT_EQ(test::first_difference(engine.compute(sources, targets), test::reference_matrices(g, sources, targets)),
+              "")
+        << "width " << width;
+  }
+}
+
 TEST(PhastHost, LargerRandomGraphAllPairsOfSample) {
   const RoadGraph g = test::random_graph(2000, 1.8, 1000, 2024);
   const ContractionHierarchy ch = build_contraction_hierarchy(g);

@@ -1,8 +1,9 @@
 #pragma once
 // Batched route evaluation: total travel duration, distance and arc cost of many routes at once,
-// as a gather over the travel matrices plus a segmented reduction per route. The same per-arc
-// functor runs on the device (CUDA kernel) and on the host (Thrust, OpenMP system), so the
-// host twin is what machines without a GPU test. Plain C++: no CUDA types in this header.
+// as a gather over the travel matrices plus a segmented reduction per route. The same per-thread
+// code runs on the device (CUDA kernel) and on the host (the host twin walks the kernel's grid
+// with OpenMP), so the host twin is what machines without a GPU test. Plain C++: no CUDA types
+// in this header.
 //
 // Semantics: the arcs of a route are start -> visit 0 -> ... -> visit k-1 -> end, leaving out
 // the first arc without a start and the last one without an end. A route with no visits is an
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "routesolve/backend.hpp"  // TransferMode
+#include "routesolve/cuda/route_totals.hpp"
 #include "routesolve/problem.hpp"
 #include "routesolve/solution.hpp"
 
@@ -42,19 +44,12 @@ struct RouteBatch {
                  std::span<const std::uint32_t> route_visits);
 };
 
-/// Figures of one route, in the problem's internal units.
-struct RouteTotals {
-  Duration duration = 0;
-  Distance distance = 0;
-  Cost cost = 0;  ///< sum of arc costs (no fixed cost)
-  friend bool operator==(const RouteTotals&, const RouteTotals&) = default;
-};
-
 /// Throws Error(InvalidInput) naming the field when the batch is inconsistent (sizes, offsets,
 /// indices out of range, null matrices, more than 2^32 - 2 visits).
 void validate(const RouteBatch& batch);
 
-/// Host twin: evaluates the batch with Thrust on the OpenMP system. Always available.
+/// Host twin: evaluates the batch over the kernel's launch grid on the host (OpenMP over
+/// blocks). Always available.
 std::vector<RouteTotals> evaluate_routes_host(const RouteBatch& batch);
 
 struct DeviceEvalOptions {
