@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "routesolve/timing.hpp"
 #include "device_runtime.hpp"
 #include "phast_device.hpp"
 #include "phast_launch.hpp"
@@ -22,14 +23,9 @@
 namespace routesolve::cuda::detail {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 constexpr std::size_t kAlign = 256;
 
 std::size_t align_up(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 /// Grows a device buffer (stream-ordered: safe while earlier work on the stream still runs).
 template <typename T>

@@ -23,16 +23,12 @@
 #include <functional>
 
 #include "host_grid.hpp"
+#include "routesolve/timing.hpp"
 #include "routesolve/types.hpp"
 
 namespace routesolve::cuda::detail {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 inline void store(NodeMatrices* m, std::size_t at, Key key) {
   if (key == kNoKey) {

@@ -27,10 +27,6 @@ inline constexpr std::int32_t kNoLocationIndex = -1;
 /// Threads per block of the route evaluation: 8 routes per block.
 inline constexpr std::uint32_t kRouteEvalBlock = 256;
 
-/// The travel matrices of one travel index: core's TravelView (host or device pointers). The
-/// name is kept for the code that spells it so.
-using MatrixRef = TravelView;
-
 /// Everything a route evaluation reads, as plain pointers (device or host memory).
 struct RouteEvalView {
   DeviceSpan<const TravelView> travel;

@@ -16,6 +16,7 @@
 #include "device_runtime.hpp"
 #include "route_eval.cuh"
 #include "route_eval_launch.hpp"
+#include "routesolve/timing.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
 #include "routesolve/cuda/route_eval.hpp"
 #include "routesolve/error.hpp"
@@ -89,10 +90,6 @@ int checked_device(int device) {
     if (info.index == device) return device;
   throw Error(ErrorCode::Device, "CUDA device " + std::to_string(device) + " is not usable (" +
                                      std::to_string(usable.size()) + " usable devices)");
-}
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace

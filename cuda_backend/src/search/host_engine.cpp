@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "routesolve/timing.hpp"
 #include "host_grid.hpp"
 #include "search_engine.hpp"
 
@@ -14,10 +15,6 @@ namespace routesolve::cuda::search {
 namespace {
 
 namespace ds = detail::search;
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 }  // namespace
 

@@ -9,17 +9,13 @@
 #include <numeric>
 #include <vector>
 
+#include "routesolve/timing.hpp"
 #include "routesolve/hd/score.hpp"
 #include "routesolve/solution.hpp"
 #include "search_engine.hpp"
 
 namespace routesolve::cuda::search {
 
-using Clock = std::chrono::steady_clock;
-
-inline double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 /// One solution of the search: the task order per vehicle, its verified costs, the unassigned.
 struct State {
