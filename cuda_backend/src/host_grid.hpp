@@ -22,4 +22,17 @@ inline void run_grid(const Grid& grid, Body&& body) {
   for (std::uint32_t b = 0; b < grid.blocks; ++b) run_block(grid, b, body);
 }
 
+/// Every block, spread over up to `threads` OpenMP threads (one iteration per block; for bodies
+/// whose blocks write disjoint outputs). A translation unit built without OpenMP runs them in order.
+template <typename Body>
+inline void run_grid_parallel(const Grid& grid, unsigned threads, const Body& body) {
+  const auto blocks = static_cast<std::int64_t>(grid.blocks);
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1 && blocks > 1)
+#else
+  (void)threads;
+#endif
+  for (std::int64_t b = 0; b < blocks; ++b) run_block(grid, static_cast<std::uint32_t>(b), body);
+}
+
 }  // namespace routesolve::cuda::detail

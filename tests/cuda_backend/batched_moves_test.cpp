@@ -338,7 +338,7 @@ struct CountBody {
   void operator()(std::uint32_t thread, std::uint32_t block) const {
     ASSERT_LT(thread, ds::kBlock);
     const std::uint64_t i = ds::thread_index(thread, block);
-    ASSERT_LT(i, ds::blocks_for(n) * ds::kBlock);
+    ASSERT_LT(i, ds::engine_grid(n).total_threads());
     if (i < n) ++hits[i];
   }
 };

@@ -414,23 +414,7 @@ TEST(BadVroomSolution, UnknownIdsReachTheValidator) {
 
 // ---- files and formats -------------------------------------------------------------------------
 
-class BadFiles : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("routesolve_bad_" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
-            std::to_string(::getpid()));
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::filesystem::path write(const std::string& name, const std::string& text) const {
-    const auto path = dir_ / name;
-    std::ofstream(path, std::ios::binary) << text;
-    return path;
-  }
-  std::filesystem::path dir_;
-};
+using BadFiles = test::ScratchDirTest;
 
 TEST_F(BadFiles, MissingFile) {
   const auto file = dir_ / "nope.json";

@@ -35,25 +35,7 @@ namespace road_support {
 namespace fs = std::filesystem;
 using namespace routesolve;
 
-class RoadFilesTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("routesolve_roads_" + std::to_string(::getpid()) + "_" +
-                                        info->test_suite_name() + "_" + info->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  fs::path write(const std::string& name, const std::string& text) const {
-    const fs::path p = dir_ / name;
-    std::ofstream(p, std::ios::binary) << text;
-    return p;
-  }
-  fs::path dir_;
-};
+using RoadFilesTest = routesolve::test::ScratchDirTest;
 
 inline std::optional<std::size_t> find_arc(const RoadGraph& g, NodeId u, NodeId v) {
   for (std::uint32_t a = g.first_out[u]; a < g.first_out[u + 1]; ++a)

@@ -276,23 +276,7 @@ TEST(VroomSolution, VroomOutputWithoutRoutesolveFields) {
 
 // ---- files and formats -----------------------------------------------------------------------
 
-class TempDir : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("routesolve_io_" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
-            std::to_string(::getpid()));
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::filesystem::path write(const std::string& name, const std::string& text) const {
-    const auto path = dir_ / name;
-    std::ofstream(path, std::ios::binary) << text;
-    return path;
-  }
-  std::filesystem::path dir_;
-};
+using TempDir = test::ScratchDirTest;
 
 using VroomFiles = TempDir;
 

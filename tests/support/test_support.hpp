@@ -3,9 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
+#include <system_error>
 
 namespace routesolve::test {
 
@@ -26,6 +30,28 @@ inline std::filesystem::path bin_dir() {
   if (const char* env = std::getenv("ROUTESOLVE_BIN")) return env;
   return ROUTESOLVE_TEST_BIN;
 }
+
+/// A fixture with a fresh scratch folder per test (named for the suite, the test and the process),
+/// removed afterwards; write() puts a file in it.
+class ScratchDirTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = std::filesystem::temp_directory_path() / ("routesolve_" + std::string(info->test_suite_name()) + "_" +
+                                                     info->name() + "_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  std::filesystem::path write(const std::string& name, const std::string& text) const {
+    const auto path = dir_ / name;
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+  }
+  std::filesystem::path dir_;
+};
 
 }  // namespace routesolve::test
 

@@ -51,39 +51,12 @@ std::size_t Descent::break_pass(std::vector<RouteSet>& sols, std::vector<std::ve
     std::sort(cand.begin(), cand.end(), [](const Move& a, const Move& b) {
       return std::tie(a.delta, a.u, a.v, a.type, a.aux) < std::tie(b.delta, b.u, b.v, b.type, b.aux);
     });
-    std::vector<char> used(vehicles, 0);
-    for (const Move& m : cand) {
-      ds::RouteSpec spec[2];
-      const std::uint32_t n = ds::make_specs(view_, bv, x, 0, m.u, m.v, m.type, m.aux, spec);
-      bool clash = n == 0;
-      for (std::uint32_t i = 0; i < n; ++i) clash = clash || used[spec[i].veh] || used[spec[i].suffix_route];
-      if (clash) continue;
-      std::vector<std::int32_t> seqs[2];
-      Cost new_cost[2] = {0, 0};
-      bool ok = true;
-      Cost delta = 0;
-      for (std::uint32_t i = 0; i < n && ok; ++i) {
-        seqs[i] = materialize(bv, spec[i]);
-        new_cost[i] = schedule_cost(p_, spec[i].veh, seqs[i], &ok);
-        delta += new_cost[i] - costs[s][spec[i].veh];
-      }
-      if (!ok) {
-        ++stats_.break_rejected;  // feasible without the breaks, not with them
-        continue;
-      }
-      if (delta != m.delta) {
-        ++stats_.mismatched;
-        continue;
-      }
-      for (std::uint32_t i = 0; i < n; ++i) {
-        sols[s][spec[i].veh] = std::move(seqs[i]);
-        costs[s][spec[i].veh] = new_cost[i];
-        used[spec[i].veh] = 1;
-        used[spec[i].suffix_route] = 1;
-      }
-      ++stats_.break_applied;
-      ++total;
-    }
+    // Feasible without the breaks, not with them: rejected.
+    const Applied done = apply_verified(bv, x, 0, cand, sols[s], costs[s]);
+    stats_.break_rejected += done.rejected;
+    stats_.mismatched += done.mismatched;
+    stats_.break_applied += done.applied;
+    total += done.applied;
   }
   stats_.host += seconds_since(t0);
   return total;

@@ -38,7 +38,7 @@ void Descent::on_host(std::vector<RouteSet>& sols, std::vector<std::vector<Cost>
     const auto t1 = Clock::now();
     const BatchView bv = packed.view(packed.arena.bytes.data());
     build_prefix_host(view_, bv, packed.routes, prefix, 1);  // for make_specs' shipment counts
-    const std::uint32_t tasks = packed_.tasks, vehicles = packed_.vehicles;
+    const std::uint32_t tasks = packed_.tasks;
     for (std::size_t s = 0; s < ids.size(); ++s) {
       RouteSet& routes = sols[ids[s]];
       std::vector<Cost>& cost = costs[ids[s]];
@@ -50,44 +50,10 @@ void Descent::on_host(std::vector<RouteSet>& sols, std::vector<std::vector<Cost>
       std::sort(cand.begin(), cand.end(), [](const Move& a, const Move& b) {
         return std::tie(a.delta, a.u, a.v, a.type, a.aux) < std::tie(b.delta, b.u, b.v, b.type, b.aux);
       });
-      std::vector<char> used(vehicles, 0);
-      std::size_t applied = 0;
-      for (const Move& m : cand) {
-        ds::RouteSpec spec[2];
-        const std::uint32_t n =
-            ds::make_specs(view_, bv, prefix.view, static_cast<std::uint32_t>(s), m.u, m.v, m.type, m.aux, spec);
-        if (n == 0) continue;
-        bool clash = false;
-        for (std::uint32_t i = 0; i < n; ++i)
-          clash = clash || used[spec[i].veh] || used[spec[i].suffix_route % vehicles];
-        if (clash) continue;
-        // Materialise the new sequences from the (unchanged) packed batch, then verify.
-        std::vector<std::int32_t> seqs[2];
-        Cost new_cost[2] = {0, 0};
-        bool ok = true;
-        Cost delta = 0;
-        for (std::uint32_t i = 0; i < n && ok; ++i) {
-          const ds::RouteSpec& sp = spec[i];
-          seqs[i] = materialize(bv, sp);
-          new_cost[i] = schedule_cost(p_, sp.veh, seqs[i], &ok);
-          delta += new_cost[i] - cost[sp.veh];
-        }
-        if (!ok) {
-          ++stats_.rejected;
-          continue;
-        }
-        if (delta != m.delta) {
-          ++stats_.mismatched;  // a pricing bug: never apply what was not priced exactly
-          continue;
-        }
-        for (std::uint32_t i = 0; i < n; ++i) {
-          routes[spec[i].veh] = std::move(seqs[i]);
-          cost[spec[i].veh] = new_cost[i];
-          used[spec[i].veh] = 1;
-          used[spec[i].suffix_route % vehicles] = 1;
-        }
-        ++applied;
-      }
+      const Applied done = apply_verified(bv, prefix.view, static_cast<std::uint32_t>(s), cand, routes, cost);
+      stats_.rejected += done.rejected;
+      stats_.mismatched += done.mismatched;
+      const std::size_t applied = done.applied;
       stats_.applied += applied;
       if (applied == 0) active[ids[s]] = 0;
     }
@@ -152,6 +118,48 @@ void descend(const Problem& problem, const PackedProblem& packed, MoveEngine& en
              const BatchedSearchOptions& options, SearchStats& stats, const std::function<bool()>& expired) {
   Descent d(problem, packed, engine, options, stats, expired);
   d.run(solutions, costs);
+}
+
+Descent::Applied Descent::apply_verified(const BatchView& bv, const ds::PrefixView& prefix, std::uint32_t s,
+                                          const std::vector<Move>& cand, RouteSet& routes,
+                                          std::vector<Cost>& cost) const {
+  const std::uint32_t vehicles = packed_.vehicles;
+  std::vector<char> used(vehicles, 0);
+  Applied done;
+  for (const Move& m : cand) {
+    ds::RouteSpec spec[2];
+    const std::uint32_t n = ds::make_specs(view_, bv, prefix, s, m.u, m.v, m.type, m.aux, spec);
+    if (n == 0) continue;
+    bool clash = false;
+    for (std::uint32_t i = 0; i < n; ++i) clash = clash || used[spec[i].veh] || used[spec[i].suffix_route % vehicles];
+    if (clash) continue;
+    // Materialise the new sequences from the (unchanged) packed batch, then verify.
+    std::vector<std::int32_t> seqs[2];
+    Cost new_cost[2] = {0, 0};
+    bool ok = true;
+    Cost delta = 0;
+    for (std::uint32_t i = 0; i < n && ok; ++i) {
+      seqs[i] = materialize(bv, spec[i]);
+      new_cost[i] = schedule_cost(p_, spec[i].veh, seqs[i], &ok);
+      delta += new_cost[i] - cost[spec[i].veh];
+    }
+    if (!ok) {
+      ++done.rejected;
+      continue;
+    }
+    if (delta != m.delta) {
+      ++done.mismatched;  // a pricing bug: never apply what was not priced exactly
+      continue;
+    }
+    for (std::uint32_t i = 0; i < n; ++i) {
+      routes[spec[i].veh] = std::move(seqs[i]);
+      cost[spec[i].veh] = new_cost[i];
+      used[spec[i].veh] = 1;
+      used[spec[i].suffix_route % vehicles] = 1;
+    }
+    ++done.applied;
+  }
+  return done;
 }
 
 }  // namespace routesolve::cuda::search

@@ -42,6 +42,17 @@ class Descent {
   /// Moves touching routes with breaks, priced without breaks, applied after schedule_route.
   std::size_t break_pass(std::vector<RouteSet>& sols, std::vector<std::vector<Cost>>& costs);
 
+  /// What apply_verified() did with a solution's candidates.
+  struct Applied {
+    std::size_t applied = 0, rejected = 0, mismatched = 0;
+  };
+  /// Applies the candidate moves of solution `s` of the batch (sorted best first) that touch no
+  /// route an earlier one changed, each only after its new routes are materialised from the
+  /// batch, accepted by schedule_route, and their cost change equals the priced delta exactly
+  /// (otherwise: rejected, or mismatched, a pricing bug, never applied).
+  Applied apply_verified(const BatchView& bv, const detail::search::PrefixView& prefix, std::uint32_t s,
+                         const std::vector<Move>& cand, RouteSet& routes, std::vector<Cost>& cost) const;
+
   /// Schedules the routes of `rs` that differ from `old` (costs of the others carried over);
   /// false when one is infeasible.
   bool schedule_changed(const RouteSet& old, const std::vector<Cost>& old_cost, const RouteSet& rs,

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 
+#include "../launch_grid.cuh"
 #include "pricing/moves.cuh"
 #include "route_writer.cuh"
 #include "selection.cuh"
@@ -24,11 +25,11 @@ using u64 = std::uint64_t;
 /// Threads per block of every kernel of the engine.
 inline constexpr u32 kBlock = 128;
 
-/// Blocks of kBlock threads for n threads.
-RS_HD inline u64 blocks_for(u64 n) { return (n + kBlock - 1) / kBlock; }
+/// The launch shape of every kernel of the engine for n threads (launch_grid.cuh).
+RS_HD constexpr Grid engine_grid(u64 n) noexcept { return linear_grid(n, kBlock); }
 
 /// The global index of a thread.
-RS_HD inline u64 thread_index(u32 thread, u32 block) { return static_cast<u64>(block) * kBlock + thread; }
+RS_HD constexpr u64 thread_index(u32 thread, u32 block) noexcept { return global_thread(thread, block, kBlock); }
 
 /// Prefix arrays of every route.
 struct BuildBody {

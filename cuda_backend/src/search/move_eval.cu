@@ -20,11 +20,12 @@ __global__ void __launch_bounds__(kBlock) grid_kernel(Body body) {
   body(threadIdx.x, blockIdx.x);
 }
 
-/// The body over blocks_for(n) blocks of kBlock threads on `stream` (nothing when n is 0).
+/// The body over engine_grid(n) on `stream` (nothing when n is 0).
 template <typename Body>
 void launch(const Body& body, std::uint64_t n, cudaStream_t stream) {
   if (n == 0) return;
-  grid_kernel<<<static_cast<unsigned>(blocks_for(n)), kBlock, 0, stream>>>(body);
+  const Grid grid = engine_grid(n);
+  grid_kernel<<<grid.blocks, grid.threads, 0, stream>>>(body);
   RS_CUDA_CHECK_LAUNCH();
 }
 

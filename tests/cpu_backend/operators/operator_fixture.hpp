@@ -121,4 +121,38 @@ void check_move(const Fixture& f, const WorkingSolution& ws, const Op& op) {
   }
 }
 
+/// The evaluate-then-apply sweep every inter-route operator test runs: the loose and the tight
+/// instance of `seed`, three random solutions each, both objectives, and every ordered pair
+/// (a, b) of distinct indices below count(f, ws) (tasks, or vehicles with distinct = false).
+/// `make(f, ws, a, b, objective)` builds the operator; each valid one must improve and pass
+/// check_move, then `extra(f, ws, a, b, op)` checks what is particular to it. Returns the number of
+/// valid moves checked (a test expects some).
+template <class Count, class Make, class Extra>
+std::size_t check_pair_moves(std::uint64_t seed, Count count, bool distinct, Make make, Extra extra) {
+  std::size_t found = 0;
+  for (const bool tight : {false, true}) {
+    const Fixture f(seed, tight);
+    std::mt19937_64 rng(seed * 7 + 1);
+    for (int round = 0; round < 3; ++round) {
+      const WorkingSolution ws = f.random_solution(rng);
+      const std::size_t n = count(f, ws);
+      for (const Objective objective : {Objective::Cost, Objective::VehiclesThenCost})
+        for (std::size_t a = 0; a < n; ++a)
+          for (std::size_t b = 0; b < n; ++b) {
+            if (distinct && a == b) continue;
+            const auto op = make(f, ws, a, b, objective);
+            if (!op.is_valid()) continue;
+            EXPECT_TRUE(improves(op.delta(), objective));
+            extra(f, ws, a, b, op);
+            check_move(f, ws, op);
+            ++found;
+          }
+    }
+  }
+  return found;
+}
+
+/// count() of check_pair_moves over the tasks of the problem.
+inline std::size_t task_count(const Fixture& f, const WorkingSolution& /*ws*/) { return f.problem->tasks().size(); }
+
 }  // namespace routesolve::test::operators

@@ -10,27 +10,16 @@ namespace {
 class InterRelocateTest : public ::testing::TestWithParam<std::uint64_t> {};
 
 TEST_P(InterRelocateTest, DeltaIsExactAndRoutesStayFeasible) {
-  std::size_t found = 0, chains = 0;
-  for (const bool tight : {false, true}) {
-    const Fixture f(GetParam(), tight);
-    std::mt19937_64 rng(GetParam() * 7 + 1);
-    for (int round = 0; round < 3; ++round) {
-      const WorkingSolution ws = f.random_solution(rng);
-      const std::size_t nt = f.problem->tasks().size();
-      for (const Objective objective : {Objective::Cost, Objective::VehiclesThenCost})
-        for (std::size_t u = 0; u < nt; ++u)
-          for (std::size_t w = 0; w < nt; ++w) {
-            if (u == w) continue;
-            const InterRelocate op(ws, u, w, 3, objective);
-            if (!op.is_valid()) continue;
-            ASSERT_TRUE(improves(op.delta(), objective));
-            EXPECT_EQ(op.routes().size(), 2u);
-            check_move(f, ws, op);
-            ++found;
-            chains += op.length() > 1 ? 1 : 0;
-          }
-    }
-  }
+  std::size_t chains = 0;
+  const std::size_t found = check_pair_moves(
+      GetParam(), task_count, true,
+      [](const Fixture&, const WorkingSolution& ws, std::size_t u, std::size_t w, Objective objective) {
+        return InterRelocate(ws, u, w, 3, objective);
+      },
+      [&](const Fixture&, const WorkingSolution&, std::size_t, std::size_t, const InterRelocate& op) {
+        EXPECT_EQ(op.routes().size(), 2u);
+        chains += op.length() > 1 ? 1 : 0;
+      });
   // Poor random solutions leave room for single tasks and for chains.
   EXPECT_GT(found, 0u);
   EXPECT_GT(chains, 0u);

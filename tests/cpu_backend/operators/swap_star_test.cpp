@@ -19,25 +19,16 @@ TEST(SwapStarTest, SwappedPlacesTheArrivingTask) {
 class SwapStarRandomTest : public ::testing::TestWithParam<std::uint64_t> {};
 
 TEST_P(SwapStarRandomTest, DeltaIsExactAndRoutesStayFeasible) {
-  std::size_t found = 0;
-  for (const bool tight : {false, true}) {
-    const Fixture f(GetParam(), tight);
-    std::mt19937_64 rng(GetParam() * 7 + 1);
-    for (int round = 0; round < 3; ++round) {
-      const WorkingSolution ws = f.random_solution(rng);
-      for (const Objective objective : {Objective::Cost, Objective::VehiclesThenCost})
-        for (std::size_t v1 = 0; v1 < ws.vehicle_count(); ++v1)
-          for (std::size_t v2 = 0; v2 < ws.vehicle_count(); ++v2) {
-            const SwapStar op(ws, v1, v2, objective);
-            if (!op.is_valid()) continue;
-            ASSERT_TRUE(improves(op.delta(), objective));
-            EXPECT_EQ(ws.route_of(op.u()), v1);
-            EXPECT_EQ(ws.route_of(op.w()), v2);
-            check_move(f, ws, op);
-            ++found;
-          }
-    }
-  }
+  const auto tours = [](const Fixture&, const WorkingSolution& ws) { return ws.vehicle_count(); };
+  const std::size_t found = check_pair_moves(
+      GetParam(), tours, false,
+      [](const Fixture&, const WorkingSolution& ws, std::size_t v1, std::size_t v2, Objective objective) {
+        return SwapStar(ws, v1, v2, objective);
+      },
+      [](const Fixture&, const WorkingSolution& ws, std::size_t v1, std::size_t v2, const SwapStar& op) {
+        EXPECT_EQ(ws.route_of(op.u()), v1);
+        EXPECT_EQ(ws.route_of(op.w()), v2);
+      });
   EXPECT_GT(found, 0u);
 }
 

@@ -10,28 +10,16 @@ namespace {
 class InterSwapTest : public ::testing::TestWithParam<std::uint64_t> {};
 
 TEST_P(InterSwapTest, DeltaIsExactAndRoutesStayFeasible) {
-  std::size_t found = 0;
-  for (const bool tight : {false, true}) {
-    const Fixture f(GetParam(), tight);
-    std::mt19937_64 rng(GetParam() * 7 + 1);
-    for (int round = 0; round < 3; ++round) {
-      const WorkingSolution ws = f.random_solution(rng);
-      const std::size_t nt = f.problem->tasks().size();
-      for (const Objective objective : {Objective::Cost, Objective::VehiclesThenCost})
-        for (std::size_t u = 0; u < nt; ++u)
-          for (std::size_t w = 0; w < nt; ++w) {
-            if (u == w) continue;
-            const InterSwap op(ws, u, w, objective);
-            if (!op.is_valid()) continue;
-            ASSERT_TRUE(improves(op.delta(), objective));
-            // Shipment halves never swap.
-            EXPECT_EQ(f.problem->task(u).sibling, kNone);
-            EXPECT_EQ(f.problem->task(w).sibling, kNone);
-            check_move(f, ws, op);
-            ++found;
-          }
-    }
-  }
+  const std::size_t found = check_pair_moves(
+      GetParam(), task_count, true,
+      [](const Fixture&, const WorkingSolution& ws, std::size_t u, std::size_t w, Objective objective) {
+        return InterSwap(ws, u, w, objective);
+      },
+      [](const Fixture& f, const WorkingSolution&, std::size_t u, std::size_t w, const InterSwap&) {
+        // Shipment halves never swap.
+        EXPECT_EQ(f.problem->task(u).sibling, kNone);
+        EXPECT_EQ(f.problem->task(w).sibling, kNone);
+      });
   EXPECT_GT(found, 0u);
 }
 
