@@ -14,6 +14,9 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <mutex>
+#include <set>
+#include <string>
 #include <utility>
 
 #include "routesolve/dispatch/matrices.hpp"
@@ -200,6 +203,14 @@ Outcome solve_one(const fs::path& input, const RunOptions& o, ProgressBar* bar) 
     };
   }
   out.solution = solve(*out.problem, options);
+  if (!out.solution.fallback.empty()) {
+    // Once per reason for the process (a batch meets the same unusable device every file).
+    static std::mutex mutex;
+    static std::set<std::string> printed;
+    const std::lock_guard lock(mutex);
+    if (printed.insert(out.solution.fallback).second)
+      fmt::print(stderr, "warning: backend {}: {}\n", out.solution.backend, out.solution.fallback);
+  }
   out.solution.profile.insert(out.solution.profile.begin(), extras.stages.begin(), extras.stages.end());
   const auto t_validate = std::chrono::steady_clock::now();
   const ValidationReport report = validate(*out.problem, out.solution);
@@ -239,11 +250,16 @@ double output_cost(const Problem& problem, Cost cost) {
 }
 
 void print_profile(const Solution& s) {
-  fmt::print(stderr, "{}", format_stage_table(make_stage_table(s.profile, 0.0, s.backend, "")));
+  StageTable table = make_stage_table(s.profile, 0.0, s.backend, "");
+  table.mismatches = s.mismatches;
+  table.fallback = s.fallback;
+  fmt::print(stderr, "{}", format_stage_table(table));
 }
 
 void report_profile(const Solution& s, const RunOptions& o, const std::string& input, double total_seconds) {
-  const StageTable table = make_stage_table(s.profile, total_seconds, s.backend, input);
+  StageTable table = make_stage_table(s.profile, total_seconds, s.backend, input);
+  table.mismatches = s.mismatches;
+  table.fallback = s.fallback;
   if (o.profile) fmt::print(stderr, "{}", format_stage_table(table));
   if (o.profile_out.empty()) return;
   // Temporary file + rename, like every other output: never half a profile.

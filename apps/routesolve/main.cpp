@@ -3,6 +3,7 @@
 //   routesolve batch INPUT... --out-dir DIR ...  many fleet files or folders, with a summary
 //   routesolve validate INPUT SOLUTION           check a solution, print each violation
 //   routesolve network build|info, matrix        road networks and travel matrices
+//   routesolve device-check                      self-test of every CUDA device
 
 #include <fmt/core.h>
 
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
   app::add_network_commands(app, &exit_status);
   app::add_matrix_command(app, &exit_status);
   app::add_generate_command(app, &exit_status);
+  app::add_device_check_command(app, &exit_status);
   app::install_signal_handlers();
 
   try {

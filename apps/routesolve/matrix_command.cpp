@@ -40,7 +40,9 @@ struct MatrixArgs {
 };
 
 int run_matrix(const MatrixArgs& a) {
-  const BackendKind engine_kind = dispatch::resolve_matrix_backend(parse_backend(a.backend), a.network);
+  std::string fallback;
+  const BackendKind engine_kind = dispatch::resolve_matrix_backend(parse_backend(a.backend), a.network, a.device, &fallback);
+  if (!fallback.empty()) fmt::print(stderr, "warning: {}\n", fallback);
   const std::string backend(to_string(engine_kind));
   const auto t_load = Clock::now();
   const auto router_ptr = dispatch::load_road_router(a.network);

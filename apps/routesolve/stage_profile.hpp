@@ -5,6 +5,7 @@
 //   parse, network_load, snap, matrix, h2d, kernels, d2h, search, validate, output, other
 // with the detail (PHAST sub-stages of matrix, construction / local search of search) as parts.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,8 @@ struct StageTable {
   std::string input, backend;
   double total = 0.0;            ///< wall time of the run (or the sum of the stages when unknown)
   std::vector<StageRow> stages;  ///< the fixed pipeline stages, then any unknown ones, then "other"
+  std::uint64_t mismatches = 0;  ///< device results that did not match the host check
+  std::string fallback;          ///< why the backend that ran is not the one asked for
 };
 
 /// Folds raw stage times into the pipeline stages. total_seconds > 0: the run's wall time, and
@@ -34,7 +37,7 @@ StageTable make_stage_table(const std::vector<StageTime>& raw, double total_seco
 std::string format_stage_table(const StageTable& table);
 
 /// The table as JSON: {"input", "backend", "total", "stages": [{"stage", "seconds", "share",
-/// "parts"}]}.
+/// "parts"}], "mismatches", "fallback" (only when it fell back)}.
 std::string stage_table_json(const StageTable& table);
 
 }  // namespace routesolve::app

@@ -12,6 +12,7 @@
 
 #include "routesolve/cuda/cuda_backend.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <string_view>
@@ -45,19 +46,26 @@ class CudaBackend final : public Backend {
 
   Solution solve(const Problem& problem, const SolveOptions& options) override {
     auto engine = search::make_device_engine(options.device.transfer, options.device.index);
-    Solution solution = search::solve_batched(problem, options, *engine, "cuda");
+    // A device result that does not check out sends the rest of the search to the host twin.
+    search::BatchedSearchOptions batched;
+    const unsigned threads = std::max(1u, options.threads);
+    batched.fallback_engine = [threads] { return search::make_host_engine(threads); };
+    Solution solution = search::solve_batched(problem, options, *engine, "cuda", batched);
+    const bool on_device = solution.fallback.empty();
     const auto t0 = std::chrono::steady_clock::now();
 
     const RouteBatch batch = make_route_batch(problem, solution.routes);
-    DeviceEvalTimings timings;
-    DeviceRouteEvaluator evaluator(DeviceEvalOptions{.transfer = options.device.transfer, .device = options.device.index});
-    const std::vector<RouteTotals> device = evaluator.evaluate(batch, &timings);
     const std::vector<RouteTotals> host = evaluate_routes_host(batch);
+    std::vector<RouteTotals> device;
+    if (on_device) {  // a device that failed once is not asked again
+      DeviceRouteEvaluator evaluator(DeviceEvalOptions{.transfer = options.device.transfer, .device = options.device.index});
+      device = evaluator.evaluate(batch);
+    }
     for (std::size_t r = 0; r < solution.routes.size(); ++r) {
       const Route& route = solution.routes[r];
       const RouteTotals reported{route.duration, route.distance,
                                  route.cost - problem.fixed_cost(route.vehicle)};
-      if (device[r] != host[r])
+      if (on_device && device[r] != host[r])
         mismatch(r, "device evaluation differs from the host twin", host[r], device[r]);
       if (host[r] != reported)
         mismatch(r, "batched evaluation differs from the route's figures", reported, host[r]);
@@ -65,7 +73,6 @@ class CudaBackend final : public Backend {
 
     solution.profile.push_back(
         {"check", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()});
-    solution.backend = "cuda";
     return solution;
   }
 };

@@ -11,6 +11,7 @@
 #include "routesolve/contraction_hierarchy.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
 #include "routesolve/cuda/matrix_engine.hpp"
+#include "routesolve/dispatch/device_fallback.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/road_formats.hpp"
 #include "routesolve/timing.hpp"
@@ -72,9 +73,15 @@ class ProfiledRoadProvider final : public network::MatrixProvider {
 
 }  // namespace
 
-BackendKind resolve_matrix_backend(BackendKind requested, const std::string& network_file) {
+BackendKind resolve_matrix_backend(BackendKind requested, const std::string& network_file, int device_index,
+                                   std::string* fallback) {
+  if (fallback != nullptr) fallback->clear();
   if (requested != BackendKind::Auto) return requested;
-  if (cuda::device_available()) return BackendKind::Cuda;
+  if (cuda::device_available()) {
+    const DeviceChoice choice = use_device(BackendKind::Auto, device_index);
+    if (fallback != nullptr) *fallback = choice.fallback;
+    return choice.kind;
+  }
   if (io::is_network_cache(network_file) && io::read_cache_section(network_file, kChCacheSection))
     return BackendKind::CudaHost;
   return BackendKind::Cpu;
@@ -99,6 +106,7 @@ network::NodeMatrixFunction make_node_engine(BackendKind engine, const std::stri
                                              std::shared_ptr<EngineProfile> profile) {
   if (engine == BackendKind::Cpu) return {};
   if (engine == BackendKind::Auto) throw Error(ErrorCode::Internal, "make_node_engine: resolve auto first");
+  if (engine == BackendKind::Cuda) (void)use_device(BackendKind::Cuda, options.device.index);  // throws when unusable
   cuda::PhastOptions phast;
   phast.device = engine == BackendKind::Cuda ? cuda::MatrixDevice::Cuda : cuda::MatrixDevice::Host;
   phast.transfer = options.device.transfer;
@@ -129,11 +137,13 @@ std::unique_ptr<network::MatrixProvider> make_matrix_provider(const MatrixOption
   if (options.network.empty()) return std::make_unique<network::GreatCircleProvider>(options.speed_mps);
   double load_seconds = 0.0;
   auto router = load_road_router(options.network, &load_seconds);
-  const BackendKind engine = resolve_matrix_backend(options.backend, options.network);
+  std::string fallback;
+  const BackendKind engine = resolve_matrix_backend(options.backend, options.network, options.device.index, &fallback);
   std::shared_ptr<EngineProfile> profile = engine == BackendKind::Cpu ? nullptr : std::make_shared<EngineProfile>();
   network::NodeMatrixFunction nodes = make_node_engine(engine, options.network, *router, options, profile);
   const std::string engine_name =
-      engine == BackendKind::Cpu ? "Boost.Graph Dijkstra" : "PHAST, " + std::string(to_string(engine));
+      engine == BackendKind::Cpu ? "Boost.Graph Dijkstra"
+                                 : "PHAST, " + std::string(to_string(engine)) + (fallback.empty() ? "" : " (" + fallback + ")");
   auto road = std::make_unique<network::RoadProvider>(router, options.max_snap_m, options.threads, std::move(nodes),
                                                       engine_name);
   return std::make_unique<ProfiledRoadProvider>(std::move(road), std::move(profile), load_seconds);

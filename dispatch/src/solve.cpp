@@ -8,7 +8,9 @@
 #include "routesolve/cpu/cpu_backend.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
 #include "routesolve/cuda/search_backend.hpp"
+#include "routesolve/cuda/self_test.hpp"
 #include "routesolve/dispatch/auto_policy.hpp"
+#include "routesolve/dispatch/device_fallback.hpp"
 #include "routesolve/error.hpp"
 
 namespace routesolve {
@@ -34,7 +36,7 @@ Solution solve(const Problem& problem, const SolveOptions& options) {
   // evaluation to pay for its transfers and launches (cost model: dispatch/auto_policy.hpp).
   // Checkpoint / resume: the CPU backend's search state only (issue 8).
   const bool checkpointing = static_cast<bool>(options.on_checkpoint) || options.resume != nullptr;
-  const BackendKind kind = options.backend == BackendKind::Auto && !checkpointing &&
+  BackendKind kind = options.backend == BackendKind::Auto && !checkpointing &&
                                    dispatch::device_pays_for(problem, options)
                                ? BackendKind::Cuda
                            : options.backend == BackendKind::Auto ? BackendKind::Cpu
@@ -47,9 +49,22 @@ Solution solve(const Problem& problem, const SolveOptions& options) {
   if (options.on_checkpoint && !(options.checkpoint_every_s > 0.0))
     throw invalid_input("--checkpoint-every", "must be a positive number of seconds");
   if (options.resume) check_checkpoint(problem, *options.resume);
+  // The device only after it passed its self-test: auto continues on cuda-host, explicit cuda
+  // fails naming the reason.
+  std::string fallback;
+  if (kind == BackendKind::Cuda) {
+    const dispatch::DeviceChoice choice = dispatch::use_device(options.backend, options.device.index);
+    kind = choice.kind;
+    fallback = choice.fallback;
+  }
   auto backend = make_backend(kind);
   Solution solution = backend->solve(problem, options);
   if (solution.backend.empty()) solution.backend = std::string(backend->name());
+  // A device result that did not check out mid-solve (the search finished on the host twin):
+  // the device is not used again by this process.
+  if (kind == BackendKind::Cuda && !solution.fallback.empty())
+    cuda::mark_device_unusable(options.device.index, solution.fallback);
+  if (!fallback.empty()) solution.fallback = fallback;
   return solution;
 }
 

@@ -114,6 +114,11 @@ class SolutionWriter {
     for (const auto& stage : solution.profile)
       times[stage.stage] = std::llround(stage.seconds * 1000.0);
     out["computing_times"] = std::move(times);
+    // Not VROOM's: the backend that really ran, why it is not the one asked for, and device
+    // results that did not check out (VROOM readers ignore unknown summary fields).
+    if (!solution.backend.empty()) out["backend"] = solution.backend;
+    if (!solution.fallback.empty()) out["fallback"] = solution.fallback;
+    if (solution.mismatches > 0) out["mismatches"] = solution.mismatches;
     return out;
   }
 
@@ -231,6 +236,10 @@ class SolutionParser {
           solution.profile.push_back(
               {stage, r_.non_negative_number(ms, join_path(p, stage)) / 1000.0});
       }
+      if (const Json* fallback = r_.member(*summary, "fallback"))
+        solution.fallback = r_.string(*fallback, "summary.fallback");
+      if (const Json* mismatches = r_.member(*summary, "mismatches"))
+        solution.mismatches = r_.unsigned_integer(*mismatches, "summary.mismatches");
     }
     if (const Json* backend = r_.member(root, "backend"))
       solution.backend = r_.string(*backend, "backend");

@@ -195,6 +195,7 @@ TEST(SolveProfileOut, JsonHasEveryPipelineStageWithSharesSummingToOne) {
     EXPECT_NE(r.out.find("stage profile"), std::string::npos) << r.out;
     const json j = json::parse(read_file(prof));
     EXPECT_EQ(j.at("backend"), backend);
+    EXPECT_EQ(j.at("mismatches"), 0);  // any device result that does not check out fails
     EXPECT_EQ(j.at("input"), (dir / "fleet.json").string());
     const double total = j.at("total").get<double>();
     EXPECT_GT(total, 0.0);

@@ -188,3 +188,15 @@ TEST(Cli, BenchmarkFormatsEndToEnd) {
   ASSERT_EQ(run_tool("solve " + inputs[0] + " --quiet --output-format sol -o " + sol.string()).exit_code, 0);
   EXPECT_EQ(run_tool("validate " + inputs[0] + " " + sol.string()).exit_code, 0);
 }
+
+TEST(Cli, DeviceCheckWithoutADeviceSaysWhyAndExits3) {
+  const ToolRun help = run_tool("device-check --help");
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("exit 0: all passed, 1: one failed, 3: no device"), std::string::npos) << help.out;
+  const ToolRun r = run_tool("device-check");
+  if (r.out.rfind("device ", 0) == 0) GTEST_SKIP() << "a CUDA device is present:\n" << r.out;
+  EXPECT_EQ(r.exit_code, 3) << r.out;
+  EXPECT_EQ(r.out.rfind("no CUDA device: ", 0), 0u) << r.out;
+  EXPECT_GT(r.out.size(), std::string("no CUDA device: \n").size()) << "the reason is named: " << r.out;
+  EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << "one line: " << r.out;
+}

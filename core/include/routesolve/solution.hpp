@@ -84,7 +84,12 @@ struct Solution {
   std::vector<Unassigned> unassigned;
   Summary summary;
   std::vector<StageTime> profile;
-  std::string backend;  ///< name of the backend that produced it
+  std::string backend;  ///< name of the backend that really ran
+  /// Why the backend that ran is not the one asked for (a device that failed its self-test, or a
+  /// device result that did not check out mid-solve); empty when nothing fell back.
+  std::string fallback;
+  /// Device results that did not match the host check (each one kept out of the solution).
+  std::uint64_t mismatches = 0;
   std::uint64_t iterations = 0;  ///< metaheuristic iterations, all threads (0 when not counted)
 };
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "routesolve/error.hpp"
@@ -18,7 +19,18 @@ void Search::local_search(std::vector<State>& batch) {
     routes.push_back(std::move(st.routes));
     costs.push_back(std::move(st.cost));
   }
-  descend(p_, packed_, engine_, routes, costs, opts_, stats_, [this] { return expired(); });
+  const std::uint64_t mismatched = stats_.mismatched;
+  descend(p_, packed_, *engine_, routes, costs, opts_, stats_, [this] { return expired(); });
+  if (stats_.mismatched > mismatched && opts_.fallback_engine && !fallback_) {
+    // A result of the engine did not check out (it was not taken): the engine is not trusted
+    // for the rest of the search. The batch is descended again on the fallback engine.
+    stats_.fallback = std::to_string(stats_.mismatched - mismatched) + " result(s) of the " + engine_->name() +
+                      " move engine did not match the host check; the search continued on the host engine";
+    fallback_ = opts_.fallback_engine();
+    fallback_->set_problem(packed_);
+    engine_ = fallback_.get();
+    descend(p_, packed_, *engine_, routes, costs, opts_, stats_, [this] { return expired(); });
+  }
   for (std::size_t i = 0; i < batch.size(); ++i) {
     batch[i].routes = std::move(routes[i]);
     batch[i].cost = std::move(costs[i]);

@@ -9,7 +9,9 @@
 // a descent's result that changed is scheduled with schedule_route when it comes back, and a
 // solution whose routes are not all feasible or whose cost is not its start cost plus the
 // applied deltas is not taken (its routes before the descent are kept; stats.mismatched counts
-// it, a pricing bug). verify_rounds (debug, tests) checks after every round and throws.
+// it, a pricing bug). With a fallback engine (BatchedSearchOptions::fallback_engine), the first
+// mismatch switches the rest of the search to it (and the batch is descended again there);
+// stats.fallback says why. verify_rounds (debug, tests) checks after every round and throws.
 // ApplyMode::Host is the reference: the best moves come back every round and the host applies
 // them, each checked with schedule_route first. Every insertion is verified with schedule_route.
 // Routes of vehicles with breaks: excluded from the batched moves; after each descent a host
@@ -18,6 +20,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "routesolve/solution.hpp"
@@ -38,6 +42,9 @@ struct BatchedSearchOptions {
   std::uint64_t max_rounds = 0;  ///< 0: until the time limit (time limit 0: construction + descent)
   ApplyMode apply = ApplyMode::Engine;
   bool verify_rounds = false;  ///< debug: check every engine round with schedule_route (throws)
+  /// The engine to continue on after the first mismatch (the host twin for the device engine);
+  /// empty: keep the engine (mismatches are still counted, and never applied).
+  std::function<std::unique_ptr<MoveEngine>()> fallback_engine;
 };
 
 struct SearchStats {
@@ -45,6 +52,8 @@ struct SearchStats {
   double construction = 0.0, host = 0.0, total = 0.0;
   std::uint64_t rounds = 0, ls_rounds = 0, applied = 0, rejected = 0, mismatched = 0;
   std::uint64_t break_applied = 0, break_rejected = 0;  ///< host pass over routes with breaks
+  /// Why the search left its engine for the fallback engine (empty: it did not).
+  std::string fallback;
 };
 
 /// The local search alone: improves every solution of `solutions` (one RouteSet per solution,

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -19,11 +20,11 @@ class Search {
  public:
   Search(const Problem& problem, const SolveOptions& options, MoveEngine& engine,
          const BatchedSearchOptions& opts, SearchStats& stats)
-      : p_(problem), options_(options), engine_(engine), opts_(opts), stats_(stats),
+      : p_(problem), options_(options), engine_(&engine), opts_(opts), stats_(stats),
         packed_(pack_problem(problem, opts.neighbours)),
         view_(packed_.view(packed_.arena.bytes.data())),
         threads_(std::max(1u, options.threads)) {
-    engine_.set_problem(packed_);
+    engine_->set_problem(packed_);
     for (const Task& t : p_.tasks())
       if (t.time_windows.size() > 1) multi_window_ = true;
     for (const Vehicle& v : p_.vehicles())
@@ -56,7 +57,8 @@ class Search {
 
   const Problem& p_;
   const SolveOptions& options_;
-  MoveEngine& engine_;
+  MoveEngine* engine_;                      ///< the engine the search runs on now
+  std::unique_ptr<MoveEngine> fallback_;    ///< owned once the search left its engine
   BatchedSearchOptions opts_;
   SearchStats& stats_;
   PackedProblem packed_;

@@ -13,9 +13,9 @@ namespace routesolve::cuda {
 namespace search {
 
 Solution solve_batched(const Problem& problem, const SolveOptions& options, MoveEngine& engine,
-                       const char* backend_name) {
+                       const char* backend_name, const BatchedSearchOptions& search) {
   SearchStats stats;
-  Solution solution = batched_search(problem, options, engine, BatchedSearchOptions{}, &stats);
+  Solution solution = batched_search(problem, options, engine, search, &stats);
   const EngineTimes& e = stats.engine;
   const double device = e.h2d + e.kernels + e.d2h;
   // Stage names shared with the rest of the CUDA backend: "kernel" is the move evaluation
@@ -26,7 +26,9 @@ Solution solve_batched(const Problem& problem, const SolveOptions& options, Move
   solution.profile.push_back({"kernel", e.kernels});
   solution.profile.push_back({"d2h", e.d2h});
   solution.profile.push_back({"host_search", std::max(0.0, stats.total - device - stats.construction)});
-  solution.backend = backend_name;
+  solution.backend = stats.fallback.empty() ? backend_name : "cuda-host";
+  solution.fallback = stats.fallback;
+  solution.mismatches = stats.mismatched;
   return solution;
 }
 

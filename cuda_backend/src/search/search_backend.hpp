@@ -6,7 +6,9 @@
 
 namespace routesolve::cuda::search {
 
+/// The solution carries the search's mismatches, and when the search left `engine` for
+/// search.fallback_engine, backend "cuda-host" and the reason in Solution::fallback.
 Solution solve_batched(const Problem& problem, const SolveOptions& options, MoveEngine& engine,
-                       const char* backend_name);
+                       const char* backend_name, const BatchedSearchOptions& search = {});
 
 }  // namespace routesolve::cuda::search

@@ -5,8 +5,9 @@
 //   road network, cpu     -> Boost.Graph Dijkstra from every source (no preprocessing)
 //   road network, cuda-host / cuda -> PHAST/RPHAST sweeps over the network's contraction
 //                            hierarchy, on the host twin or on the device
-//   road network, auto    -> cuda when a device is usable; else cuda-host when the network cache
-//                            holds a hierarchy (nothing to build); else cpu
+//   road network, auto    -> cuda when a device is usable and passes its self-test (cuda-host,
+//                            with the reason, when it fails it); else cuda-host when the network
+//                            cache holds a hierarchy (nothing to build); else cpu
 //
 // Networks and hierarchies are loaded once per process and shared (batch runs, the service).
 
@@ -30,8 +31,11 @@ struct MatrixOptions {
   double speed_mps = network::GreatCircleProvider::kDefaultSpeedMps;  ///< great-circle only
 };
 
-/// The engine `requested` resolves to for a road network file (the auto rule above).
-BackendKind resolve_matrix_backend(BackendKind requested, const std::string& network_file);
+/// The engine `requested` resolves to for a road network file (the auto rule above), on CUDA
+/// device `device_index`; `*fallback` (when given) gets why auto did not take the device it
+/// found (empty otherwise).
+BackendKind resolve_matrix_backend(BackendKind requested, const std::string& network_file, int device_index = 0,
+                                   std::string* fallback = nullptr);
 
 /// A road network loaded once per process (thread-safe); `*load_seconds` gets the time spent
 /// loading it by this call (0 when it was loaded before). Throws invalid_input naming the file.
@@ -49,7 +53,8 @@ struct EngineProfile {
 /// The node engine of a road network for an engine kind that resolve_matrix_backend() gave:
 /// empty for Cpu (the router's own Dijkstra), PHAST sweeps for CudaHost / Cuda (the hierarchy
 /// from the network cache's "ch" section, else built now). `profile`, when given, must outlive
-/// the function; every call updates it.
+/// the function; every call updates it. Cuda: Error(Device) naming the reason when the device
+/// failed its self-test.
 network::NodeMatrixFunction make_node_engine(BackendKind engine, const std::string& network_file,
                                              const network::RoadRouter& router, const MatrixOptions& options,
                                              std::shared_ptr<EngineProfile> profile = nullptr);

@@ -1,0 +1,82 @@
+#pragma once
+// The device self-test and the process's verdict on each device. Plain C++: no CUDA types.
+//
+// Before a process trusts a device, it runs small random problems through every kernel family
+// on it (PHAST seed, level sweeps and gather on a random graph and its hierarchy; the batched
+// route evaluation; the batched search's move pricing and selection, and its rounds of move
+// application) and compares every result exactly with the host twin. A mismatch, a launch error
+// or an allocation failure makes the device unusable for the rest of the process.
+//
+// The device side is an interface (SelfTestDevice) so that the comparison runs without a GPU
+// too: tests inject a device backed by the host twin, faulty on purpose or not.
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "routesolve/contraction_hierarchy.hpp"
+#include "routesolve/cuda/route_eval.hpp"
+#include "routesolve/road_graph.hpp"
+
+namespace routesolve::cuda {
+
+namespace search {
+class MoveEngine;
+}
+
+/// One device as the self-test drives it: each kernel family on its own inputs.
+class SelfTestDevice {
+ public:
+  virtual ~SelfTestDevice() = default;
+  /// Its name for the verdict line ("NVIDIA H200", ...).
+  [[nodiscard]] virtual std::string name() const = 0;
+  /// PHAST seed, sweeps and gather: durations and distances, sources x targets.
+  virtual NodeMatrices phast(const RoadGraph& graph, const ContractionHierarchy& ch, const std::vector<NodeId>& sources,
+                             const std::vector<NodeId>& targets) = 0;
+  /// The batched route evaluation.
+  virtual std::vector<RouteTotals> evaluate_routes(const RouteBatch& batch) = 0;
+  /// The batched search's move engine on the device.
+  virtual std::unique_ptr<search::MoveEngine> move_engine() = 0;
+};
+
+/// The real CUDA device `index` (its engines are made on first use; they throw Error(Device)
+/// naming the reason where the device is unusable or the build has no CUDA).
+std::unique_ptr<SelfTestDevice> make_cuda_self_test_device(int index);
+
+struct SelfTestResult {
+  int index = 0;          ///< the device index
+  bool passed = false;
+  std::string device;     ///< the device's name (empty when it could not be opened)
+  std::string reason;     ///< why it failed: the first check that did not match, or the error
+  double seconds = 0.0;   ///< time the self-test took
+};
+
+/// Runs every check on `device` against the host twin (never throws: an exception of the
+/// device becomes the reason). `seed` picks the random problems.
+SelfTestResult run_self_test(SelfTestDevice& device, int index = 0, unsigned long long seed = 1);
+
+/// The process's verdict on device `index`: the self-test runs the first time a device index is
+/// asked for (once, thread-safe: other callers wait for it) and later calls return the same
+/// verdict. An index no device has fails with the reason.
+SelfTestResult device_verdict(int index);
+
+/// Marks device `index` unusable for the rest of the process (a result that did not check out
+/// during a solve); the first reason stays.
+void mark_device_unusable(int index, const std::string& reason);
+
+/// How device_verdict opens a device; the default opens the real CUDA device.
+using SelfTestDeviceFactory = std::function<std::unique_ptr<SelfTestDevice>(int index)>;
+
+/// Replaces the factory (an empty one restores the real devices) and forgets every verdict.
+/// For tests, which inject a device backed by the host twin.
+void set_self_test_device_factory(SelfTestDeviceFactory factory);
+
+/// Self-test runs of this process so far (each device index once).
+std::size_t self_test_runs();
+
+/// "device N (NAME): passed in X ms" or "device N (NAME): FAILED: REASON".
+std::string format_verdict(const SelfTestResult& result);
+
+}  // namespace routesolve::cuda

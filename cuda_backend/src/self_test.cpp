@@ -1,0 +1,276 @@
+// The device self-test (routesolve/cuda/self_test.hpp): small random problems through every
+// kernel family, each result compared exactly with the host twin.
+
+#include "routesolve/cuda/self_test.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <exception>
+#include <new>
+#include <numeric>
+#include <random>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "routesolve/cuda/cuda_backend.hpp"
+#include "routesolve/cuda/matrix_engine.hpp"
+#include "routesolve/error.hpp"
+#include "routesolve/problem.hpp"
+#include "routesolve/solution.hpp"
+#include "routesolve/timing.hpp"
+#include "search/search_engine.hpp"
+
+namespace routesolve::cuda {
+namespace {
+
+using Rng = std::mt19937_64;
+
+std::uint32_t draw(Rng& rng, std::uint32_t lo, std::uint32_t hi) {
+  return std::uniform_int_distribution<std::uint32_t>(lo, hi)(rng);
+}
+
+/// A random strongly mixed graph: a two-way ring (everything reachable) plus random chords.
+RoadGraph random_graph(std::size_t n, Rng& rng) {
+  std::vector<std::tuple<NodeId, NodeId, std::uint32_t, std::uint32_t>> arcs;
+  const auto add = [&](std::size_t a, std::size_t b) {
+    arcs.emplace_back(static_cast<NodeId>(a), static_cast<NodeId>(b), draw(rng, 1, 40), draw(rng, 1, 4000));
+  };
+  for (std::size_t u = 0; u < n; ++u) {
+    add(u, (u + 1) % n);
+    add((u + 1) % n, u);
+  }
+  for (std::size_t i = 0; i < 2 * n; ++i) add(draw(rng, 0, static_cast<std::uint32_t>(n - 1)), draw(rng, 0, static_cast<std::uint32_t>(n - 1)));
+  std::stable_sort(arcs.begin(), arcs.end(), [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
+  RoadGraph g;
+  g.first_out.assign(n + 1, 0);
+  for (const auto& a : arcs) {
+    ++g.first_out[std::get<0>(a) + 1];
+    g.head.push_back(std::get<1>(a));
+    g.duration.push_back(std::get<2>(a));
+    g.length.push_back(std::get<3>(a));
+  }
+  std::partial_sum(g.first_out.begin(), g.first_out.end(), g.first_out.begin());
+  return g;
+}
+
+std::vector<NodeId> random_nodes(std::size_t count, std::size_t n, Rng& rng) {
+  std::vector<NodeId> out(count);
+  for (NodeId& v : out) v = draw(rng, 0, static_cast<std::uint32_t>(n - 1));
+  return out;
+}
+
+/// A small problem with time windows, capacities and asymmetric travel.
+ProblemPtr random_problem(std::size_t jobs, Rng& rng) {
+  const std::size_t locations = jobs + 1;
+  std::vector<std::pair<std::int64_t, std::int64_t>> xy(locations);
+  for (auto& p : xy) p = {draw(rng, 0, 100), draw(rng, 0, 100)};
+  Matrix dur(locations), dist(locations);
+  for (std::size_t i = 0; i < locations; ++i)
+    for (std::size_t j = 0; j < locations; ++j) {
+      dist(i, j) = (std::llabs(xy[i].first - xy[j].first) + std::llabs(xy[i].second - xy[j].second)) * 10;
+      dur(i, j) = dist(i, j) + (i != j ? draw(rng, 0, 9) : 0);
+    }
+  ProblemSpec spec;
+  spec.matrices["car"] = ProfileMatrices{dur, dist, std::nullopt};
+  for (std::size_t j = 0; j < jobs; ++j) {
+    JobSpec job;
+    job.id = 1 + j;
+    job.location.index = 1 + j;
+    job.service = draw(rng, 0, 30);
+    job.delivery = Amount{static_cast<std::int64_t>(draw(rng, 1, 9))};
+    if (draw(rng, 0, 2) != 0) {
+      const std::int64_t a = draw(rng, 0, 4000);
+      job.time_windows = {TimeWindow{a, a + draw(rng, 400, 3000)}};
+    }
+    spec.jobs.push_back(job);
+  }
+  for (std::size_t v = 0; v < 4; ++v) {
+    VehicleSpec veh;
+    veh.id = 10 + v;
+    veh.start = LocationSpec{0, std::nullopt};
+    veh.end = LocationSpec{0, std::nullopt};
+    veh.capacity = Amount{static_cast<std::int64_t>(draw(rng, 25, 50))};
+    veh.time_window = TimeWindow{0, 8000};
+    spec.vehicles.push_back(veh);
+  }
+  return Problem::create(std::move(spec));
+}
+
+/// Random feasible routes: every task tried at a few random places, kept where feasible.
+search::RouteSet random_routes(const Problem& p, Rng& rng) {
+  search::RouteSet routes(p.vehicles().size());
+  for (std::size_t t = 0; t < p.tasks().size(); ++t)
+    for (int attempt = 0; attempt < 8; ++attempt) {
+      const std::size_t v = rng() % routes.size();
+      auto seq = routes[v];
+      seq.insert(seq.begin() + static_cast<std::ptrdiff_t>(rng() % (seq.size() + 1)), static_cast<std::int32_t>(t));
+      if (schedule_route(p, v, {seq.begin(), seq.end()}).feasible) {
+        routes[v] = std::move(seq);
+        break;
+      }
+    }
+  return routes;
+}
+
+/// Thrown by a check that found a difference; the message is the verdict's reason.
+struct Differs {
+  std::string what;
+};
+
+template <typename T>
+void same(const std::vector<T>& host, const std::vector<T>& device, const std::string& what) {
+  if (host.size() != device.size())
+    throw Differs{what + ": " + std::to_string(device.size()) + " results, the host twin has " + std::to_string(host.size())};
+  for (std::size_t i = 0; i < host.size(); ++i)
+    if (!(host[i] == device[i])) throw Differs{what + ": result " + std::to_string(i) + " differs from the host twin"};
+}
+
+void check_phast(SelfTestDevice& device, Rng& rng) {
+  const std::size_t n = 48;
+  const RoadGraph graph = random_graph(n, rng);
+  const ContractionHierarchy ch = build_contraction_hierarchy(graph);
+  const std::vector<NodeId> sources = random_nodes(9, n, rng), targets = random_nodes(13, n, rng);
+  PhastOptions host_options;
+  host_options.threads = 1;
+  PhastMatrixEngine host(graph, ch, host_options);
+  const NodeMatrices expected = host.compute(sources, targets);
+  const NodeMatrices found = device.phast(graph, ch, sources, targets);
+  if (found.rows != expected.rows || found.cols != expected.cols)
+    throw Differs{"PHAST matrices: shape " + std::to_string(found.rows) + "x" + std::to_string(found.cols) +
+                  ", expected " + std::to_string(expected.rows) + "x" + std::to_string(expected.cols)};
+  same(expected.durations, found.durations, "PHAST durations");
+  same(expected.distances, found.distances, "PHAST distances");
+}
+
+void check_route_eval(SelfTestDevice& device, const Problem& problem, Rng& rng) {
+  std::vector<RoutePlan> plans;
+  for (std::size_t r = 0; r < 24; ++r) {
+    RoutePlan plan;
+    plan.vehicle = rng() % problem.vehicles().size();
+    const std::size_t visits = rng() % 9;  // empty routes too
+    for (std::size_t i = 0; i < visits; ++i) plan.visits.push_back({false, rng() % problem.tasks().size()});
+    plans.push_back(std::move(plan));
+  }
+  const RouteBatch batch = make_route_batch(problem, plans);
+  same(evaluate_routes_host(batch), device.evaluate_routes(batch), "route evaluation");
+}
+
+bool same_move(const search::Move& a, const search::Move& b) {
+  return a.delta == b.delta && a.u == b.u && a.v == b.v && a.type == b.type && a.aux == b.aux;
+}
+
+void check_moves(SelfTestDevice& device, const Problem& problem, Rng& rng) {
+  const search::PackedProblem packed = search::pack_problem(problem, 6);
+  std::vector<search::RouteSet> solutions;
+  for (int s = 0; s < 3; ++s) solutions.push_back(random_routes(problem, rng));
+  std::vector<const search::RouteSet*> ptrs;
+  for (const auto& s : solutions) ptrs.push_back(&s);
+  search::PackedBatch host_batch = search::pack_batch(packed, ptrs), device_batch = host_batch;
+
+  auto host = search::make_host_engine(1);
+  auto engine = device.move_engine();
+  host->set_problem(packed);
+  engine->set_problem(packed);
+  search::EngineTimes times;
+  std::vector<search::Move> expected, found;
+  host->evaluate(host_batch, expected, times);
+  engine->evaluate(device_batch, found, times);
+  if (expected.size() != found.size()) throw Differs{"move pricing and selection: wrong number of results"};
+  for (std::size_t i = 0; i < expected.size(); ++i)
+    if (!same_move(expected[i], found[i]))
+      throw Differs{"move pricing and selection: best move of (solution " + std::to_string(i / packed.tasks) +
+                    ", task " + std::to_string(i % packed.tasks) + ") differs from the host twin"};
+
+  host->load(host_batch, times);
+  engine->load(device_batch, times);
+  std::vector<std::uint32_t> applied_h, applied_d;
+  std::vector<std::int64_t> gain_h, gain_d;
+  for (int round = 0; round < 50; ++round) {
+    host->round(applied_h, gain_h, times);
+    engine->round(applied_d, gain_d, times);
+    const std::string at = "move application, round " + std::to_string(round);
+    same(applied_h, applied_d, at + ", moves applied");
+    same(gain_h, gain_d, at + ", gains");
+    if (std::all_of(applied_h.begin(), applied_h.end(), [](std::uint32_t a) { return a == 0; })) break;
+  }
+  host->fetch(host_batch, times);
+  engine->fetch(device_batch, times);
+  for (std::uint32_t s = 0; s < host_batch.solutions; ++s)
+    if (search::unpack_solution(host_batch, host_batch.arena.bytes.data(), s, packed.vehicles) !=
+        search::unpack_solution(device_batch, device_batch.arena.bytes.data(), s, packed.vehicles))
+      throw Differs{"move application: solution " + std::to_string(s) + " after the rounds differs from the host twin"};
+}
+
+/// The real device: each engine made on its device when the check needs it.
+class CudaSelfTestDevice final : public SelfTestDevice {
+ public:
+  CudaSelfTestDevice(int index, std::string name) : index_(index), name_(std::move(name)) {}
+  [[nodiscard]] std::string name() const override { return name_; }
+  NodeMatrices phast(const RoadGraph& graph, const ContractionHierarchy& ch, const std::vector<NodeId>& sources,
+                     const std::vector<NodeId>& targets) override {
+    PhastOptions options;
+    options.device = MatrixDevice::Cuda;
+    options.device_index = index_;
+    options.threads = 1;
+    PhastMatrixEngine engine(graph, ch, options);
+    return engine.compute(sources, targets);
+  }
+  std::vector<RouteTotals> evaluate_routes(const RouteBatch& batch) override {
+    return evaluate_routes_device(batch, DeviceEvalOptions{.transfer = TransferMode::Pinned, .device = index_});
+  }
+  std::unique_ptr<search::MoveEngine> move_engine() override {
+    return search::make_device_engine(TransferMode::Pinned, index_);
+  }
+
+ private:
+  int index_;
+  std::string name_;
+};
+
+}  // namespace
+
+std::unique_ptr<SelfTestDevice> make_cuda_self_test_device(int index) {
+  const std::vector<DeviceInfo> all = devices();
+  if (all.empty()) throw Error(ErrorCode::Device, "no usable CUDA device: " + device_unavailable_reason());
+  const auto at = std::find_if(all.begin(), all.end(), [index](const DeviceInfo& d) { return d.index == index; });
+  if (at == all.end())
+    throw Error(ErrorCode::Device, "no CUDA device " + std::to_string(index) + " (" + std::to_string(all.size()) +
+                                       " usable device(s))");
+  return std::make_unique<CudaSelfTestDevice>(index, at->name);
+}
+
+SelfTestResult run_self_test(SelfTestDevice& device, int index, unsigned long long seed) {
+  SelfTestResult result;
+  result.index = index;
+  const auto t0 = Clock::now();
+  try {
+    result.device = device.name();
+    Rng rng(seed);
+    check_phast(device, rng);
+    const ProblemPtr problem = random_problem(18, rng);
+    check_route_eval(device, *problem, rng);
+    check_moves(device, *problem, rng);
+    result.passed = true;
+  } catch (const Differs& d) {
+    result.reason = "self-test mismatch: " + d.what;
+  } catch (const Error& e) {
+    result.reason = std::string(to_string(e.code())) + ": " + e.what();
+  } catch (const std::bad_alloc&) {
+    result.reason = "out of host memory during the self-test";
+  } catch (const std::exception& e) {
+    result.reason = e.what();
+  }
+  result.seconds = seconds_since(t0);
+  return result;
+}
+
+std::string format_verdict(const SelfTestResult& r) {
+  const std::string who = "device " + std::to_string(r.index) + (r.device.empty() ? "" : " (" + r.device + ")");
+  if (r.passed) return who + ": passed in " + std::to_string(static_cast<long long>(r.seconds * 1000.0 + 0.5)) + " ms";
+  return who + ": FAILED: " + r.reason;
+}
+
+}  // namespace routesolve::cuda

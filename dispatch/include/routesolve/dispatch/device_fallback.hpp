@@ -1,0 +1,39 @@
+#pragma once
+// Whether a device the backend choice wants may be used: the process's self-test verdict on it
+// (routesolve/cuda/self_test.hpp). `auto` continues on cuda-host when the device is unusable,
+// and says why; an explicit `cuda` fails instead.
+
+#include <string>
+#include <vector>
+
+#include "routesolve/backend.hpp"
+
+namespace routesolve::dispatch {
+
+struct DeviceChoice {
+  BackendKind kind = BackendKind::Cuda;  ///< Cuda, or CudaHost where auto fell back
+  std::string fallback;                  ///< why it fell back; empty when it did not
+};
+
+/// `requested`: Auto (the auto rule picked the device) or Cuda (asked for by name). Runs the
+/// device's self-test the first time the process asks about it. Cuda when device `index`
+/// passed; otherwise CudaHost with the reason for Auto, and Error(Device) naming the reason
+/// for Cuda ("CUDA backend requested but device N ...").
+DeviceChoice use_device(BackendKind requested, int index);
+
+/// One device's self-test verdict, for `routesolve device-check`.
+struct DeviceCheck {
+  int index = 0;
+  bool passed = false;
+  std::string line;  ///< "device N (NAME): passed in X ms" or "device N (NAME): FAILED: REASON"
+};
+
+struct DeviceReport {
+  std::vector<DeviceCheck> devices;  ///< every device the CUDA runtime lists
+  std::string none_reason;           ///< why there is none, when devices is empty
+};
+
+/// The verdict of every device (the self-test runs now for each one not tested yet).
+DeviceReport check_devices();
+
+}  // namespace routesolve::dispatch

@@ -1,0 +1,105 @@
+#pragma once
+// Test doubles of a device: the host twin behind the self-test's device interface and the
+// batched search's move engine, each able to get one result wrong on purpose (a flipped PHAST
+// entry, route total, priced move or round gain) or to fail allocating.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "routesolve/cuda/matrix_engine.hpp"
+#include "routesolve/cuda/self_test.hpp"
+#include "routesolve/error.hpp"
+#include "search/search_engine.hpp"
+
+namespace routesolve::test {
+
+struct Faults {
+  bool phast = false;        ///< one PHAST duration off by one
+  bool route = false;        ///< one route's distance off by one
+  bool delta = false;        ///< one priced move's delta off by one (evaluate)
+  bool gain = false;         ///< one round's reported gain off by one (round)
+  bool no_memory = false;    ///< the move engine cannot be allocated
+};
+
+/// The host engine, with the faults asked for.
+class FaultyEngine final : public cuda::search::MoveEngine {
+ public:
+  explicit FaultyEngine(Faults faults) : twin_(cuda::search::make_host_engine(1)), faults_(faults) {}
+  [[nodiscard]] std::string name() const override { return "faulty twin"; }
+  void set_problem(const cuda::search::PackedProblem& problem) override { twin_->set_problem(problem); }
+  void evaluate(const cuda::search::PackedBatch& batch, std::vector<cuda::search::Move>& best,
+                cuda::search::EngineTimes& times) override {
+    twin_->evaluate(batch, best, times);
+    if (!faults_.delta) return;
+    for (cuda::search::Move& m : best)
+      if (m.delta < 0 && m.delta != cuda::detail::search::kNoMove) {
+        m.delta -= 1;  // priced one better than it is
+        ++flipped;
+        return;
+      }
+  }
+  void load(const cuda::search::PackedBatch& batch, cuda::search::EngineTimes& times) override { twin_->load(batch, times); }
+  void round(std::vector<std::uint32_t>& applied, std::vector<std::int64_t>& gain,
+             cuda::search::EngineTimes& times) override {
+    twin_->round(applied, gain, times);
+    if (!faults_.gain) return;
+    for (std::size_t s = 0; s < applied.size(); ++s)
+      if (applied[s] > 0) {
+        gain[s] -= 1;  // one applied move's priced delta reported one better than it is
+        ++flipped;
+        return;
+      }
+  }
+  void fetch(cuda::search::PackedBatch& batch, cuda::search::EngineTimes& times) override { twin_->fetch(batch, times); }
+
+  std::uint64_t flipped = 0;  ///< results made wrong so far
+
+ private:
+  std::unique_ptr<cuda::search::MoveEngine> twin_;
+  Faults faults_;
+};
+
+/// The host twin as a self-test device.
+class TwinDevice final : public cuda::SelfTestDevice {
+ public:
+  explicit TwinDevice(Faults faults = {}) : faults_(faults) {}
+  [[nodiscard]] std::string name() const override { return "host twin double"; }
+  NodeMatrices phast(const RoadGraph& graph, const ContractionHierarchy& ch, const std::vector<NodeId>& sources,
+                     const std::vector<NodeId>& targets) override {
+    cuda::PhastOptions options;
+    options.threads = 1;
+    options.tile_width = 8;  // another tiling than the self-test's reference: same results
+    cuda::PhastMatrixEngine engine(graph, ch, options);
+    NodeMatrices m = engine.compute(sources, targets);
+    if (faults_.phast && !m.durations.empty()) m.durations[m.durations.size() / 2] += 1;
+    return m;
+  }
+  std::vector<cuda::RouteTotals> evaluate_routes(const cuda::RouteBatch& batch) override {
+    std::vector<cuda::RouteTotals> out = cuda::evaluate_routes_host(batch);
+    if (faults_.route && !out.empty()) out.back().distance += 1;
+    return out;
+  }
+  std::unique_ptr<cuda::search::MoveEngine> move_engine() override {
+    if (faults_.no_memory) throw Error(ErrorCode::OutOfMemory, "cudaMallocAsync: out of memory (test double)");
+    return std::make_unique<FaultyEngine>(faults_);
+  }
+
+ private:
+  Faults faults_;
+};
+
+/// Injects twin devices with `faults` into the process's verdicts for the scope, then restores
+/// the real devices (every verdict is forgotten both times).
+class ScopedTwinDevices {
+ public:
+  explicit ScopedTwinDevices(Faults faults) {
+    cuda::set_self_test_device_factory([faults](int) { return std::make_unique<TwinDevice>(faults); });
+  }
+  ~ScopedTwinDevices() { cuda::set_self_test_device_factory({}); }
+  ScopedTwinDevices(const ScopedTwinDevices&) = delete;
+  ScopedTwinDevices& operator=(const ScopedTwinDevices&) = delete;
+};
+
+}  // namespace routesolve::test
