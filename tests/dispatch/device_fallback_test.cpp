@@ -15,6 +15,8 @@
 #include "faulty_device.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
 #include "routesolve/dispatch/device_fallback.hpp"
+#include "routesolve/dispatch/matrices.hpp"
+#include "road_graph_fixture.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/vroom_json.hpp"
 #include "routesolve/solve.hpp"
@@ -119,4 +121,24 @@ TEST(DeviceFallback, TheVroomSummaryNamesTheBackendTheFallbackAndTheMismatches) 
   EXPECT_EQ(back.fallback, s.fallback);
   EXPECT_EQ(back.mismatches, 2u);
   EXPECT_TRUE(validate(*p, back).ok());
+}
+
+TEST(DeviceFallback, TheMatrixEngineOnAFaultyDeviceFailsNamingTheReason) {
+  const ScopedTwinDevices devices({.phast = true});
+  RoadNetwork net;
+  net.graph = test::grid_graph(6, 5, 3);
+  const network::RoadRouter router(std::move(net));
+  dispatch::MatrixOptions options;
+  options.device.index = 2;
+  try {
+    (void)dispatch::make_node_engine(BackendKind::Cuda, "city.rsnet", router, options);
+    FAIL() << "expected Error(Device)";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::Device);
+    EXPECT_NE(std::string(e.what()).find("device 2 is unusable: self-test mismatch: PHAST durations"), std::string::npos)
+        << e.what();
+  }
+  // The host twin's engine does not ask the device.
+  EXPECT_TRUE(static_cast<bool>(dispatch::make_node_engine(BackendKind::CudaHost, "city.rsnet", router, options)));
+  EXPECT_EQ(cuda::self_test_runs(), 1u);
 }
