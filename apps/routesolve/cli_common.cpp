@@ -19,6 +19,7 @@
 #include <string>
 #include <utility>
 
+#include "routesolve/dispatch/device_fallback.hpp"
 #include "routesolve/dispatch/matrices.hpp"
 #include "routesolve/memory_budget.hpp"
 #include "routesolve/timing.hpp"
@@ -121,6 +122,19 @@ SolveOptions make_solve_options(const RunOptions& o) {
   return options;
 }
 
+namespace {
+
+/// Prints a warning on stderr once per text for the process (a batch meets the same unusable
+/// device with every file).
+void warn_once(const std::string& text) {
+  static std::mutex mutex;
+  static std::set<std::string> printed;
+  const std::lock_guard lock(mutex);
+  if (printed.insert(text).second) fmt::print(stderr, "warning: {}\n", text);
+}
+
+}  // namespace
+
 /// Reads a fleet file into a validated problem, computing matrices from coordinates if needed.
 ProblemPtr load_problem(const fs::path& input, const RunOptions& o, LoadExtras* extras) {
   io::ReadOptions read;
@@ -140,6 +154,8 @@ ProblemPtr load_problem(const fs::path& input, const RunOptions& o, LoadExtras* 
     if (!o.network.empty()) check_matrix_memory(distinct_locations(spec), matrices_at_peak(spec), spec.source);
     auto source = std::make_shared<MatrixSource>();
     source->provider = dispatch::make_matrix_provider(m);
+    if (!o.network.empty() && m.backend == BackendKind::Auto)
+      if (const std::string why = dispatch::auto_fallback(o.device); !why.empty()) warn_once("matrices: " + why);
     network::fill_matrices(spec, *source->provider, &source->fill);
     if (!o.quiet && o.network.empty())
       fmt::print(stderr,
@@ -203,14 +219,8 @@ Outcome solve_one(const fs::path& input, const RunOptions& o, ProgressBar* bar) 
     };
   }
   out.solution = solve(*out.problem, options);
-  if (!out.solution.fallback.empty()) {
-    // Once per reason for the process (a batch meets the same unusable device every file).
-    static std::mutex mutex;
-    static std::set<std::string> printed;
-    const std::lock_guard lock(mutex);
-    if (printed.insert(out.solution.fallback).second)
-      fmt::print(stderr, "warning: backend {}: {}\n", out.solution.backend, out.solution.fallback);
-  }
+  if (!out.solution.fallback.empty())
+    warn_once(fmt::format("backend {}: {}", out.solution.backend, out.solution.fallback));
   out.solution.profile.insert(out.solution.profile.begin(), extras.stages.begin(), extras.stages.end());
   const auto t_validate = std::chrono::steady_clock::now();
   const ValidationReport report = validate(*out.problem, out.solution);

@@ -16,6 +16,11 @@ DeviceChoice use_device(BackendKind requested, int index) {
   return {BackendKind::CudaHost, why + "; continued on cuda-host"};
 }
 
+std::string auto_fallback(int index) {
+  if (!cuda::device_available()) return {};
+  return use_device(BackendKind::Auto, index).fallback;
+}
+
 DeviceReport check_devices() {
   DeviceReport report;
   for (const cuda::DeviceInfo& d : cuda::devices()) {

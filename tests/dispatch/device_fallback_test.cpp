@@ -142,3 +142,14 @@ TEST(DeviceFallback, TheMatrixEngineOnAFaultyDeviceFailsNamingTheReason) {
   EXPECT_TRUE(static_cast<bool>(dispatch::make_node_engine(BackendKind::CudaHost, "city.rsnet", router, options)));
   EXPECT_EQ(cuda::self_test_runs(), 1u);
 }
+
+TEST(DeviceFallback, AutoFallbackNamesOnlyAPresentDevice) {
+  const ScopedTwinDevices devices({.route = true});
+  const std::string why = dispatch::auto_fallback(0);
+  if (!cuda::device_available()) {
+    EXPECT_TRUE(why.empty()) << why;  // no device: auto never wanted one, nothing fell back
+    EXPECT_EQ(cuda::self_test_runs(), 0u);
+  } else {
+    EXPECT_NE(why.find("route evaluation"), std::string::npos) << why;
+  }
+}

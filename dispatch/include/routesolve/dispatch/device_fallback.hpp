@@ -21,6 +21,11 @@ struct DeviceChoice {
 /// for Cuda ("CUDA backend requested but device N ...").
 DeviceChoice use_device(BackendKind requested, int index);
 
+/// Why `auto` does not use device `index` although the runtime lists a device (it failed its
+/// self-test, or a result of it did not check out); empty when auto may use it or there is none.
+/// Asks the process's verdict (the self-test runs now when it has not run yet).
+std::string auto_fallback(int index);
+
 /// One device's self-test verdict, for `routesolve device-check`.
 struct DeviceCheck {
   int index = 0;
