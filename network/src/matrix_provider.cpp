@@ -97,9 +97,14 @@ bool fill_matrices(ProblemSpec& spec, const MatrixProvider& provider, MatrixFill
   for (const VehicleSpec& v : spec.vehicles) profiles.insert(v.profile);
   for (auto it = profiles.begin(); it != profiles.end(); ++it) {
     // The last profile takes the matrices; the others get copies.
-    const bool last = std::next(it) == profiles.end();
-    spec.matrices[*it] = last ? ProfileMatrices{std::move(m.durations), std::move(m.distances), std::nullopt}
-                              : ProfileMatrices{m.durations, m.distances, std::nullopt};
+    ProfileMatrices& target = spec.matrices[*it];
+    if (std::next(it) == profiles.end()) {
+      target.durations = std::move(m.durations);
+      target.distances = std::move(m.distances);
+    } else {
+      target.durations = m.durations;
+      target.distances = m.distances;
+    }
   }
   if (fill != nullptr) {
     fill->points = std::move(points);
