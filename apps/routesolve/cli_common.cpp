@@ -55,6 +55,10 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
                  "Search time limit in seconds (0: stop at the local optimum)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  cmd.add_option("--iterations", o.iterations,
+                 "Search iterations per thread: the fixed work without a time limit, a cap with one "
+                 "(0: 1,000 without a time limit, no cap with one)")
+      ->capture_default_str();
   cmd.add_option("--seed", o.seed, "Random seed")->capture_default_str();
   cmd.add_option("--threads", o.threads, "Worker threads")
       ->check(CLI::Range(1u, 1024u))
@@ -112,6 +116,7 @@ SolveOptions make_solve_options(const RunOptions& o) {
   SolveOptions options;
   options.backend = parse_backend(o.backend);
   options.time_limit_s = o.time_limit;
+  options.iterations = o.iterations;
   options.seed = o.seed;
   options.threads = o.threads;
   options.device.transfer = parse_transfer_mode(o.transfer);

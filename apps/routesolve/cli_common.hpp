@@ -32,6 +32,7 @@ struct RunOptions {
   std::string backend = "auto";
   std::string objective = "cost";
   double time_limit = 0.0;
+  std::uint64_t iterations = 0;
   std::uint64_t seed = 1;
   unsigned threads = 1;
   bool truncate = false;

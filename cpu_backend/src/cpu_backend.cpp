@@ -201,12 +201,13 @@ Solution CpuBackend::solve(const Problem& problem, const SolveOptions& options) 
   const double construction_s = deadline.elapsed();
   report(options, deadline, state, hopeless, 0.5);
   // Fraction of the budget and iterations the earlier runs used (annealing schedule, fixed work).
+  const std::size_t iteration_budget = options.iterations > 0 ? options.iterations : kDefaultIterations;
   const double fraction_done =
       !resume ? 0.0
       : options.time_limit_s > 0
           ? std::min(1.0, spent_before / options.time_limit_s)
           : std::min(1.0, static_cast<double>(resume->iterations) /
-                              static_cast<double>(kDefaultIterations * std::max(1u, options.threads)));
+                              static_cast<double>(iteration_budget * std::max(1u, options.threads)));
   const std::size_t iterations_done = resume ? static_cast<std::size_t>(resume->iterations) : 0;
 
   // ---- 3. metaheuristic ----------------------------------------------------------------------
@@ -272,8 +273,10 @@ Solution CpuBackend::solve(const Problem& problem, const SolveOptions& options) 
     }
     search.resume_from(fraction_done, iterations_done);
     const std::size_t threads = std::max(1u, options.threads);
+    // Without a time limit, the fixed work; with one, an optional cap (0: none).
+    const std::size_t per_thread_budget = time_left > 0 && options.iterations == 0 ? 0 : iteration_budget;
     const std::size_t iterations_left =
-        kDefaultIterations - std::min(kDefaultIterations, iterations_done / threads);
+        per_thread_budget - std::min(per_thread_budget, iterations_done / threads);
     const TourPlan best = search.run(start, deadline, search_limit, iterations_left,
                                      [&](const Score& score, double fraction) {
                                        if (!options.on_progress) return;

@@ -47,14 +47,16 @@ TourPlan ParallelSearch::run(const TourPlan& start, const Deadline& deadline, do
   const bool timed = time_limit_s > 0.0;
   // Share of the whole budget: what earlier runs spent (resume_from), then this run's part.
   auto fraction = [&](const AnnealingSearch& s) {
-    const double own = timed        ? std::min(1.0, deadline.elapsed() / time_limit_s)
-                       : iterations == 0 ? 1.0
-                                         : static_cast<double>(s.iterations()) / static_cast<double>(iterations);
+    const double by_work =
+        iterations == 0 ? (timed ? 0.0 : 1.0)
+                        : std::min(1.0, static_cast<double>(s.iterations()) / static_cast<double>(iterations));
+    const double own = timed ? std::max(by_work, std::min(1.0, deadline.elapsed() / time_limit_s)) : by_work;
     return fraction_done_ + (1.0 - fraction_done_) * own;
   };
   auto finished = [&](const AnnealingSearch& s) {
     if (deadline.expired()) return true;
-    return timed ? deadline.elapsed() >= time_limit_s : s.iterations() >= iterations;
+    if (iterations > 0 && s.iterations() >= iterations) return true;
+    return timed ? deadline.elapsed() >= time_limit_s : iterations == 0;
   };
   auto work = [&](AnnealingSearch& s) {
     for (std::size_t k = 0; k < kEpochIterations && !finished(s); ++k) s.step(fraction(s));

@@ -33,8 +33,9 @@ class ParallelSearch {
   /// deadline's clock) after `last_s`, then every `every_s` seconds.
   void set_checkpoint(CheckpointFn sink, double every_s, double last_s);
 
-  /// Runs from `start` until the deadline (time_limit_s > 0) or `iterations` steps per thread,
-  /// or the stop flag; returns the best plan.
+  /// Runs from `start` until the deadline (time_limit_s > 0), `iterations` steps per thread
+  /// (when non-zero; with a time limit as well, whichever comes first), or the stop flag;
+  /// returns the best plan.
   TourPlan run(const TourPlan& start, const Deadline& deadline, double time_limit_s, std::size_t iterations,
                const ProgressFn& on_epoch = {});
 

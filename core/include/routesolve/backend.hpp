@@ -56,7 +56,10 @@ struct DeviceOptions {
 struct SolveOptions {
   BackendKind backend = BackendKind::Auto;
   DeviceOptions device;  ///< cuda backend: the device and the transfer mode
-  double time_limit_s = 0.0;  ///< 0 = stop at the local optimum of the construction + descent
+  double time_limit_s = 0.0;  ///< 0 = a fixed amount of work (`iterations`) instead of a time budget
+  /// Search iterations per chain (thread) when time_limit_s == 0; 0 = the backend's default
+  /// (1,000). With a time limit, the search also stops after this many when it is non-zero.
+  std::uint64_t iterations = 0;
   std::uint64_t seed = 1;
   unsigned threads = 1;
   Objective objective = Objective::Cost;
