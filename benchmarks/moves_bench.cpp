@@ -10,7 +10,7 @@
 //                                       left, fetch) from 8 perturbed copies of the solution
 //   Moves/<instance>/cuda-descent       the same on the device (skipped without a device)
 // items_per_second = (customer, neighbour, move type) triples priced per second. The solution
-// is the batched search's construction + descent (seed 1), copied 8 times.
+// is the cuda-host search's after 100 iterations (seed 1), copied 8 times.
 
 #include <benchmark/benchmark.h>
 
@@ -24,14 +24,15 @@
 
 #include "routesolve/cuda/cuda_backend.hpp"
 #include "routesolve/io/formats.hpp"
+#include "routesolve/cuda/search_backend.hpp"
 #include "search/batched_search.hpp"
 #include "search/search_engine.hpp"
 
 namespace {
 
 using namespace routesolve;
-using namespace routesolve::cuda::search;
-namespace ds = routesolve::cuda::detail::search;
+using namespace routesolve::cuda::batched;
+namespace ds = routesolve::cuda::detail::batched;
 
 constexpr unsigned kBatch = 8;
 constexpr unsigned kNeighbours = 16;
@@ -74,9 +75,9 @@ Fixture& fixture(const std::string& name) {
       std::filesystem::path(ROUTESOLVE_BENCH_DATASETS) / "cvrp" / "x" / (name + ".vrp");
   slot->problem = Problem::create(io::read_problem(file));
   slot->packed = pack_problem(*slot->problem, kNeighbours);
-  auto engine = make_host_engine(1);
   SolveOptions options;
-  const Solution s = batched_search(*slot->problem, options, *engine);
+  options.iterations = 100;
+  const Solution s = cuda::make_cuda_host_backend()->solve(*slot->problem, options);
   RouteSet rs(slot->problem->vehicles().size());
   for (const Route& r : s.routes)
     for (const Step& st : r.steps)

@@ -46,6 +46,8 @@ Placement place(std::string_view raw) {
       {"construction", {"search", "construction"}},
       {"local_search", {"search", "local_search"}},
       {"host_search", {"search", "host_search"}},
+      {"pack", {"search", "pack"}},
+      {"insertion_check", {"search", "device_check"}},
       {"search", {"search", ""}},
       {"check", {"validate", "device_check"}},
       {"validate", {"validate", "validator"}},

@@ -1,14 +1,13 @@
 // The "cuda" backend.
 //
-// The search is the batched one of search/batched_search.hpp with the device move engine
-// (kernels + CUB, search/move_eval.cu): the same code as "cuda-host" with the pricing on the
-// GPU, on options.device.index; options.device.transfer = Naive switches the engine to pageable,
-// per-array copies. After
+// The search is the driver every backend shares (search/solve.hpp), its chains in lockstep and
+// their recreate requests priced by the device insertion engine (insertion/insertion.cu) on
+// options.device.index, every choice checked on the host (insertion::CheckedEngine);
+// options.device.transfer = Naive switches the engine to pageable, per-array copies. After
 // the search, every route's travel duration, distance and arc cost is re-evaluated on the device
 // with the batched route-evaluation kernel, and checked to equal both the host twin and the
 // figures of the solution exactly; any difference is a bug (Error Internal). The profile gets
-// "construction", "h2d", "kernel", "d2h" and "host_search" of the search, then "check" (the
-// route re-evaluation).
+// the search's stages (batched_solve.hpp), then "check" (the route re-evaluation).
 
 #include "routesolve/cuda/cuda_backend.hpp"
 
@@ -22,7 +21,8 @@
 
 #include "routesolve/cuda/route_eval.hpp"
 #include "routesolve/error.hpp"
-#include "search/search_backend.hpp"
+#include "insertion/batched_solve.hpp"
+#include "routesolve/cuda/self_test.hpp"
 
 namespace routesolve::cuda {
 namespace {
@@ -45,12 +45,10 @@ class CudaBackend final : public Backend {
   [[nodiscard]] std::string_view name() const noexcept override { return "cuda"; }
 
   Solution solve(const Problem& problem, const SolveOptions& options) override {
-    auto engine = search::make_device_engine(options.device.transfer, options.device.index);
-    // A device result that does not check out sends the rest of the search to the host twin.
-    search::BatchedSearchOptions batched;
-    const unsigned threads = std::max(1u, options.threads);
-    batched.fallback_engine = [threads] { return search::make_host_engine(threads); };
-    Solution solution = search::solve_batched(problem, options, *engine, "cuda", batched);
+    // Every device choice is checked on the host; a mismatch sends the rest of the search to the
+    // host twin (and the solution says so).
+    insertion::CheckedEngine engine(insertion::make_device_engine(options.device), std::max(1u, options.threads));
+    Solution solution = insertion::solve_checked(problem, options, engine);
     const bool on_device = solution.fallback.empty();
     const auto t0 = std::chrono::steady_clock::now();
 

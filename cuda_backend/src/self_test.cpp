@@ -21,6 +21,10 @@
 #include "routesolve/problem.hpp"
 #include "routesolve/solution.hpp"
 #include "routesolve/timing.hpp"
+#include "insertion/insertion_engines.hpp"
+#include "routesolve/search/blink_insertion.hpp"
+#include "routesolve/search/neighbours.hpp"
+#include "routesolve/search/vehicle_classes.hpp"
 #include "search/search_engine.hpp"
 
 namespace routesolve::cuda {
@@ -100,8 +104,8 @@ ProblemPtr random_problem(std::size_t jobs, Rng& rng) {
 }
 
 /// Random feasible routes: every task tried at a few random places, kept where feasible.
-search::RouteSet random_routes(const Problem& p, Rng& rng) {
-  search::RouteSet routes(p.vehicles().size());
+batched::RouteSet random_routes(const Problem& p, Rng& rng) {
+  batched::RouteSet routes(p.vehicles().size());
   for (std::size_t t = 0; t < p.tasks().size(); ++t)
     for (int attempt = 0; attempt < 8; ++attempt) {
       const std::size_t v = rng() % routes.size();
@@ -158,24 +162,24 @@ void check_route_eval(SelfTestDevice& device, const Problem& problem, Rng& rng) 
   same(evaluate_routes_host(batch), device.evaluate_routes(batch), "route evaluation");
 }
 
-bool same_move(const search::Move& a, const search::Move& b) {
+bool same_move(const batched::Move& a, const batched::Move& b) {
   return a.delta == b.delta && a.u == b.u && a.v == b.v && a.type == b.type && a.aux == b.aux;
 }
 
 void check_moves(SelfTestDevice& device, const Problem& problem, Rng& rng) {
-  const search::PackedProblem packed = search::pack_problem(problem, 6);
-  std::vector<search::RouteSet> solutions;
+  const batched::PackedProblem packed = batched::pack_problem(problem, 6);
+  std::vector<batched::RouteSet> solutions;
   for (int s = 0; s < 3; ++s) solutions.push_back(random_routes(problem, rng));
-  std::vector<const search::RouteSet*> ptrs;
+  std::vector<const batched::RouteSet*> ptrs;
   for (const auto& s : solutions) ptrs.push_back(&s);
-  search::PackedBatch host_batch = search::pack_batch(packed, ptrs), device_batch = host_batch;
+  batched::PackedBatch host_batch = batched::pack_batch(packed, ptrs), device_batch = host_batch;
 
-  auto host = search::make_host_engine(1);
+  auto host = batched::make_host_engine(1);
   auto engine = device.move_engine();
   host->set_problem(packed);
   engine->set_problem(packed);
-  search::EngineTimes times;
-  std::vector<search::Move> expected, found;
+  batched::EngineTimes times;
+  std::vector<batched::Move> expected, found;
   host->evaluate(host_batch, expected, times);
   engine->evaluate(device_batch, found, times);
   if (expected.size() != found.size()) throw Differs{"move pricing and selection: wrong number of results"};
@@ -199,9 +203,45 @@ void check_moves(SelfTestDevice& device, const Problem& problem, Rng& rng) {
   host->fetch(host_batch, times);
   engine->fetch(device_batch, times);
   for (std::uint32_t s = 0; s < host_batch.solutions; ++s)
-    if (search::unpack_solution(host_batch, host_batch.arena.bytes.data(), s, packed.vehicles) !=
-        search::unpack_solution(device_batch, device_batch.arena.bytes.data(), s, packed.vehicles))
+    if (batched::unpack_solution(host_batch, host_batch.arena.bytes.data(), s, packed.vehicles) !=
+        batched::unpack_solution(device_batch, device_batch.arena.bytes.data(), s, packed.vehicles))
       throw Differs{"move application: solution " + std::to_string(s) + " after the rounds differs from the host twin"};
+}
+
+/// The search's insertion pricing: three partial solutions of the problem, a request for every
+/// task left out of each (every tour a candidate, one in five positions blinking), priced in
+/// one call on the device and on the host twin; every choice must be the same.
+void check_insertion(SelfTestDevice& device, const Problem& problem, Rng& rng) {
+  const search::SegmentModel model(problem);
+  if (!model.supported()) return;
+  std::vector<std::size_t> insertable;
+  for (std::size_t t = 0; t < problem.tasks().size(); ++t)
+    if (problem.task(t).type != TaskType::Delivery) insertable.push_back(t);
+  const search::VehicleClasses classes(problem);
+  const search::Neighbours near(problem, 8);
+  const auto reference = search::make_segment_engine();
+  std::vector<search::WorkingSolution> solutions;
+  solutions.reserve(3);
+  for (int s = 0; s < 3; ++s) {
+    solutions.emplace_back(model, insertable);
+    std::vector<std::size_t> some;
+    for (std::size_t t : insertable)
+      if (draw(rng, 0, 2) != 0) some.push_back(t);
+    search::BlinkInsertion(near, classes, 0.1).apply(solutions.back(), some, rng, problem.vehicles().size(), *reference);
+  }
+  std::vector<std::size_t> all(problem.vehicles().size());
+  std::iota(all.begin(), all.end(), std::size_t{0});
+  std::vector<search::InsertionRequest> requests;
+  for (const search::WorkingSolution& s : solutions)
+    for (std::size_t t : s.unassigned_tasks())
+      requests.push_back({&s, t, all, rng(), search::blink_threshold(0.2)});
+  std::vector<search::InsertionChoice> expected(requests.size()), found(requests.size());
+  insertion::make_host_engine(1)->price(requests, expected);
+  device.insertion_engine()->price(requests, found);
+  for (std::size_t r = 0; r < requests.size(); ++r)
+    if (!(expected[r] == found[r]))
+      throw Differs{"insertion pricing: request " + std::to_string(r) + " (task " + std::to_string(requests[r].task) +
+                    ") differs from the host twin"};
 }
 
 /// The real device: each engine made on its device when the check needs it.
@@ -221,8 +261,11 @@ class CudaSelfTestDevice final : public SelfTestDevice {
   std::vector<RouteTotals> evaluate_routes(const RouteBatch& batch) override {
     return evaluate_routes_device(batch, DeviceEvalOptions{.transfer = TransferMode::Pinned, .device = index_});
   }
-  std::unique_ptr<search::MoveEngine> move_engine() override {
-    return search::make_device_engine(TransferMode::Pinned, index_);
+  std::unique_ptr<batched::MoveEngine> move_engine() override {
+    return batched::make_device_engine(TransferMode::Pinned, index_);
+  }
+  std::unique_ptr<search::InsertionEngine> insertion_engine() override {
+    return insertion::make_device_engine(DeviceOptions{index_, TransferMode::Pinned});
   }
 
  private:
@@ -253,6 +296,7 @@ SelfTestResult run_self_test(SelfTestDevice& device, int index, unsigned long lo
     const ProblemPtr problem = random_problem(18, rng);
     check_route_eval(device, *problem, rng);
     check_moves(device, *problem, rng);
+    check_insertion(device, *problem, rng);
     result.passed = true;
   } catch (const Differs& d) {
     result.reason = "self-test mismatch: " + d.what;

@@ -8,21 +8,21 @@
 #include <algorithm>
 #include <random>
 
-#include "blink_insertion.hpp"
-#include "neighbours.hpp"
-#include "search_state.hpp"
-#include "savings.hpp"
-#include "segments.hpp"
-#include "string_removal.hpp"
+#include "routesolve/search/blink_insertion.hpp"
+#include "routesolve/search/neighbours.hpp"
+#include "routesolve/search/search_state.hpp"
+#include "routesolve/search/savings.hpp"
+#include "routesolve/search/segments.hpp"
+#include "routesolve/search/string_removal.hpp"
 #include "test_problems.hpp"
-#include "tour_polish.hpp"
-#include "vehicle_classes.hpp"
-#include "working_solution.hpp"
+#include "routesolve/search/tour_polish.hpp"
+#include "routesolve/search/vehicle_classes.hpp"
+#include "routesolve/search/working_solution.hpp"
 
 namespace routesolve::test {
 namespace {
 
-using namespace routesolve::cpu::detail;
+using namespace routesolve::search;
 
 /// Random instance: 16 jobs (delivery or pickup, 2 dimensions), 4 shipments, single time
 /// windows, 4 vehicles of mixed capacity (one open-ended), no setup or breaks, so that the
@@ -209,10 +209,11 @@ TEST_P(SegmentTest, WorkingSolutionRevertRestoresEverything) {
   WorkingSolution ws(m, insertable);
   const VehicleClasses classes(*problem);
   const Neighbours near(*problem, 10);
+  const auto engine = make_segment_engine();
   BlinkInsertion insertion(near, classes, 0.0);
   StringRemoval removal(near, StringRemoval::Parameters{});
   std::mt19937_64 rng(GetParam());
-  insertion.apply(ws, insertable, rng, ws.vehicle_count());
+  insertion.apply(ws, insertable, rng, ws.vehicle_count(), *engine);
   EXPECT_EQ(ws.score().unassigned, 0u);
   for (int round = 0; round < 50; ++round) {
     const TourPlan before = ws.plan();
@@ -225,7 +226,7 @@ TEST_P(SegmentTest, WorkingSolutionRevertRestoresEverything) {
         EXPECT_FALSE(ws.assigned(problem->task(t).sibling));
       }
     }
-    insertion.apply(ws, removed, rng, ws.vehicle_count());
+    insertion.apply(ws, removed, rng, ws.vehicle_count(), *engine);
     // The score is the recomputed one.
     Cost cost = 0;
     std::size_t routes = 0;
@@ -262,15 +263,19 @@ TEST_P(SegmentTest, BestInsertionDeltaIsExactAndFeasible) {
   WorkingSolution ws(m, insertable);
   const VehicleClasses classes(*problem);
   const Neighbours near(*problem, 10);
+  const auto engine = make_segment_engine();
   BlinkInsertion insertion(near, classes, 0.0);
   std::mt19937_64 rng(GetParam());
   std::vector<std::size_t> half(insertable.begin(), insertable.begin() + static_cast<std::ptrdiff_t>(insertable.size() / 2));
-  insertion.apply(ws, half, rng, ws.vehicle_count());
+  insertion.apply(ws, half, rng, ws.vehicle_count(), *engine);
   std::size_t checked = 0;
   for (std::size_t t : insertable) {
     if (ws.assigned(t)) continue;
     for (std::size_t v = 0; v < ws.vehicle_count(); ++v) {
-      const InsertionChoice c = insertion.best_in_tour(ws, t, v, nullptr);
+      const std::size_t tours[] = {v};
+      const InsertionRequest request{&ws, t, tours, 0, 0};
+      InsertionChoice c;
+      engine->price(std::span<const InsertionRequest>(&request, 1), std::span<InsertionChoice>(&c, 1));
       if (!c.found()) continue;
       WorkingSolution after = ws;
       if (problem->task(t).sibling != kNone) after.insert_pair(t, v, c.i, c.j);
@@ -293,8 +298,9 @@ TEST_P(SegmentTest, TourOperatorsPriceExactlyAndStayFeasible) {
     WorkingSolution ws(m, insertable);
     const VehicleClasses classes(*problem);
     const Neighbours near(*problem, 10);
+    const auto engine = make_segment_engine();
     std::mt19937_64 rng(GetParam());
-    BlinkInsertion(near, classes, 0.5).apply(ws, insertable, rng, ws.vehicle_count());  // poor tours
+    BlinkInsertion(near, classes, 0.5).apply(ws, insertable, rng, ws.vehicle_count(), *engine);  // poor tours
     for (std::size_t v = 0; v < ws.vehicle_count(); ++v) {
       const auto& tasks = ws.tour(v).tasks;
       const std::size_t n = tasks.size();

@@ -15,12 +15,13 @@
 #include "search/batched_search.hpp"
 #include "search/search_engine.hpp"
 
-namespace routesolve::cuda::search {
+namespace routesolve::cuda::batched {
 
 struct InstanceKind {
   bool shipments = false;
   bool heterogeneous = false;  // several start/end/speed/capacity/skills classes
   bool breaks = false;         // vehicles 0 and 2 take a break (one with a max_load)
+  bool priorities = false;     // a third of the jobs and shipments have a priority
 };
 
 inline ProblemPtr random_instance(std::uint64_t seed, std::size_t jobs, InstanceKind kind) {
@@ -56,6 +57,7 @@ inline ProblemPtr random_instance(std::uint64_t seed, std::size_t jobs, Instance
     job.pickup = Amount{uni(0, 4) == 0 ? uni(0, 10) : 0, 0};
     if (uni(0, 2) != 0) job.time_windows = {window()};
     if (kind.heterogeneous && uni(0, 5) == 0) job.skills = {7};
+    if (kind.priorities && uni(0, 2) == 0) job.priority = static_cast<int>(uni(1, 100));
     spec.jobs.push_back(job);
   }
   for (std::size_t s = 0; s < pairs; ++s) {
@@ -67,6 +69,7 @@ inline ProblemPtr random_instance(std::uint64_t seed, std::size_t jobs, Instance
     sh.amount = Amount{uni(1, 10), 0};
     sh.pickup.service = uni(0, 20);
     if (uni(0, 1) == 0) sh.delivery.time_windows = {window()};
+    if (kind.priorities && uni(0, 2) == 0) sh.priority = static_cast<int>(uni(1, 100));
     spec.shipments.push_back(sh);
   }
   const std::size_t vehicles = 3 + static_cast<std::size_t>(uni(0, 2));
@@ -191,4 +194,4 @@ inline bool all_feasible(const Problem& p, const RouteSet& rs) {
   return true;
 }
 
-}  // namespace routesolve::cuda::search
+}  // namespace routesolve::cuda::batched

@@ -14,10 +14,10 @@
 #include "search/host_grid.hpp"
 #include "search/search_engine.hpp"
 
-namespace routesolve::cuda::search {
+namespace routesolve::cuda::batched {
 namespace {
 
-namespace ds = detail::search;
+namespace ds = detail::batched;
 
 /// The move applied the plain way (the definitions in views.cuh's MoveType comments).
 RouteSet apply_plain(const RouteSet& in, std::int32_t u, std::int32_t v, std::uint32_t type) {
@@ -395,4 +395,4 @@ TEST(BatchedMoves, PairRelocateIsPickedInTheBatch) {
 }
 
 }  // namespace
-}  // namespace routesolve::cuda::search
+}  // namespace routesolve::cuda::batched

@@ -1,7 +1,8 @@
 #pragma once
 // Test doubles of a device: the host twin behind the self-test's device interface and the
-// batched search's move engine, each able to get one result wrong on purpose (a flipped PHAST
-// entry, route total, priced move or round gain) or to fail allocating.
+// batched descent's move engine and the search's insertion engine, each able to get one result
+// wrong on purpose (a flipped PHAST entry, route total, priced move, round gain or insertion
+// choice) or to fail allocating.
 
 #include <cstdint>
 #include <memory>
@@ -11,6 +12,7 @@
 #include "routesolve/cuda/matrix_engine.hpp"
 #include "routesolve/cuda/self_test.hpp"
 #include "routesolve/error.hpp"
+#include "insertion/insertion_engines.hpp"
 #include "search/search_engine.hpp"
 
 namespace routesolve::test {
@@ -21,28 +23,64 @@ struct Faults {
   bool delta = false;        ///< one priced move's delta off by one (evaluate)
   bool gain = false;         ///< one round's reported gain off by one (round)
   bool no_memory = false;    ///< the move engine cannot be allocated
+  bool insertion = false;    ///< one insertion choice's delta off by one
+  bool missed = false;       ///< one found insertion reported as not found
+};
+
+/// The insertion engine's host twin, with the faults asked for (from its `after`-th call on).
+class FaultyInsertion final : public cuda::insertion::BatchedEngine {
+ public:
+  explicit FaultyInsertion(Faults faults, std::uint64_t after = 0)
+      : twin_(cuda::insertion::make_host_engine(1)), faults_(faults), after_(after) {}
+  [[nodiscard]] std::string name() const override { return "faulty insertion twin"; }
+  [[nodiscard]] const cuda::insertion::InsertionStats& stats() const noexcept override { return twin_->stats(); }
+  void price(std::span<const search::InsertionRequest> requests, std::span<search::InsertionChoice> out) override {
+    twin_->price(requests, out);
+    if (calls_++ < after_) return;
+    for (search::InsertionChoice& c : out) {
+      if (!c.found()) continue;
+      if (faults_.insertion) {
+        c.delta -= 1;  // priced one better than it is
+        ++flipped;
+        return;
+      }
+      if (faults_.missed) {
+        c = search::InsertionChoice{};
+        ++flipped;
+        return;
+      }
+    }
+  }
+
+  std::uint64_t flipped = 0;  ///< results made wrong so far
+
+ private:
+  std::unique_ptr<cuda::insertion::BatchedEngine> twin_;
+  Faults faults_;
+  std::uint64_t after_;
+  std::uint64_t calls_ = 0;
 };
 
 /// The host engine, with the faults asked for.
-class FaultyEngine final : public cuda::search::MoveEngine {
+class FaultyEngine final : public cuda::batched::MoveEngine {
  public:
-  explicit FaultyEngine(Faults faults) : twin_(cuda::search::make_host_engine(1)), faults_(faults) {}
+  explicit FaultyEngine(Faults faults) : twin_(cuda::batched::make_host_engine(1)), faults_(faults) {}
   [[nodiscard]] std::string name() const override { return "faulty twin"; }
-  void set_problem(const cuda::search::PackedProblem& problem) override { twin_->set_problem(problem); }
-  void evaluate(const cuda::search::PackedBatch& batch, std::vector<cuda::search::Move>& best,
-                cuda::search::EngineTimes& times) override {
+  void set_problem(const cuda::batched::PackedProblem& problem) override { twin_->set_problem(problem); }
+  void evaluate(const cuda::batched::PackedBatch& batch, std::vector<cuda::batched::Move>& best,
+                cuda::batched::EngineTimes& times) override {
     twin_->evaluate(batch, best, times);
     if (!faults_.delta) return;
-    for (cuda::search::Move& m : best)
-      if (m.delta < 0 && m.delta != cuda::detail::search::kNoMove) {
+    for (cuda::batched::Move& m : best)
+      if (m.delta < 0 && m.delta != cuda::detail::batched::kNoMove) {
         m.delta -= 1;  // priced one better than it is
         ++flipped;
         return;
       }
   }
-  void load(const cuda::search::PackedBatch& batch, cuda::search::EngineTimes& times) override { twin_->load(batch, times); }
+  void load(const cuda::batched::PackedBatch& batch, cuda::batched::EngineTimes& times) override { twin_->load(batch, times); }
   void round(std::vector<std::uint32_t>& applied, std::vector<std::int64_t>& gain,
-             cuda::search::EngineTimes& times) override {
+             cuda::batched::EngineTimes& times) override {
     twin_->round(applied, gain, times);
     if (!faults_.gain) return;
     for (std::size_t s = 0; s < applied.size(); ++s)
@@ -52,12 +90,12 @@ class FaultyEngine final : public cuda::search::MoveEngine {
         return;
       }
   }
-  void fetch(cuda::search::PackedBatch& batch, cuda::search::EngineTimes& times) override { twin_->fetch(batch, times); }
+  void fetch(cuda::batched::PackedBatch& batch, cuda::batched::EngineTimes& times) override { twin_->fetch(batch, times); }
 
   std::uint64_t flipped = 0;  ///< results made wrong so far
 
  private:
-  std::unique_ptr<cuda::search::MoveEngine> twin_;
+  std::unique_ptr<cuda::batched::MoveEngine> twin_;
   Faults faults_;
 };
 
@@ -81,9 +119,12 @@ class TwinDevice final : public cuda::SelfTestDevice {
     if (faults_.route && !out.empty()) out.back().distance += 1;
     return out;
   }
-  std::unique_ptr<cuda::search::MoveEngine> move_engine() override {
+  std::unique_ptr<cuda::batched::MoveEngine> move_engine() override {
     if (faults_.no_memory) throw Error(ErrorCode::OutOfMemory, "cudaMallocAsync: out of memory (test double)");
     return std::make_unique<FaultyEngine>(faults_);
+  }
+  std::unique_ptr<search::InsertionEngine> insertion_engine() override {
+    return std::make_unique<FaultyInsertion>(faults_);
   }
 
  private:

@@ -1,114 +1,111 @@
-// Mismatches are loud: a move engine whose result does not check out (a double that reports one
-// priced delta wrong) is counted in the stats and the solution, never applied, and with a
-// fallback engine the rest of the search runs on the host engine; the solution validates.
+// Mismatches are loud: a device insertion engine whose choice does not check out (a double that
+// prices one choice wrong, or misses one) is counted, never reaches the search, and sends the
+// rest of the search to the host twin; the solution says how many and why, and validates.
 
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <numeric>
+#include <random>
 
 #include "batched_fixture.hpp"
 #include "faulty_device.hpp"
+#include "insertion/batched_solve.hpp"
+#include "routesolve/search/blink_insertion.hpp"
+#include "routesolve/search/neighbours.hpp"
+#include "routesolve/search/vehicle_classes.hpp"
 #include "routesolve/validator.hpp"
-#include "search/search_backend.hpp"
 
 using namespace routesolve;
-using namespace routesolve::cuda::search;
+using cuda::batched::InstanceKind;
+using cuda::batched::random_instance;
+using cuda::insertion::CheckedEngine;
 using test::Faults;
-using test::FaultyEngine;
+using test::FaultyInsertion;
 
 namespace {
 
-struct SearchRun {
-  Solution solution;
-  SearchStats stats;
-  std::uint64_t flipped = 0;
-  int fallbacks_made = 0;
-};
-
-SearchRun search_with(const Problem& p, Faults faults, ApplyMode mode, bool with_fallback) {
-  SearchRun run;
+SolveOptions fixed_work(std::uint64_t seed) {
   SolveOptions options;
-  options.seed = 7;
-  BatchedSearchOptions search;
-  search.max_rounds = 4;
-  search.batch = 4;
-  search.apply = mode;
-  if (with_fallback)
-    search.fallback_engine = [&run] {
-      ++run.fallbacks_made;
-      return make_host_engine(1);
-    };
-  FaultyEngine engine(faults);
-  run.solution = batched_search(p, options, engine, search, &run.stats);
-  run.flipped = engine.flipped;
-  return run;
+  options.seed = seed;
+  options.iterations = 60;
+  return options;
+}
+
+/// Task sequences of every route, in order.
+std::vector<std::vector<std::size_t>> sequences(const Solution& s) {
+  std::vector<std::vector<std::size_t>> out;
+  for (const Route& r : s.routes) {
+    out.emplace_back();
+    for (const Step& step : r.steps)
+      if (step.type == StepType::Job || step.type == StepType::Pickup || step.type == StepType::Delivery)
+        out.back().push_back(step.task);
+  }
+  return out;
+}
+
+TEST(Mismatches, ACorrectDeviceHasNoneAndNeverFallsBack) {
+  const auto p = random_instance(21, 30, InstanceKind{true, true, false, true});
+  CheckedEngine engine(std::make_unique<FaultyInsertion>(Faults{}), 1, 4);
+  const Solution s = cuda::insertion::solve_checked(*p, fixed_work(3), engine);
+  EXPECT_EQ(s.mismatches, 0u);
+  EXPECT_TRUE(s.fallback.empty());
+  EXPECT_EQ(s.backend, "cuda");
+  EXPECT_TRUE(validate(*p, s).ok());
+}
+
+TEST(Mismatches, AWrongDeltaIsCaughtAtOnceAndTheSearchGoesOnOnTheHostTwin) {
+  const auto p = random_instance(22, 30, InstanceKind{false, true, false, true});
+  auto faulty = std::make_unique<FaultyInsertion>(Faults{.insertion = true}, 5);
+  const FaultyInsertion* device = faulty.get();
+  CheckedEngine engine(std::move(faulty), 1);
+  const Solution s = cuda::insertion::solve_checked(*p, fixed_work(4), engine);
+  EXPECT_EQ(device->flipped, 1u);  // after the fallback the device is not asked again
+  EXPECT_EQ(s.mismatches, 1u);
+  EXPECT_EQ(s.backend, "cuda-host");  // what really finished the search
+  EXPECT_NE(s.fallback.find("faulty insertion twin did not match the host twin"), std::string::npos) << s.fallback;
+  EXPECT_TRUE(validate(*p, s).ok());
+  // The search never saw the wrong choice: the same routes as the host twin's search.
+  const auto host = cuda::insertion::make_host_engine(1);
+  const Solution reference = cuda::insertion::solve_batched(*p, fixed_work(4), *host, "cuda-host");
+  EXPECT_EQ(sequences(s), sequences(reference));
+  EXPECT_EQ(s.summary.cost, reference.summary.cost);
+}
+
+TEST(Mismatches, AMissedPositionIsCaughtByTheWholeRecomputation) {
+  const auto p = random_instance(23, 30, InstanceKind{true, true, false, false});
+  // The choice-by-choice check cannot see a position the device missed; the whole call priced
+  // again on the host twin (here every third call) does.
+  CheckedEngine engine(std::make_unique<FaultyInsertion>(Faults{.missed = true}), 1, 3);
+  const Solution s = cuda::insertion::solve_checked(*p, fixed_work(5), engine);
+  EXPECT_GE(s.mismatches, 1u);
+  EXPECT_FALSE(s.fallback.empty());
+  EXPECT_TRUE(validate(*p, s).ok());
+}
+
+TEST(Mismatches, CheckedChoicesEqualTheHostTwinsOnEveryRequest) {
+  const auto p = random_instance(24, 25, InstanceKind{true, true, true, true});
+  const search::SegmentModel model(*p);
+  std::vector<std::size_t> insertable;
+  for (std::size_t t = 0; t < p->tasks().size(); ++t)
+    if (p->task(t).type != TaskType::Delivery) insertable.push_back(t);
+  search::WorkingSolution ws(model, insertable);
+  const search::VehicleClasses classes(*p);
+  const search::Neighbours near(*p, 8);
+  std::mt19937_64 rng(9);
+  std::vector<std::size_t> half(insertable.begin(), insertable.begin() + static_cast<std::ptrdiff_t>(insertable.size() / 2));
+  search::BlinkInsertion(near, classes, 0.0).apply(ws, half, rng, ws.vehicle_count(), *search::make_segment_engine());
+  std::vector<std::size_t> all(p->vehicles().size());
+  std::iota(all.begin(), all.end(), std::size_t{0});
+  std::vector<search::InsertionRequest> requests;
+  for (std::size_t t : ws.unassigned_tasks()) requests.push_back({&ws, t, all, rng(), 0});
+  ASSERT_FALSE(requests.empty());
+  std::vector<search::InsertionChoice> expected(requests.size()), got(requests.size());
+  cuda::insertion::make_host_engine(1)->price(requests, expected);
+  CheckedEngine engine(std::make_unique<FaultyInsertion>(Faults{.insertion = true}), 1);
+  engine.price(requests, got);
+  EXPECT_EQ(engine.mismatches(), 1u);
+  for (std::size_t r = 0; r < requests.size(); ++r) EXPECT_EQ(got[r], expected[r]) << r;
 }
 
 }  // namespace
-
-TEST(Mismatches, ACorrectEngineHasNoneAndNeverFallsBack) {
-  const auto p = random_instance(21, 30, InstanceKind{false, true});
-  for (const ApplyMode mode : {ApplyMode::Engine, ApplyMode::Host}) {
-    const SearchRun run = search_with(*p, {}, mode, true);
-    EXPECT_EQ(run.stats.mismatched, 0u);
-    EXPECT_TRUE(run.stats.fallback.empty()) << run.stats.fallback;
-    EXPECT_EQ(run.fallbacks_made, 0);
-    EXPECT_TRUE(validate(*p, run.solution).ok());
-  }
-}
-
-TEST(Mismatches, AWrongGainInTheEngineIsCountedAndSwitchesToTheHostEngine) {
-  const auto p = random_instance(22, 30, InstanceKind{false, true});
-  const SearchRun run = search_with(*p, {.gain = true}, ApplyMode::Engine, true);
-  ASSERT_GT(run.flipped, 0u);
-  EXPECT_GE(run.stats.mismatched, 1u);
-  EXPECT_EQ(run.fallbacks_made, 1);  // once, for the rest of the search
-  EXPECT_NE(run.stats.fallback.find("faulty twin move engine did not match the host check"), std::string::npos)
-      << run.stats.fallback;
-  EXPECT_GE(run.flipped, run.stats.mismatched);  // a solution with several wrong gains is one mismatch
-  const ValidationReport report = validate(*p, run.solution);
-  EXPECT_TRUE(report.ok()) << report.to_text();
-}
-
-TEST(Mismatches, AWrongPricedDeltaOnTheHostPathIsCountedAndNeverApplied) {
-  const auto p = random_instance(23, 30, InstanceKind{false, true});
-  const SearchRun kept = search_with(*p, {.delta = true}, ApplyMode::Host, false);
-  ASSERT_GT(kept.flipped, 0u);
-  EXPECT_GE(kept.stats.mismatched, 1u);  // caught before it was applied (a clashing one is skipped)
-  EXPECT_LE(kept.stats.mismatched, kept.flipped);
-  EXPECT_TRUE(kept.stats.fallback.empty());
-  EXPECT_TRUE(validate(*p, kept.solution).ok());
-
-  const SearchRun switched = search_with(*p, {.delta = true}, ApplyMode::Host, true);
-  EXPECT_GE(switched.stats.mismatched, 1u);
-  EXPECT_EQ(switched.fallbacks_made, 1);
-  EXPECT_FALSE(switched.stats.fallback.empty());
-  EXPECT_TRUE(validate(*p, switched.solution).ok());
-}
-
-TEST(Mismatches, TheSolutionSaysHowManyAndWhyItFellBack) {
-  const auto p = random_instance(24, 30, InstanceKind{false, true});
-  SolveOptions options;
-  options.seed = 3;
-  BatchedSearchOptions search;
-  search.fallback_engine = [] { return make_host_engine(1); };
-  FaultyEngine engine({.gain = true});
-  const Solution s = solve_batched(*p, options, engine, "cuda", search);
-  EXPECT_GE(s.mismatches, 1u);
-  EXPECT_EQ(s.backend, "cuda-host");  // what really finished the search
-  EXPECT_NE(s.fallback.find("continued on the host engine"), std::string::npos) << s.fallback;
-  EXPECT_TRUE(validate(*p, s).ok());
-
-  // Without a fallback engine the mismatches are still counted, and the backend is unchanged.
-  FaultyEngine again({.gain = true});
-  const Solution counted = solve_batched(*p, options, again, "cuda");
-  EXPECT_GE(counted.mismatches, 1u);
-  EXPECT_EQ(counted.backend, "cuda");
-  EXPECT_TRUE(counted.fallback.empty());
-  EXPECT_TRUE(validate(*p, counted).ok());
-
-  auto host = make_host_engine(1);
-  const Solution clean = solve_batched(*p, options, *host, "cuda-host");
-  EXPECT_EQ(clean.mismatches, 0u);
-  EXPECT_TRUE(clean.fallback.empty());
-}

@@ -17,8 +17,8 @@
 #include "routesolve/problem.hpp"
 #include "routesolve/solution.hpp"
 #include "search/solution_state.hpp"
-#include "segments.hpp"
-#include "working_solution.hpp"
+#include "routesolve/search/segments.hpp"
+#include "routesolve/search/working_solution.hpp"
 
 namespace routesolve::test {
 namespace {
@@ -72,8 +72,8 @@ std::shared_ptr<const Problem> random_instance(std::uint64_t seed) {
 }
 
 /// A random feasible solution that leaves some tasks out on purpose.
-cuda::search::State random_state(const Problem& p, std::mt19937_64& rng) {
-  cuda::search::State s;
+cuda::batched::State random_state(const Problem& p, std::mt19937_64& rng) {
+  cuda::batched::State s;
   s.routes.assign(p.vehicles().size(), {});
   s.cost.assign(p.vehicles().size(), 0);
   std::vector<std::size_t> order(p.tasks().size());
@@ -92,7 +92,7 @@ cuda::search::State random_state(const Problem& p, std::mt19937_64& rng) {
         seq.insert(seq.begin() + static_cast<std::ptrdiff_t>(a + 1 + rng() % (seq.size() - a)),
                    static_cast<std::int32_t>(task.sibling));
       bool ok = false;
-      const Cost c = cuda::search::schedule_cost(p, v, seq, &ok);
+      const Cost c = cuda::batched::schedule_cost(p, v, seq, &ok);
       if (ok) {
         s.routes[v] = std::move(seq);
         s.cost[v] = c;
@@ -109,12 +109,12 @@ cuda::search::State random_state(const Problem& p, std::mt19937_64& rng) {
 
 /// The CPU search's view of the same solution: a working solution with every job and pickup
 /// insertable, the routes set as they are.
-auto cpu_score(const cpu::detail::SegmentModel& model, const cuda::search::State& s) {
+auto cpu_score(const search::SegmentModel& model, const cuda::batched::State& s) {
   const Problem& p = model.problem();
   std::vector<std::size_t> insertable;
   for (std::size_t t = 0; t < p.tasks().size(); ++t)
     if (p.task(t).type != TaskType::Delivery) insertable.push_back(t);
-  cpu::detail::WorkingSolution ws(model, insertable);
+  search::WorkingSolution ws(model, insertable);
   for (std::size_t v = 0; v < s.routes.size(); ++v)
     ws.set_tasks(v, std::vector<std::size_t>(s.routes[v].begin(), s.routes[v].end()));
   return ws.score();
@@ -124,12 +124,12 @@ TEST(PriorityRanking, CpuAndCudaHostRankTwoSolutionsAlike) {
   std::size_t priority_decided = 0, compared = 0;
   for (std::uint64_t seed = 1; seed <= 30; ++seed) {
     const auto problem = random_instance(seed);
-    const cpu::detail::SegmentModel model(*problem);
+    const search::SegmentModel model(*problem);
     std::mt19937_64 rng(seed * 7919);
     for (int pair = 0; pair < 20; ++pair) {
-      const cuda::search::State a = random_state(*problem, rng), b = random_state(*problem, rng);
+      const cuda::batched::State a = random_state(*problem, rng), b = random_state(*problem, rng);
       const auto ca = cpu_score(model, a), cb = cpu_score(model, b);
-      const Score ga = cuda::search::score(*problem, a), gb = cuda::search::score(*problem, b);
+      const Score ga = cuda::batched::score(*problem, a), gb = cuda::batched::score(*problem, b);
       // Term by term.
       EXPECT_EQ(static_cast<std::int64_t>(ca.priority_lost), ga.priority_lost);
       EXPECT_EQ(static_cast<std::int64_t>(ca.unassigned), ga.unassigned);

@@ -49,6 +49,8 @@ TEST(SelfTest, EveryKernelFamilyIsCompared) {
   expect_fails({.route = true}, "route evaluation");
   expect_fails({.delta = true}, "move pricing and selection");
   expect_fails({.gain = true}, "move application");
+  expect_fails({.insertion = true}, "insertion pricing");
+  expect_fails({.missed = true}, "insertion pricing");
 }
 
 TEST(SelfTest, AnAllocationFailureFailsTheDeviceWithTheError) {

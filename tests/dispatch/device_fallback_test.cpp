@@ -51,7 +51,7 @@ TEST(DeviceFallback, ExplicitCudaFailsWithDeviceErrorNamingTheReason) {
         << message;
   }
   // solve() asks before it makes the backend: the same error, whatever the build.
-  const auto p = cuda::search::random_instance(31, 12, {});
+  const auto p = cuda::batched::random_instance(31, 12, {});
   SolveOptions options;
   options.backend = BackendKind::Cuda;
   try {
@@ -90,7 +90,7 @@ TEST(DeviceFallback, DeviceCheckListsEveryDeviceOrWhyThereIsNone) {
 }
 
 TEST(DeviceFallback, TheVroomSummaryNamesTheBackendTheFallbackAndTheMismatches) {
-  const auto p = cuda::search::random_instance(32, 12, {});
+  const auto p = cuda::batched::random_instance(32, 12, {});
   SolveOptions options;
   options.backend = BackendKind::CudaHost;
   Solution s = solve(*p, options);

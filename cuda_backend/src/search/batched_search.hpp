@@ -1,9 +1,11 @@
 #pragma once
-// The batched search: construction by cheapest insertion, then rounds of B ruin-and-recreate
-// children (host, cheap) improved together by the batched local search, keeping the best.
-// Deterministic for a seed and a number of rounds (time limits make the number of rounds vary).
+// The batched descent: B solutions improved together by rounds of batched move evaluation
+// (every (customer, neighbour, move type) of every solution priced at once), selection of
+// non-overlapping improving moves and their application. It is the batched counterpart of the
+// granular descent; the search driver (search/solve.hpp) does not call it, since its decisions
+// must equal the CPU operators'. The moves benchmark and the device self-test use it.
 //
-// The local search (descend) runs inside the engine by default (ApplyMode::Engine): the batch
+// The descent (descend) runs inside the engine by default (ApplyMode::Engine): the batch
 // is loaded once, every round prices, selects and applies the moves where the engine runs (the
 // device for `cuda`), and the result comes back once. Verification, always on: every route of
 // a descent's result that changed is scheduled with schedule_route when it comes back, and a
@@ -28,7 +30,7 @@
 #include "routesolve/backend.hpp"
 #include "search_engine.hpp"
 
-namespace routesolve::cuda::search {
+namespace routesolve::cuda::batched {
 
 /// Where the moves selected in a round are applied.
 enum class ApplyMode {
@@ -64,8 +66,4 @@ void descend(const Problem& problem, const PackedProblem& packed, MoveEngine& en
              const BatchedSearchOptions& options, SearchStats& stats,
              const std::function<bool()>& expired = {});
 
-/// Solves with the given engine (host twin or device).
-Solution batched_search(const Problem& problem, const SolveOptions& options, MoveEngine& engine,
-                        const BatchedSearchOptions& search = {}, SearchStats* stats = nullptr);
-
-}  // namespace routesolve::cuda::search
+}  // namespace routesolve::cuda::batched

@@ -9,9 +9,9 @@
 #include "descent.hpp"
 #include "solution_state.hpp"
 
-namespace routesolve::cuda::search {
+namespace routesolve::cuda::batched {
 
-namespace ds = detail::search;
+namespace ds = detail::batched;
 
 std::size_t Descent::break_pass(std::vector<RouteSet>& sols, std::vector<std::vector<Cost>>& costs) {
   const auto t0 = Clock::now();
@@ -62,4 +62,4 @@ std::size_t Descent::break_pass(std::vector<RouteSet>& sols, std::vector<std::ve
   return total;
 }
 
-}  // namespace routesolve::cuda::search
+}  // namespace routesolve::cuda::batched

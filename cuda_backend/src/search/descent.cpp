@@ -12,9 +12,9 @@
 #include "routesolve/error.hpp"
 #include "solution_state.hpp"
 
-namespace routesolve::cuda::search {
+namespace routesolve::cuda::batched {
 
-namespace ds = detail::search;
+namespace ds = detail::batched;
 
 void Descent::on_host(std::vector<RouteSet>& sols, std::vector<std::vector<Cost>>& costs) {
   std::vector<char> active(sols.size(), 1);
@@ -162,4 +162,4 @@ Descent::Applied Descent::apply_verified(const BatchView& bv, const ds::PrefixVi
   return done;
 }
 
-}  // namespace routesolve::cuda::search
+}  // namespace routesolve::cuda::batched

@@ -8,7 +8,7 @@
 #include "batched_search.hpp"
 #include "solution_state.hpp"
 
-namespace routesolve::cuda::search {
+namespace routesolve::cuda::batched {
 
 /// The batched descent, the pieces of descend() (see batched_search.hpp).
 class Descent {
@@ -50,7 +50,7 @@ class Descent {
   /// route an earlier one changed, each only after its new routes are materialised from the
   /// batch, accepted by schedule_route, and their cost change equals the priced delta exactly
   /// (otherwise: rejected, or mismatched, a pricing bug, never applied).
-  Applied apply_verified(const BatchView& bv, const detail::search::PrefixView& prefix, std::uint32_t s,
+  Applied apply_verified(const BatchView& bv, const detail::batched::PrefixView& prefix, std::uint32_t s,
                          const std::vector<Move>& cand, RouteSet& routes, std::vector<Cost>& cost) const;
 
   /// Schedules the routes of `rs` that differ from `old` (costs of the others carried over);
@@ -77,4 +77,4 @@ class Descent {
   bool breaks_ = false;
 };
 
-}  // namespace routesolve::cuda::search
+}  // namespace routesolve::cuda::batched

@@ -18,7 +18,7 @@
 #include "routesolve/error.hpp"
 #include "search_engine.hpp"
 
-namespace routesolve::cuda::search {
+namespace routesolve::cuda::batched {
 namespace {
 
 using detail::DeviceBuffer;
@@ -79,7 +79,7 @@ class DeviceEngine final : public MoveEngine {
     grow(batch_dev_, bytes);
     const std::size_t prefix = prefix_bytes(batch.positions, problem_->dims);
     grow(prefix_dev_, prefix);
-    grow(work_dev_, detail::search::evaluate_workspace_bytes(segments, problem_->neighbours, batch.routes));
+    grow(work_dev_, detail::batched::evaluate_workspace_bytes(segments, problem_->neighbours, batch.routes));
     if (best_dev_.size() < segments) {
       best_dev_ = DeviceBuffer<Move>(segments, stream_);
       best_host_ = PinnedBuffer<Move>(segments);
@@ -99,7 +99,7 @@ class DeviceEngine final : public MoveEngine {
     copied_.record(stream_);
     const BatchView bv = batch.view(batch_dev_.data());
     const PrefixView xv = prefix_view(prefix_dev_.data(), batch.positions, problem_->dims);
-    detail::search::launch_evaluate(view_, bv, xv, batch.routes, work_dev_.view(),
+    detail::batched::launch_evaluate(view_, bv, xv, batch.routes, work_dev_.view(),
                                     {best_dev_.data(), segments}, stream_.get());
     computed_.record(stream_);
     if (transfer_ == TransferMode::Pinned) {
@@ -142,7 +142,7 @@ class DeviceEngine final : public MoveEngine {
       best_host_ = PinnedBuffer<Move>(segments);
     }
     grow(prefix_dev_, prefix_bytes(batch.positions, problem_->dims));
-    grow(work_dev_, detail::search::evaluate_workspace_bytes(segments, problem_->neighbours, batch.routes,
+    grow(work_dev_, detail::batched::evaluate_workspace_bytes(segments, problem_->neighbours, batch.routes,
                                                              batch.solutions));
     apply_layout_ = ApplyLayout(batch.solutions, batch.tasks, batch.routes);
     grow(apply_dev_, apply_layout_.total);
@@ -182,7 +182,7 @@ class DeviceEngine final : public MoveEngine {
     const PrefixView xv = prefix_view(prefix_dev_.data(), layout_.positions, problem_->dims);
     const ApplyView av = apply_layout_.view(apply_dev_.data(), best_dev_.data());
     start_.record(stream_);
-    detail::search::launch_round(view_, bv, xv, layout_.routes, work_dev_.view(), av, out, stream_.get());
+    detail::batched::launch_round(view_, bv, xv, layout_.routes, work_dev_.view(), av, out, stream_.get());
     computed_.record(stream_);
     std::byte* counts = counts_host_.data();
     RS_CUDA_CHECK(cudaMemcpyAsync(counts, apply_dev_.data() + apply_layout_.applied, solutions * 4ull,
@@ -283,4 +283,4 @@ std::unique_ptr<MoveEngine> make_device_engine(TransferMode transfer, int device
   return std::make_unique<DeviceEngine>(transfer, device);
 }
 
-}  // namespace routesolve::cuda::search
+}  // namespace routesolve::cuda::batched

@@ -4,10 +4,10 @@
 #include "routesolve/error.hpp"
 #include "search_engine.hpp"
 
-namespace routesolve::cuda::search {
+namespace routesolve::cuda::batched {
 
 std::unique_ptr<MoveEngine> make_device_engine(TransferMode /*transfer*/, int /*device*/) {
   throw Error(ErrorCode::Device, "device move evaluation requested but " + device_unavailable_reason());
 }
 
-}  // namespace routesolve::cuda::search
+}  // namespace routesolve::cuda::batched

@@ -11,10 +11,10 @@
 #include "host_grid.hpp"
 #include "search_engine.hpp"
 
-namespace routesolve::cuda::search {
+namespace routesolve::cuda::batched {
 namespace {
 
-namespace ds = detail::search;
+namespace ds = detail::batched;
 
 }  // namespace
 
@@ -151,4 +151,4 @@ std::unique_ptr<MoveEngine> make_host_engine(unsigned threads) {
   return std::make_unique<HostEngine>(threads);
 }
 
-}  // namespace routesolve::cuda::search
+}  // namespace routesolve::cuda::batched

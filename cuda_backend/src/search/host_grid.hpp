@@ -8,7 +8,7 @@
 #include "../host_grid.hpp"
 #include "kernels.cuh"
 
-namespace routesolve::cuda::detail::search {
+namespace routesolve::cuda::detail::batched {
 
 /// body(thread, block) for every thread of engine_grid(n), on up to `threads` host threads.
 template <typename Body>
@@ -16,4 +16,4 @@ void run_grid(const Body& body, std::uint64_t n, unsigned threads) {
   run_grid_parallel(engine_grid(n), threads, [&body](u32 thread, u32 block, u32 /*block_dim*/) { body(thread, block); });
 }
 
-}  // namespace routesolve::cuda::detail::search
+}  // namespace routesolve::cuda::detail::batched

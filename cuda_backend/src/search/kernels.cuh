@@ -18,7 +18,7 @@
 #include "route_writer.cuh"
 #include "selection.cuh"
 
-namespace routesolve::cuda::detail::search {
+namespace routesolve::cuda::detail::batched {
 
 using u64 = std::uint64_t;
 
@@ -167,4 +167,4 @@ struct WriteBody {
   }
 };
 
-}  // namespace routesolve::cuda::detail::search
+}  // namespace routesolve::cuda::detail::batched

@@ -11,7 +11,7 @@
 #include "../device_runtime.hpp"
 #include "move_eval_launch.hpp"
 
-namespace routesolve::cuda::detail::search {
+namespace routesolve::cuda::detail::batched {
 namespace {
 
 /// Thread threadIdx.x of block blockIdx.x runs the body.
@@ -139,4 +139,4 @@ void launch_round(const ProblemView& problem, const BatchView& batch, const Pref
   launch(WriteBody{problem, batch, apply, out, routes}, routes, stream);
 }
 
-}  // namespace routesolve::cuda::detail::search
+}  // namespace routesolve::cuda::detail::batched

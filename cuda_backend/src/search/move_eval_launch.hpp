@@ -8,7 +8,7 @@
 
 #include "kernels.cuh"
 
-namespace routesolve::cuda::detail::search {
+namespace routesolve::cuda::detail::batched {
 
 /// Bytes of scratch launch_evaluate needs for `segments` (solution, customer) pairs of K moves
 /// (and launch_round, with the batch's `routes` and `solutions`).
@@ -33,4 +33,4 @@ void launch_round(const ProblemView& problem, const BatchView& batch, const Pref
                   std::uint32_t routes, DeviceSpan<std::byte> workspace, const ApplyView& apply,
                   const BatchOut& out, cudaStream_t stream);
 
-}  // namespace routesolve::cuda::detail::search
+}  // namespace routesolve::cuda::detail::batched

@@ -12,11 +12,11 @@
 #include "routesolve/error.hpp"
 #include "search_engine.hpp"
 
-namespace routesolve::cuda::search {
+namespace routesolve::cuda::batched {
 namespace {
 
 using detail::DeviceSpan;
-namespace ds = detail::search;
+namespace ds = detail::batched;
 
 template <typename T>
 DeviceSpan<const T> at(const std::byte* base, std::size_t offset, std::size_t count) {
@@ -354,4 +354,4 @@ PrefixView prefix_view(std::byte* base, std::uint32_t positions, std::uint32_t d
   return x;
 }
 
-}  // namespace routesolve::cuda::search
+}  // namespace routesolve::cuda::batched

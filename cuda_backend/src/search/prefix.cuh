@@ -8,7 +8,7 @@
 
 #include "views.cuh"
 
-namespace routesolve::cuda::detail::search {
+namespace routesolve::cuda::detail::batched {
 
 /// Load profile of one visit of `task` in dimension d (jobs and shipment halves, exact).
 RS_HD inline LoadProfile task_load(const ProblemView& p, i32 task, u32 d) {
@@ -149,4 +149,4 @@ RS_HD inline void build_route(const ProblemView& p, const BatchView& b, const Pr
   for (u32 d = 0; d < dims; ++d) store_load(x.suffix_load, first, p.dims, d, suf.dim(d));
 }
 
-}  // namespace routesolve::cuda::detail::search
+}  // namespace routesolve::cuda::detail::batched

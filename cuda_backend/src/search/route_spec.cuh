@@ -4,7 +4,7 @@
 
 #include "views.cuh"
 
-namespace routesolve::cuda::detail::search {
+namespace routesolve::cuda::detail::batched {
 
 /// Range positions a piece visits (skips excluded).
 RS_HD inline bool skipped(const Piece& pc, u32 pos) { return pos == pc.skip0 || pos == pc.skip1; }
@@ -84,4 +84,4 @@ RS_HD inline u32 spec_tasks(const BatchView& b, const RouteSpec& sp) {
 }
 
 
-}  // namespace routesolve::cuda::detail::search
+}  // namespace routesolve::cuda::detail::batched

@@ -4,7 +4,7 @@
 
 #include "route_spec.cuh"
 
-namespace routesolve::cuda::detail::search {
+namespace routesolve::cuda::detail::batched {
 
 
 /// Positions of route r after the round (sentinels included); the last entry is 0.
@@ -41,4 +41,4 @@ RS_HD inline void write_route(const ProblemView& p, const BatchView& b, const Ap
   w(-1);
 }
 
-}  // namespace routesolve::cuda::detail::search
+}  // namespace routesolve::cuda::detail::batched

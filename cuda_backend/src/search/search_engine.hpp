@@ -16,14 +16,14 @@
 #include "routesolve/problem.hpp"
 #include "kernels.cuh"
 
-namespace routesolve::cuda::search {
+namespace routesolve::cuda::batched {
 
-using detail::search::ApplyView;
-using detail::search::BatchOut;
-using detail::search::BatchView;
-using detail::search::Move;
-using detail::search::PrefixView;
-using detail::search::ProblemView;
+using detail::batched::ApplyView;
+using detail::batched::BatchOut;
+using detail::batched::BatchView;
+using detail::batched::Move;
+using detail::batched::PrefixView;
+using detail::batched::ProblemView;
 
 /// Arrays placed one after the other, each 256-byte aligned; `arrays` lists (offset, bytes) of
 /// each, for the naive transfer mode (one copy per array).
@@ -54,7 +54,7 @@ struct PackedProblem {
   /// (customer, neighbour, move type) triples of one solution: 7 types for every customer, the
   /// pair relocate for pickups (its scan of delivery positions counts as one).
   [[nodiscard]] std::uint64_t moves_per_solution() const {
-    return std::uint64_t{neighbours} * (std::uint64_t{tasks} * detail::search::kPairRelocate + pickups);
+    return std::uint64_t{neighbours} * (std::uint64_t{tasks} * detail::batched::kPairRelocate + pickups);
   }
   std::vector<std::uint64_t> matrix_n;
   std::vector<std::size_t> matrix_durations, matrix_distances, matrix_costs;  // offsets
@@ -107,7 +107,7 @@ struct ApplyLayout {
 PackedBatch pack_batch(const PackedProblem& problem, const std::vector<const RouteSet*>& solutions);
 
 /// The task sequence of a composed route (what price_route priced), read from a packed batch.
-std::vector<std::int32_t> materialize(const BatchView& batch, const detail::search::RouteSpec& spec);
+std::vector<std::int32_t> materialize(const BatchView& batch, const detail::batched::RouteSpec& spec);
 
 /// Bytes of the per-position arrays for `positions` positions, and their view at `base`.
 std::size_t prefix_bytes(std::uint32_t positions, std::uint32_t dims);
@@ -162,4 +162,4 @@ std::unique_ptr<MoveEngine> make_host_engine(unsigned threads);
 /// CPU-only build).
 std::unique_ptr<MoveEngine> make_device_engine(TransferMode transfer, int device = 0);
 
-}  // namespace routesolve::cuda::search
+}  // namespace routesolve::cuda::batched

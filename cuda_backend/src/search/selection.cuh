@@ -5,7 +5,7 @@
 
 #include "pricing/moves.cuh"
 
-namespace routesolve::cuda::detail::search {
+namespace routesolve::cuda::detail::batched {
 
 /// Order of the selection: lower delta first, then lower customer (each customer has at most
 /// one candidate, so this is a total order: the host reference's std::sort gives the same).
@@ -52,4 +52,4 @@ RS_HD inline void take_moves(const ProblemView& p, const BatchView& b, const Pre
 }
 
 
-}  // namespace routesolve::cuda::detail::search
+}  // namespace routesolve::cuda::detail::batched

@@ -14,7 +14,7 @@
 #include "routesolve/solution.hpp"
 #include "search_engine.hpp"
 
-namespace routesolve::cuda::search {
+namespace routesolve::cuda::batched {
 
 
 /// One solution of the search: the task order per vehicle, its verified costs, the unassigned.
@@ -58,4 +58,4 @@ inline Cost schedule_cost(const Problem& p, std::size_t v, const std::vector<std
   return r.feasible ? r.route.cost : 0;
 }
 
-}  // namespace routesolve::cuda::search
+}  // namespace routesolve::cuda::batched

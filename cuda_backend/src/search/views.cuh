@@ -27,7 +27,7 @@
 #include "routesolve/hd/segment.hpp"
 #include "routesolve/hd/travel_view.hpp"
 
-namespace routesolve::cuda::detail::search {
+namespace routesolve::cuda::detail::batched {
 
 using i64 = std::int64_t;
 using u32 = std::uint32_t;
@@ -158,4 +158,4 @@ struct BatchOut {
   DeviceSpan<i32> task_pos;       // assigned tasks rewritten; unassigned stay -1
 };
 
-}  // namespace routesolve::cuda::detail::search
+}  // namespace routesolve::cuda::detail::batched

@@ -1,7 +1,7 @@
 // The descents over the operators: the granular descent and polish_tour only improve, keep
 // every route feasible for schedule_route, and stop at a local optimum of their operators.
 
-#include "descent.hpp"
+#include "routesolve/search/descent.hpp"
 
 #include "operator_fixture.hpp"
 

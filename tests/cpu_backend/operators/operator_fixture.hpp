@@ -12,18 +12,18 @@
 #include <vector>
 
 #include "../test_problems.hpp"
-#include "blink_insertion.hpp"
-#include "neighbours.hpp"
-#include "operators/operator.hpp"
+#include "routesolve/search/blink_insertion.hpp"
+#include "routesolve/search/neighbours.hpp"
+#include "routesolve/search/operators/operator.hpp"
 #include "routesolve/solution.hpp"
-#include "search_state.hpp"
-#include "segments.hpp"
-#include "vehicle_classes.hpp"
-#include "working_solution.hpp"
+#include "routesolve/search/search_state.hpp"
+#include "routesolve/search/segments.hpp"
+#include "routesolve/search/vehicle_classes.hpp"
+#include "routesolve/search/working_solution.hpp"
 
 namespace routesolve::test::operators {
 
-using namespace routesolve::cpu::detail;
+using namespace routesolve::search;
 
 /// 30 jobs (2 dimensions, deliveries and pickups), 4 shipments, 5 vehicles: 4 interchangeable
 /// ones with a fixed cost and one open-ended. With `tight`, time windows and small capacities.
@@ -79,7 +79,7 @@ struct Fixture {
   /// A poor random solution (blinks at rate 0.5).
   WorkingSolution random_solution(std::mt19937_64& rng) const {
     WorkingSolution ws(*model, insertable);
-    BlinkInsertion(*near, *classes, 0.5).apply(ws, insertable, rng, ws.vehicle_count());
+    BlinkInsertion(*near, *classes, 0.5).apply(ws, insertable, rng, ws.vehicle_count(), *make_segment_engine());
     return ws;
   }
 };

@@ -1,7 +1,7 @@
 // TourOrOpt (a run of 1-3 tasks moves inside its tour), evaluate-then-apply on every tour of
 // random solutions.
 
-#include "operators/or_opt.hpp"
+#include "routesolve/search/operators/or_opt.hpp"
 
 #include "operator_fixture.hpp"
 

@@ -1,6 +1,6 @@
 // InterRelocate (relocate / or-opt between tours), evaluate-then-apply on random solutions.
 
-#include "operators/relocate.hpp"
+#include "routesolve/search/operators/relocate.hpp"
 
 #include "operator_fixture.hpp"
 

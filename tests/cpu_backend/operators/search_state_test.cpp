@@ -7,19 +7,19 @@
 
 #include <random>
 
-#include "operators/pair_relocate.hpp"
-#include "operators/relocate.hpp"
-#include "operators/route_change.hpp"
-#include "operators/swap.hpp"
-#include "operators/two_opt.hpp"
-#include "operators/two_opt_star.hpp"
-#include "search_state.hpp"
+#include "routesolve/search/operators/pair_relocate.hpp"
+#include "routesolve/search/operators/relocate.hpp"
+#include "routesolve/search/operators/route_change.hpp"
+#include "routesolve/search/operators/swap.hpp"
+#include "routesolve/search/operators/two_opt.hpp"
+#include "routesolve/search/operators/two_opt_star.hpp"
+#include "routesolve/search/search_state.hpp"
 #include "../test_problems.hpp"
 
 namespace routesolve::test {
 namespace {
 
-using namespace routesolve::cpu::detail;
+using namespace routesolve::search;
 
 /// A random heterogeneous instance: jobs, shipments, open routes, fixed costs, speed factors,
 /// per-km costs; capacities large so that any sequence is acceptable to the filters.

@@ -1,7 +1,7 @@
 // SwapStar (two tasks change tours, each to its best place in the other tour), evaluate-then-apply
 // on every pair of tours of random solutions.
 
-#include "operators/swap_star.hpp"
+#include "routesolve/search/operators/swap_star.hpp"
 
 #include "operator_fixture.hpp"
 

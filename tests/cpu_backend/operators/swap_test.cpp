@@ -1,6 +1,6 @@
 // InterSwap (two jobs of different tours change places), evaluate-then-apply on random solutions.
 
-#include "operators/swap.hpp"
+#include "routesolve/search/operators/swap.hpp"
 
 #include "operator_fixture.hpp"
 

@@ -1,6 +1,6 @@
 // InterTwoOptStar (tail exchange between two tours), evaluate-then-apply on random solutions.
 
-#include "operators/two_opt_star.hpp"
+#include "routesolve/search/operators/two_opt_star.hpp"
 
 #include "operator_fixture.hpp"
 

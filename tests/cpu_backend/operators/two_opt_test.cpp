@@ -1,6 +1,6 @@
 // TourTwoOpt (reversal inside one tour), evaluate-then-apply on every tour of random solutions.
 
-#include "operators/two_opt.hpp"
+#include "routesolve/search/operators/two_opt.hpp"
 
 #include "operator_fixture.hpp"
 

@@ -3,8 +3,8 @@
 //
 // Before a process trusts a device, it runs small random problems through every kernel family
 // on it (PHAST seed, level sweeps and gather on a random graph and its hierarchy; the batched
-// route evaluation; the batched search's move pricing and selection, and its rounds of move
-// application) and compares every result exactly with the host twin. A mismatch, a launch error
+// route evaluation; the batched descent's move pricing and selection, and its rounds of move
+// application; the search's batched insertion pricing) and compares every result exactly with the host twin. A mismatch, a launch error
 // or an allocation failure makes the device unusable for the rest of the process.
 //
 // The device side is an interface (SelfTestDevice) so that the comparison runs without a GPU
@@ -22,9 +22,14 @@
 
 namespace routesolve::cuda {
 
-namespace search {
+namespace batched {
 class MoveEngine;
 }
+}  // namespace routesolve::cuda
+namespace routesolve::search {
+class InsertionEngine;
+}
+namespace routesolve::cuda {
 
 /// One device as the self-test drives it: each kernel family on its own inputs.
 class SelfTestDevice {
@@ -37,8 +42,10 @@ class SelfTestDevice {
                              const std::vector<NodeId>& targets) = 0;
   /// The batched route evaluation.
   virtual std::vector<RouteTotals> evaluate_routes(const RouteBatch& batch) = 0;
-  /// The batched search's move engine on the device.
-  virtual std::unique_ptr<search::MoveEngine> move_engine() = 0;
+  /// The batched descent's move engine on the device.
+  virtual std::unique_ptr<batched::MoveEngine> move_engine() = 0;
+  /// The search driver's batched insertion engine on the device.
+  virtual std::unique_ptr<search::InsertionEngine> insertion_engine() = 0;
 };
 
 /// The real CUDA device `index` (its engines are made on first use; they throw Error(Device)

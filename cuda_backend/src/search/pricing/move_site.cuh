@@ -4,7 +4,7 @@
 
 #include "../route_spec.cuh"
 
-namespace routesolve::cuda::detail::search {
+namespace routesolve::cuda::detail::batched {
 
 /// The two customers of a move in solution `sol`: positions, routes, vehicles.
 struct MoveSite {
@@ -40,4 +40,4 @@ RS_HD inline bool locate(const ProblemView& p, const BatchView& b, u32 sol, i32 
   return true;
 }
 
-}  // namespace routesolve::cuda::detail::search
+}  // namespace routesolve::cuda::detail::batched

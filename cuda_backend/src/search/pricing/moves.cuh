@@ -10,7 +10,7 @@
 #include "two_opt.cuh"
 #include "two_opt_star.cuh"
 
-namespace routesolve::cuda::detail::search {
+namespace routesolve::cuda::detail::batched {
 
 /// The new routes of a move (1 for intra-route, 2 for inter-route); 0 when the move does not
 /// apply (same task, a sentinel in the way, shipment rules, other vehicle class...).
@@ -99,4 +99,4 @@ RS_HD inline Move best_move(const ProblemView& p, const BatchView& b, const Pref
   return best;
 }
 
-}  // namespace routesolve::cuda::detail::search
+}  // namespace routesolve::cuda::detail::batched

@@ -3,7 +3,7 @@
 
 #include "move_site.cuh"
 
-namespace routesolve::cuda::detail::search {
+namespace routesolve::cuda::detail::batched {
 
 /// The new routes of a pair relocate (aux: the delivery's position, see MoveType): 2 between
 /// routes, 1 within one; 0 when it does not apply.
@@ -68,4 +68,4 @@ RS_HD inline u32 pair_relocate_specs(const ProblemView& p, const BatchView& b, c
   return 1;
 }
 
-}  // namespace routesolve::cuda::detail::search
+}  // namespace routesolve::cuda::detail::batched

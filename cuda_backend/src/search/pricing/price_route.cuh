@@ -5,7 +5,7 @@
 #include "../prefix.cuh"
 #include "../route_spec.cuh"
 
-namespace routesolve::cuda::detail::search {
+namespace routesolve::cuda::detail::batched {
 
 struct Priced {
   bool feasible = false;
@@ -89,4 +89,4 @@ RS_HD inline i64 route_cost(const ProblemView& p, const BatchView& b, const Pref
   const u32 first = b.route_offsets[r], last = b.route_offsets[r + 1] - 1;
   return last - first > 1 ? x.cost[last] + p.veh_fixed[r % p.vehicles] : 0;  // unused: free
 }
-}  // namespace routesolve::cuda::detail::search
+}  // namespace routesolve::cuda::detail::batched

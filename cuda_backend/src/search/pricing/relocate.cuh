@@ -4,7 +4,7 @@
 
 #include "move_site.cuh"
 
-namespace routesolve::cuda::detail::search {
+namespace routesolve::cuda::detail::batched {
 
 /// The new routes of a relocate or or-opt move (kRelocateAfter, kRelocateBefore, kOrOpt2,
 /// kOrOpt3): 2 between routes, 1 within one; 0 when it does not apply.
@@ -56,4 +56,4 @@ RS_HD inline u32 relocate_specs(const BatchView& b, const PrefixView& x, const M
   return 1;
 }
 
-}  // namespace routesolve::cuda::detail::search
+}  // namespace routesolve::cuda::detail::batched

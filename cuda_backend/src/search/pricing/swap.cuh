@@ -3,7 +3,7 @@
 
 #include "move_site.cuh"
 
-namespace routesolve::cuda::detail::search {
+namespace routesolve::cuda::detail::batched {
 
 /// The new routes of a swap: 2 between routes, 1 within one; 0 when it does not apply.
 RS_HD inline u32 swap_specs(const BatchView& b, const MoveSite& m, RouteSpec* out) {
@@ -38,4 +38,4 @@ RS_HD inline u32 swap_specs(const BatchView& b, const MoveSite& m, RouteSpec* ou
   return 1;
 }
 
-}  // namespace routesolve::cuda::detail::search
+}  // namespace routesolve::cuda::detail::batched

@@ -3,7 +3,7 @@
 
 #include "move_site.cuh"
 
-namespace routesolve::cuda::detail::search {
+namespace routesolve::cuda::detail::batched {
 
 /// The new route of a 2-opt move; 0 when it does not apply.
 RS_HD inline u32 two_opt_specs(const PrefixView& x, const MoveSite& m, RouteSpec* out) {
@@ -21,4 +21,4 @@ RS_HD inline u32 two_opt_specs(const PrefixView& x, const MoveSite& m, RouteSpec
   return 1;
 }
 
-}  // namespace routesolve::cuda::detail::search
+}  // namespace routesolve::cuda::detail::batched

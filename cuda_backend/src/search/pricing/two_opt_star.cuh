@@ -3,7 +3,7 @@
 
 #include "move_site.cuh"
 
-namespace routesolve::cuda::detail::search {
+namespace routesolve::cuda::detail::batched {
 
 /// The 2 new routes of a 2-opt* move; 0 when it does not apply.
 RS_HD inline u32 two_opt_star_specs(const ProblemView& p, const BatchView& b, const PrefixView& x, const MoveSite& m,
@@ -26,4 +26,4 @@ RS_HD inline u32 two_opt_star_specs(const ProblemView& p, const BatchView& b, co
   return 2;
 }
 
-}  // namespace routesolve::cuda::detail::search
+}  // namespace routesolve::cuda::detail::batched

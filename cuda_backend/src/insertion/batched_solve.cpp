@@ -1,0 +1,39 @@
+#include "batched_solve.hpp"
+
+#include <algorithm>
+
+#include "routesolve/search/solve.hpp"
+
+namespace routesolve::cuda::insertion {
+
+Solution solve_batched(const Problem& problem, const SolveOptions& options, BatchedEngine& engine,
+                       const char* backend_name) {
+  Solution solution = search::solve(problem, options, search::Engine{backend_name, &engine, true});
+  // The engine's stages happened inside the driver's "local_search": what is left of it is
+  // the host's part of the search (ruin, recreate bookkeeping, descent, acceptance).
+  const InsertionStats& s = engine.stats();
+  const double engine_s = s.pack + s.h2d + s.kernels + s.d2h + s.check;
+  for (StageTime& t : solution.profile)
+    if (t.stage == "local_search") {
+      t.stage = "host_search";
+      t.seconds = std::max(0.0, t.seconds - engine_s);
+    }
+  solution.profile.push_back({"pack", s.pack});
+  solution.profile.push_back({"h2d", s.h2d});
+  solution.profile.push_back({"kernel", s.kernels});
+  solution.profile.push_back({"d2h", s.d2h});
+  if (s.check > 0.0) solution.profile.push_back({"insertion_check", s.check});
+  return solution;
+}
+
+Solution solve_checked(const Problem& problem, const SolveOptions& options, CheckedEngine& engine) {
+  Solution solution = solve_batched(problem, options, engine, "cuda");
+  solution.mismatches = engine.mismatches();
+  if (!engine.fallback_reason().empty()) {
+    solution.fallback = engine.fallback_reason();
+    solution.backend = "cuda-host";
+  }
+  return solution;
+}
+
+}  // namespace routesolve::cuda::insertion

@@ -1,0 +1,20 @@
+#pragma once
+// The search driver on a batched insertion engine: what "cuda-host" and "cuda" share.
+
+#include "insertion_engines.hpp"
+#include "routesolve/solution.hpp"
+
+namespace routesolve::cuda::insertion {
+
+/// search::solve with `engine`, its chains in lockstep (SolveOptions::threads of them, each
+/// recreate round's requests priced in one engine call), and the engine's stages in the
+/// profile: "pack" (laying out the batches), "h2d", "kernel" (the pricing: the kernels, or the
+/// host twin's loop), "d2h", "check" (host verification of device results).
+Solution solve_batched(const Problem& problem, const SolveOptions& options, BatchedEngine& engine,
+                       const char* backend_name);
+
+/// solve_batched on a checked device engine: the solution carries the mismatches, and after a
+/// fallback backend "cuda-host" (what finished the search) and the reason in Solution::fallback.
+Solution solve_checked(const Problem& problem, const SolveOptions& options, CheckedEngine& engine);
+
+}  // namespace routesolve::cuda::insertion

@@ -1,0 +1,376 @@
+// The device insertion engine. Per solve, once: the tasks' segments, every vehicle's travel
+// matrices and capacities. Per call: the requests laid out on the host (HostBatch), the tours
+// they touch mirrored in a device tour store keyed by (solution, vehicle) and refreshed only
+// when their version changed, and everything that moves (the batch's arrays and the changed
+// tours' records) in one pinned staging buffer and one cudaMemcpyAsync; the kernels move the
+// records into the store, price every row and reduce per request; one copy brings the best rows
+// back. TransferMode::Naive instead copies every array and every changed tour from pageable
+// memory with its own cudaMemcpy (the transfers of a first port, kept measurable). CUDA builds only.
+
+#include <cuda_runtime_api.h>
+
+#include <cstring>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "../device_runtime.hpp"
+#include "insertion_engines.hpp"
+#include "insertion_launch.hpp"
+#include "routesolve/cuda/cuda_backend.hpp"
+#include "routesolve/error.hpp"
+#include "routesolve/timing.hpp"
+
+namespace routesolve::cuda::insertion {
+namespace {
+
+using detail::DeviceBuffer;
+using detail::DeviceGuard;
+using detail::Event;
+using detail::PinnedBuffer;
+using detail::Stream;
+using detail::insertion::Move;
+
+constexpr std::size_t kAlign = 256;
+
+std::size_t aligned(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
+
+/// Regions placed one after the other in one buffer.
+struct Layout {
+  std::size_t total = 0;
+  std::size_t add(std::size_t bytes) {
+    const std::size_t at = total;
+    total = aligned(total + bytes);
+    return at;
+  }
+};
+
+int checked_device(int device) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || device < 0 || device >= count) {
+    (void)cudaGetLastError();
+    throw Error(ErrorCode::Device, "no CUDA device " + std::to_string(device) + " for the insertion engine");
+  }
+  return device;
+}
+
+class DeviceEngine final : public BatchedEngine {
+ public:
+  explicit DeviceEngine(const DeviceOptions& options)
+      : transfer_(options.transfer), device_(checked_device(options.index)), guard_(device_) {}
+
+  [[nodiscard]] std::string name() const override {
+    return "cuda device " + std::to_string(device_) +
+           (transfer_ == TransferMode::Pinned ? std::string() : std::string(" (naive transfers)"));
+  }
+  [[nodiscard]] const InsertionStats& stats() const noexcept override { return stats_; }
+
+  void price(std::span<const search::InsertionRequest> requests, std::span<search::InsertionChoice> out) override {
+    const DeviceGuard guard(device_);
+    const auto t0 = Clock::now();
+    batch_.build(requests);
+    if (batch_.model != nullptr && batch_.model != model_) upload_model(*batch_.model);
+    ++stats_.calls;
+    stats_.requests += batch_.inserted.size();
+    stats_.rows += batch_.row_slot.size();
+    if (batch_.inserted.empty()) return;
+    place_tours();
+    pack();
+    stats_.pack += seconds_since(t0);
+    run();
+    for (std::size_t r = 0; r < batch_.inserted.size(); ++r) out[r] = batch_.choice(best_host_[r]);
+  }
+
+ private:
+  struct Entry {
+    std::uint64_t version = 0;
+    std::size_t offset = 0, capacity = 0;
+  };
+  struct Key {
+    const search::WorkingSolution* solution;
+    std::size_t vehicle;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const noexcept {
+      return std::hash<const void*>()(k.solution) * 31 + std::hash<std::size_t>()(k.vehicle);
+    }
+  };
+
+  static std::size_t record_bytes(std::size_t n) {
+    return 2 * (n + 2) * sizeof(RouteSegment) + n * sizeof(std::size_t);
+  }
+
+  /// The model's constant data: task segments, travel matrices (once per distinct matrix),
+  /// capacities. Checks the device's free memory first.
+  void upload_model(const search::SegmentModel& model) {
+    const Problem& p = model.problem();
+    const std::size_t nv = p.vehicles().size(), nt = p.tasks().size(), dims = model.dims();
+    std::map<const std::int64_t*, std::size_t> matrices;  // host array -> offset
+    Layout layout;
+    const std::size_t tasks_at = layout.add(nt * sizeof(RouteSegment));
+    const std::size_t caps_at = layout.add(nv * std::max<std::size_t>(1, dims) * sizeof(std::int64_t));
+    for (std::size_t v = 0; v < nv; ++v) {
+      const TravelView& tv = model.travel(v);
+      for (const std::int64_t* m : {tv.durations, tv.distances, tv.costs})
+        if (m != nullptr && !matrices.count(m)) matrices[m] = layout.add(tv.n * tv.n * sizeof(std::int64_t));
+    }
+    std::size_t free = 0, total = 0;
+    RS_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+    if (layout.total > free)
+      throw Error(ErrorCode::OutOfMemory, "cuda insertion engine: the problem needs " + std::to_string(layout.total) +
+                                              " bytes on device " + std::to_string(device_) + ", " +
+                                              std::to_string(free) + " are free");
+    DeviceBuffer<std::byte> statics(layout.total, stream_);
+    std::vector<std::byte> host(layout.total);
+    if (nt > 0) std::memcpy(host.data() + tasks_at, &model.task(0), nt * sizeof(RouteSegment));
+    for (std::size_t v = 0; v < nv; ++v)
+      for (std::size_t d = 0; d < dims; ++d)
+        std::memcpy(host.data() + caps_at + (v * dims + d) * sizeof(std::int64_t), &model.limits(v).capacity[d],
+                    sizeof(std::int64_t));
+    for (const auto& [m, at] : matrices) {
+      const std::size_t n = model.travel(0).n;
+      std::memcpy(host.data() + at, m, n * n * sizeof(std::int64_t));
+    }
+    start_.record(stream_);
+    RS_CUDA_CHECK(cudaMemcpyAsync(statics.data(), host.data(), host.size(), cudaMemcpyHostToDevice, stream_.get()));
+    stop_.record(stream_);
+    stream_.synchronize();
+    stats_.h2d += Event::seconds_between(start_, stop_);
+    stats_.h2d_bytes += host.size();
+    ++stats_.h2d_copies;
+    // Committed only now: a failure above leaves the previous model's data in place.
+    statics_ = std::move(statics);
+    model_ = &model;
+    const std::byte* base = statics_.data();
+    task_segments_ = reinterpret_cast<const RouteSegment*>(base + tasks_at);
+    travel_.assign(nv, TravelView{});
+    limits_.assign(nv, SegmentLimits{});
+    for (std::size_t v = 0; v < nv; ++v) {
+      const TravelView& tv = model.travel(v);
+      TravelView d;
+      d.n = tv.n;
+      d.durations = reinterpret_cast<const std::int64_t*>(base + matrices.at(tv.durations));
+      d.distances = tv.distances ? reinterpret_cast<const std::int64_t*>(base + matrices.at(tv.distances)) : nullptr;
+      d.costs = reinterpret_cast<const std::int64_t*>(base + matrices.at(tv.costs));
+      travel_[v] = d;
+      limits_[v] = model.limits(v);
+      limits_[v].capacity = reinterpret_cast<const std::int64_t*>(base + caps_at + v * dims * sizeof(std::int64_t));
+    }
+    cache_.clear();
+    store_used_ = 0;
+  }
+
+  /// A store location for every slot's tour; records of the changed ones into records_.
+  void place_tours() {
+    for (int attempt = 0;; ++attempt) {
+      records_.clear();
+      moves_.clear();
+      slot_offset_.assign(batch_.slots.size(), 0);
+      bool full = false;
+      std::size_t needed = 0;
+      for (std::size_t s = 0; s < batch_.slots.size() && !full; ++s) {
+        const hd::TourView& t = batch_.slots[s];
+        const search::Tour& tour = batch_.slot_solution[s]->tour(t.vehicle);
+        Entry& e = cache_[Key{batch_.slot_solution[s], t.vehicle}];
+        const std::size_t bytes = record_bytes(t.n);
+        needed += aligned(bytes);
+        if (e.version == tour.version && e.capacity >= bytes) {
+          ++stats_.tours_reused;
+        } else {
+          if (e.capacity < bytes) {
+            const std::size_t capacity = aligned(bytes + bytes / 2);
+            if (store_used_ + capacity > store_.size()) {
+              full = true;
+              break;
+            }
+            e.offset = store_used_;
+            e.capacity = capacity;
+            store_used_ += capacity;
+          }
+          e.version = tour.version;
+          const std::size_t src = records_.size();
+          records_.resize(src + aligned(bytes));
+          std::byte* at = records_.data() + src;
+          std::memcpy(at, t.prefix, (t.n + 2) * sizeof(RouteSegment));
+          std::memcpy(at + (t.n + 2) * sizeof(RouteSegment), t.suffix, (t.n + 2) * sizeof(RouteSegment));
+          if (t.n > 0) std::memcpy(at + 2 * (t.n + 2) * sizeof(RouteSegment), t.task_ids, t.n * sizeof(std::size_t));
+          moves_.push_back(Move{src, e.offset, aligned(bytes)});
+          ++stats_.tours_uploaded;
+        }
+        slot_offset_[s] = e.offset;
+      }
+      if (!full) return;
+      // The store is full: a larger one (allocated before the old one goes), every tour again.
+      if (attempt > 0) throw Error(ErrorCode::Internal, "cuda insertion engine: tour store sizing");
+      DeviceBuffer<std::byte> bigger(std::max(2 * store_.size(), 2 * needed + (std::size_t{64} << 20)), stream_);
+      store_ = std::move(bigger);
+      cache_.clear();
+      store_used_ = 0;
+    }
+  }
+
+  /// The call's arrays, with device addresses, into one staging area (pinned or pageable).
+  void pack() {
+    const std::size_t ns = batch_.slots.size(), nr = batch_.inserted.size(), rows = batch_.row_slot.size();
+    Layout l;
+    at_.slots = l.add(ns * sizeof(hd::TourView));
+    at_.slot_request = l.add(ns * sizeof(std::uint32_t));
+    at_.inserted = l.add(nr * sizeof(hd::Inserted));
+    at_.keys = l.add(nr * sizeof(std::uint64_t));
+    at_.thresholds = l.add(nr * sizeof(std::uint32_t));
+    at_.row_slot = l.add(rows * sizeof(std::uint32_t));
+    at_.row_k = l.add(rows * sizeof(std::uint32_t));
+    at_.request_rows = l.add((nr + 1) * sizeof(std::uint64_t));
+    at_.moves = l.add(moves_.size() * sizeof(Move));
+    at_.records = l.add(records_.size());
+    at_.up = l.total;
+    // Device-only scratch after the uploaded part.
+    at_.delta = l.add(rows * sizeof(std::int64_t));
+    at_.j = l.add(rows * sizeof(std::uint64_t));
+    at_.best = l.add(nr * sizeof(BestRow));
+    // Grow the device buffer, then the staging buffers; each replaces its old one only once
+    // allocated, so a failure leaves both consistent.
+    if (batch_dev_.size() < l.total) batch_dev_ = DeviceBuffer<std::byte>(l.total + l.total / 2, stream_);
+    if (transfer_ == TransferMode::Pinned) {
+      if (up_.size() < at_.up) up_ = PinnedBuffer<std::byte>(at_.up + at_.up / 2);
+      if (down_.size() < nr * sizeof(BestRow)) down_ = PinnedBuffer<std::byte>(2 * nr * sizeof(BestRow));
+      staging_ = up_.data();
+    } else {
+      pageable_.resize(at_.up);
+      staging_ = pageable_.data();
+    }
+    std::byte* base = batch_dev_.data();
+    auto* slots = reinterpret_cast<hd::TourView*>(staging_ + at_.slots);
+    for (std::size_t s = 0; s < ns; ++s) {
+      hd::TourView t = batch_.slots[s];
+      const std::byte* record = store_.data() + slot_offset_[s];
+      t.prefix = reinterpret_cast<const RouteSegment*>(record);
+      t.suffix = t.prefix + (t.n + 2);
+      t.task_ids = reinterpret_cast<const std::size_t*>(record + 2 * (t.n + 2) * sizeof(RouteSegment));
+      t.travel = travel_[t.vehicle];
+      t.limits = limits_[t.vehicle];
+      slots[s] = t;
+    }
+    auto* inserted = reinterpret_cast<hd::Inserted*>(staging_ + at_.inserted);
+    for (std::size_t r = 0; r < nr; ++r) {
+      hd::Inserted x = batch_.inserted[r];
+      const std::size_t task = batch_.request_task[r];
+      x.segment = task_segments_ + task;
+      if (x.sibling != nullptr) x.sibling = task_segments_ + model_->problem().task(task).sibling;
+      inserted[r] = x;
+    }
+    auto put = [&](std::size_t at, const void* data, std::size_t bytes) {
+      if (bytes > 0) std::memcpy(staging_ + at, data, bytes);
+    };
+    put(at_.slot_request, batch_.slot_request.data(), ns * sizeof(std::uint32_t));
+    put(at_.keys, batch_.blink_keys.data(), nr * sizeof(std::uint64_t));
+    put(at_.thresholds, batch_.blink_thresholds.data(), nr * sizeof(std::uint32_t));
+    put(at_.row_slot, batch_.row_slot.data(), rows * sizeof(std::uint32_t));
+    put(at_.row_k, batch_.row_k.data(), rows * sizeof(std::uint32_t));
+    put(at_.request_rows, batch_.request_rows.data(), (nr + 1) * sizeof(std::uint64_t));
+    put(at_.moves, moves_.data(), moves_.size() * sizeof(Move));
+    put(at_.records, records_.data(), records_.size());
+    view_ = BatchView{};
+    view_.slots = reinterpret_cast<const hd::TourView*>(base + at_.slots);
+    view_.slot_request = reinterpret_cast<const std::uint32_t*>(base + at_.slot_request);
+    view_.inserted = reinterpret_cast<const hd::Inserted*>(base + at_.inserted);
+    view_.blink_keys = reinterpret_cast<const std::uint64_t*>(base + at_.keys);
+    view_.blink_thresholds = reinterpret_cast<const std::uint32_t*>(base + at_.thresholds);
+    view_.row_slot = reinterpret_cast<const std::uint32_t*>(base + at_.row_slot);
+    view_.row_k = reinterpret_cast<const std::uint32_t*>(base + at_.row_k);
+    view_.request_rows = reinterpret_cast<const std::uint64_t*>(base + at_.request_rows);
+    view_.task_segments.segments = task_segments_;
+    view_.dims = model_->dims();
+    view_.rows = rows;
+    view_.requests = static_cast<std::uint32_t>(nr);
+  }
+
+  void run() {
+    std::byte* base = batch_dev_.data();
+    const std::size_t nr = batch_.inserted.size();
+    start_.record(stream_);
+    if (transfer_ == TransferMode::Pinned) {
+      RS_CUDA_CHECK(cudaMemcpyAsync(base, staging_, at_.up, cudaMemcpyHostToDevice, stream_.get()));
+      ++stats_.h2d_copies;
+    } else {
+      // One copy per array and one per changed tour, from pageable memory.
+      const std::size_t regions[] = {at_.slots, at_.slot_request, at_.inserted, at_.keys, at_.thresholds,
+                                     at_.row_slot, at_.row_k, at_.request_rows, at_.moves, at_.records, at_.up};
+      for (std::size_t k = 0; k + 1 < std::size(regions); ++k) {
+        if (regions[k] == at_.records) break;
+        RS_CUDA_CHECK(cudaMemcpy(base + regions[k], staging_ + regions[k], regions[k + 1] - regions[k],
+                                 cudaMemcpyHostToDevice));
+        ++stats_.h2d_copies;
+      }
+      for (const Move& m : moves_) {
+        RS_CUDA_CHECK(cudaMemcpy(base + at_.records + m.src, staging_ + at_.records + m.src, m.bytes,
+                                 cudaMemcpyHostToDevice));
+        ++stats_.h2d_copies;
+      }
+    }
+    stats_.h2d_bytes += at_.up;
+    copied_.record(stream_);
+    auto* best = reinterpret_cast<BestRow*>(base + at_.best);
+    detail::insertion::launch_insertion(view_, reinterpret_cast<const Move*>(base + at_.moves),
+                                        static_cast<std::uint32_t>(moves_.size()), base + at_.records, store_.data(),
+                                        reinterpret_cast<std::int64_t*>(base + at_.delta),
+                                        reinterpret_cast<std::uint64_t*>(base + at_.j), best, stream_.get());
+    priced_.record(stream_);
+    best_host_.resize(nr);
+    if (transfer_ == TransferMode::Pinned) {
+      RS_CUDA_CHECK(cudaMemcpyAsync(down_.data(), best, nr * sizeof(BestRow), cudaMemcpyDeviceToHost, stream_.get()));
+      stop_.record(stream_);
+      stream_.synchronize();
+      std::memcpy(best_host_.data(), down_.data(), nr * sizeof(BestRow));
+    } else {
+      stream_.synchronize();
+      RS_CUDA_CHECK(cudaMemcpy(best_host_.data(), best, nr * sizeof(BestRow), cudaMemcpyDeviceToHost));
+      stop_.record(stream_);
+      stream_.synchronize();
+    }
+    stats_.d2h_bytes += nr * sizeof(BestRow);
+    stats_.h2d += Event::seconds_between(start_, copied_);
+    stats_.kernels += Event::seconds_between(copied_, priced_);
+    stats_.d2h += Event::seconds_between(priced_, stop_);
+  }
+
+  struct Offsets {
+    std::size_t slots = 0, slot_request = 0, inserted = 0, keys = 0, thresholds = 0, row_slot = 0, row_k = 0,
+                request_rows = 0, moves = 0, records = 0, up = 0, delta = 0, j = 0, best = 0;
+  };
+
+  TransferMode transfer_;
+  int device_;
+  DeviceGuard guard_;  // streams, events and buffers below are created on device_
+  Stream stream_;
+  Event start_, copied_, priced_, stop_;
+  const search::SegmentModel* model_ = nullptr;
+  DeviceBuffer<std::byte> statics_, store_, batch_dev_;
+  PinnedBuffer<std::byte> up_, down_;
+  std::vector<std::byte> pageable_;
+  std::byte* staging_ = nullptr;
+  const RouteSegment* task_segments_ = nullptr;
+  std::vector<TravelView> travel_;
+  std::vector<SegmentLimits> limits_;
+  std::unordered_map<Key, Entry, KeyHash> cache_;
+  std::size_t store_used_ = 0;
+  HostBatch batch_;
+  std::vector<std::byte> records_;
+  std::vector<Move> moves_;
+  std::vector<std::size_t> slot_offset_;
+  std::vector<BestRow> best_host_;
+  Offsets at_;
+  BatchView view_;
+  InsertionStats stats_;
+};
+
+}  // namespace
+
+std::unique_ptr<BatchedEngine> make_device_engine(const DeviceOptions& options) {
+  return std::make_unique<DeviceEngine>(options);
+}
+
+}  // namespace routesolve::cuda::insertion

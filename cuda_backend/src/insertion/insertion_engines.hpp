@@ -1,0 +1,55 @@
+#pragma once
+// The batched insertion engines of the search driver (search/insertion_engine.hpp): the host
+// twin ("cuda-host": the kernels' bodies under an OpenMP loop over requests) and the device
+// engine ("cuda": kernels, tours mirrored on the device and refreshed by one pinned copy per
+// call), and the checked engine that runs the device engine under host verification.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "insertion_batch.hpp"
+#include "routesolve/backend.hpp"
+
+namespace routesolve::cuda::insertion {
+
+class BatchedEngine : public search::InsertionEngine {
+ public:
+  [[nodiscard]] virtual const InsertionStats& stats() const noexcept = 0;
+};
+
+/// The host twin, requests spread over up to `threads` OpenMP threads.
+std::unique_ptr<BatchedEngine> make_host_engine(unsigned threads);
+
+/// The device engine on options.index (options.transfer: Batched = one pinned copy each way
+/// per call; Naive = one pageable copy per array). Error(Device) without a usable device (or in
+/// a CPU-only build).
+std::unique_ptr<BatchedEngine> make_device_engine(const DeviceOptions& options);
+
+/// Runs `device` and checks it against the host twin: every choice is re-priced on the host
+/// (delta, delivery position, feasibility), and every `full_every`-th call is priced whole by
+/// the host twin and compared choice by choice. The search only ever receives checked choices
+/// (the host twin's on a mismatch); after the first mismatch every call goes to the host twin
+/// and fallback_reason() says why.
+class CheckedEngine final : public BatchedEngine {
+ public:
+  CheckedEngine(std::unique_ptr<BatchedEngine> device, unsigned threads, std::uint64_t full_every = 64);
+  [[nodiscard]] std::string name() const override;
+  void price(std::span<const search::InsertionRequest> requests, std::span<search::InsertionChoice> out) override;
+  [[nodiscard]] const InsertionStats& stats() const noexcept override;
+  /// Empty while the device is trusted.
+  [[nodiscard]] const std::string& fallback_reason() const noexcept { return reason_; }
+  [[nodiscard]] std::uint64_t mismatches() const noexcept { return mismatches_; }
+
+ private:
+  std::unique_ptr<BatchedEngine> device_;
+  std::unique_ptr<BatchedEngine> host_;
+  std::uint64_t full_every_;
+  std::uint64_t calls_ = 0;
+  std::uint64_t mismatches_ = 0;
+  std::string reason_;
+  HostBatch batch_;
+  mutable InsertionStats stats_;
+};
+
+}  // namespace routesolve::cuda::insertion

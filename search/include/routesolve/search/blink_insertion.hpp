@@ -1,0 +1,66 @@
+#pragma once
+// Recreate by greedy insertion with blinks (SISR): tasks are sorted by a randomly chosen key
+// (random, demand, distance from the depot, time-window start) and each goes to its cheapest
+// feasible position, every position being skipped with a small probability. Only tours holding
+// one of the task's nearest tasks (and one empty vehicle per class) are tried first, all tours
+// when none of those fits. The positions are priced by an InsertionEngine.
+//
+// A recreate is a pass that asks one request at a time (next) and takes the engine's answer
+// (take), so that many chains can advance in lockstep, their requests priced in one batch;
+// apply() runs a whole pass with one engine.
+
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "routesolve/search/insertion_engine.hpp"
+#include "routesolve/search/neighbours.hpp"
+#include "routesolve/search/vehicle_classes.hpp"
+#include "routesolve/search/working_solution.hpp"
+
+namespace routesolve::search {
+
+class BlinkInsertion {
+ public:
+  /// A recreate in progress on one solution.
+  struct Pass {
+    std::vector<std::size_t> tasks;  ///< in insertion order
+    std::size_t next = 0;            ///< tasks[next] is being placed
+    std::size_t max_routes = 0;
+    bool widened = false;            ///< the request for tasks[next] covers every other tour
+    std::uint64_t key = 0;           ///< blink keys of this pass
+    std::uint64_t asked = 0;         ///< requests so far
+    std::vector<std::size_t> candidates;
+    std::vector<char> tried;
+    [[nodiscard]] bool done() const noexcept { return next >= tasks.size(); }
+  };
+
+  BlinkInsertion(const Neighbours& near, const VehicleClasses& classes, double blink_rate = 0.01,
+                 std::size_t near_tours = 24);
+
+  /// Sorts `tasks` and starts a pass. New routes are opened only while fewer than `max_routes`
+  /// are used.
+  void begin(const WorkingSolution& solution, std::vector<std::size_t> tasks, std::mt19937_64& rng,
+             std::size_t max_routes, Pass& pass) const;
+  /// The request for the task being placed; false when the pass is done.
+  bool next(const WorkingSolution& solution, Pass& pass, InsertionRequest& request) const;
+  /// The engine's answer to the last request: inserts the task, or widens the request to every
+  /// other tour, or leaves the task out.
+  void take(WorkingSolution& solution, Pass& pass, const InsertionChoice& choice) const;
+
+  /// A whole pass with one engine.
+  void apply(WorkingSolution& solution, std::vector<std::size_t> tasks, std::mt19937_64& rng,
+             std::size_t max_routes, InsertionEngine& engine) const;
+
+ private:
+  void sort(const WorkingSolution& solution, std::vector<std::size_t>& tasks, std::mt19937_64& rng) const;
+  void advance(Pass& pass) const;
+
+  const Neighbours* near_;
+  const VehicleClasses* classes_;
+  std::uint32_t blink_threshold_;
+  std::size_t near_tours_;
+};
+
+}  // namespace routesolve::search

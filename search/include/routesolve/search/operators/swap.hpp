@@ -1,0 +1,52 @@
+#pragma once
+// Swap between tours on a WorkingSolution: jobs u and w change places. Priced in O(1) from the
+// four arcs around them, checked by concatenating prefix, the arriving job and suffix on each
+// side. Shipment halves never swap.
+//
+// On a SearchState (problems beyond the segment model): Swap exchanges the positions of two tasks
+// (two jobs between routes; any two within one).
+
+#include <cstddef>
+#include <vector>
+
+#include "routesolve/search/search_state.hpp"
+#include "routesolve/search/working_solution.hpp"
+#include "routesolve/search/operators/operator.hpp"
+#include "routesolve/search/operators/route_change.hpp"
+
+namespace routesolve::search {
+
+class InterSwap {
+ public:
+  /// The exchange of u and w when it beats `bound` (see operator.hpp).
+  InterSwap(const WorkingSolution& s, std::size_t u, std::size_t w, Objective objective, const Score& bound = Score{});
+
+  [[nodiscard]] Score delta() const noexcept { return delta_; }
+  [[nodiscard]] bool is_valid() const noexcept { return found_; }
+  void apply(WorkingSolution& s) const;
+  [[nodiscard]] TouchedRoutes routes() const { return found_ ? TouchedRoutes(v1_, v2_) : TouchedRoutes(); }
+
+ private:
+  std::size_t u_, w_, v1_ = kNone, v2_ = kNone;
+  bool found_ = false;
+  Score delta_;
+};
+
+class Swap {
+ public:
+  Swap(const SearchState& state, std::size_t first, std::size_t second);
+
+  /// Objective change, O(1) between routes (O(n) within one route).
+  [[nodiscard]] Score delta() const;
+  [[nodiscard]] bool passes_filters() const;
+  [[nodiscard]] std::vector<RouteChange> changes() const;
+  [[nodiscard]] bool is_valid() const { return passes_filters() && changes_feasible(*state_, changes()); }
+  void apply(SearchState& state) const { apply_changes(state, changes()); }
+  [[nodiscard]] TouchedRoutes routes() const { return TouchedRoutes(ru_, rw_); }
+
+ private:
+  const SearchState* state_;
+  std::size_t u_, w_, ru_, rw_, pu_, pw_;
+};
+
+}  // namespace routesolve::search

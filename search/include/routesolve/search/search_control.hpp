@@ -1,0 +1,31 @@
+#pragma once
+// Time budget and stop flag of one solve.
+
+#include <atomic>
+#include <chrono>
+
+namespace routesolve::search {
+
+class Deadline {
+ public:
+  Deadline(double limit_s, const std::atomic<bool>* stop)
+      : start_(std::chrono::steady_clock::now()), limit_s_(limit_s), stop_(stop) {}
+
+  /// Seconds since the solve started.
+  [[nodiscard]] double elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+  /// True once the stop flag is set or the time limit (if any) is reached.
+  [[nodiscard]] bool expired() const {
+    if (stop_ && stop_->load(std::memory_order_relaxed)) return true;
+    return limit_s_ > 0.0 && elapsed() >= limit_s_;
+  }
+  [[nodiscard]] double limit() const noexcept { return limit_s_; }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+  double limit_s_;
+  const std::atomic<bool>* stop_;
+};
+
+}  // namespace routesolve::search

@@ -1,0 +1,98 @@
+#pragma once
+// The solution a metaheuristic works on: one tour per vehicle with prefix and suffix segments
+// (so that any insertion is priced and checked in O(1)), where each task is, the objective
+// terms kept up to date, and a journal that undoes a rejected ruin-and-recreate step.
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "routesolve/hd/score.hpp"
+#include "routesolve/backend.hpp"
+#include "routesolve/search/segments.hpp"
+#include "routesolve/search/tour_plan.hpp"
+
+namespace routesolve::search {
+
+/// A tour and its segments. Nodes: 0 = start, 1..n = tasks, n + 1 = end.
+struct Tour {
+  std::size_t vehicle = 0;
+  std::vector<std::size_t> tasks;
+  std::vector<RouteSegment> prefix;  ///< [k]: nodes 0..k
+  std::vector<RouteSegment> suffix;  ///< [k]: nodes k..n+1
+  Cost cost = 0;                     ///< fixed cost included; 0 when empty
+  /// Changes with every change of the tour, unique in the process: equal versions mean equal
+  /// tours (what an engine that mirrors tours elsewhere, e.g. on a device, compares).
+  std::uint64_t version = 0;
+
+  [[nodiscard]] std::size_t size() const noexcept { return tasks.size(); }
+  [[nodiscard]] bool empty() const noexcept { return tasks.empty(); }
+};
+
+class WorkingSolution {
+ public:
+  /// Every vehicle starts empty and every task unassigned. `insertable`: the jobs and shipment
+  /// pickups the search may route (the others are hopeless and not counted as unassigned).
+  WorkingSolution(const SegmentModel& model, const std::vector<std::size_t>& insertable);
+
+  [[nodiscard]] const SegmentModel& model() const noexcept { return *model_; }
+  [[nodiscard]] const Problem& problem() const noexcept { return model_->problem(); }
+  [[nodiscard]] std::size_t vehicle_count() const noexcept { return tours_.size(); }
+  [[nodiscard]] const Tour& tour(std::size_t v) const { return tours_[v]; }
+  [[nodiscard]] std::size_t route_of(std::size_t t) const { return route_of_[t]; }
+  [[nodiscard]] std::size_t position_of(std::size_t t) const { return position_of_[t]; }
+  [[nodiscard]] bool assigned(std::size_t t) const { return route_of_[t] != kNone; }
+  [[nodiscard]] const std::vector<std::size_t>& insertable() const noexcept { return insertable_; }
+  /// Insertable tasks not routed now.
+  [[nodiscard]] std::vector<std::size_t> unassigned_tasks() const;
+
+  [[nodiscard]] Score score() const;
+  [[nodiscard]] Cost cost() const noexcept { return cost_; }
+  [[nodiscard]] std::size_t used_routes() const noexcept { return used_; }
+
+  /// Replaces the tour of vehicle v (its tasks must not be in other tours).
+  void set_tasks(std::size_t v, std::vector<std::size_t> tasks);
+  /// Inserts a job (or a lone task) before tasks[position] of v.
+  void insert(std::size_t task, std::size_t v, std::size_t position);
+  /// Inserts a shipment: the pickup before tasks[i], the delivery before tasks[j] (indices in
+  /// the tour before the insertion, i <= j).
+  void insert_pair(std::size_t pickup, std::size_t v, std::size_t i, std::size_t j);
+  /// Removes tasks (shipment halves are removed with their siblings); tours are rebuilt once.
+  void remove(const std::vector<std::size_t>& tasks);
+
+  /// Starts recording the tours the following changes touch.
+  void begin_change();
+  /// Puts every touched tour back as it was at begin_change().
+  void revert();
+  /// Forgets the journal (the change is kept).
+  void commit();
+  /// Vehicles whose tours changed since begin_change().
+  [[nodiscard]] std::vector<std::size_t> touched() const;
+
+  [[nodiscard]] TourPlan plan() const;
+  /// Loads a plan (one sequence per vehicle); the journal is cleared.
+  void load(const TourPlan& plan);
+
+ private:
+  void touch(std::size_t v);
+  void rebuild(std::size_t v);
+  /// Recomputes prefix[prefix_from..n+1] and suffix[0..suffix_to] of tour v (the others are
+  /// still valid), its cost and its positions.
+  void refresh(std::size_t v, std::size_t prefix_from, std::size_t suffix_to);
+  void set_route_of(std::size_t t, std::size_t v);
+
+  const SegmentModel* model_;
+  std::vector<std::size_t> insertable_;
+  std::vector<Tour> tours_;
+  std::vector<std::size_t> route_of_, position_of_;
+  std::vector<char> counted_;  // task counts as insertable (job or pickup on the list)
+  Cost cost_ = 0;
+  std::size_t used_ = 0;
+  std::size_t unassigned_ = 0;
+  long priority_lost_ = 0;
+  bool journaling_ = false;
+  std::vector<char> saved_;
+  std::vector<std::pair<std::size_t, std::vector<std::size_t>>> journal_;
+};
+
+}  // namespace routesolve::search

@@ -1,0 +1,208 @@
+#include "routesolve/search/annealing_search.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "routesolve/search/descent.hpp"
+
+namespace routesolve::search {
+
+AnnealingSearch::AnnealingSearch(const SegmentModel& model, const Neighbours& adjacency,
+                                 const VehicleClasses& classes, const std::vector<std::size_t>& insertable,
+                                 Objective objective, std::uint64_t seed, Parameters parameters,
+                                 InsertionEngine& engine)
+    : problem_(model.problem()),
+      objective_(objective),
+      parameters_(parameters),
+      current_(model, insertable),
+      removal_(adjacency, parameters.removal),
+      insertion_(adjacency, classes, 0.01, 24),
+      descent_(adjacency, classes, parameters.granular),
+      engine_(&engine),
+      rng_(seed),
+      absences_(model.problem().tasks().size(), 0) {}
+
+void AnnealingSearch::start(const TourPlan& plan) {
+  current_.load(plan);
+  best_plan_ = current_.plan();
+  best_score_ = current_.score();
+}
+
+void AnnealingSearch::adopt(const TourPlan& plan) {
+  start(plan);
+  fleet_active_ = false;
+}
+
+void AnnealingSearch::record_if_best() {
+  const Score s = current_.score();
+  if (better(s, best_score_, objective_)) {
+    best_score_ = s;
+    best_plan_ = current_.plan();
+  }
+}
+
+void AnnealingSearch::intensify() {
+  for (std::size_t v : current_.touched()) polish_tour(current_, v);
+  if (!parameters_.descent) return;
+  // The journal (when a step is open) records the descent's moves too, so the step stays one
+  // unit for accept / revert; the tours the descent changes are polished again.
+  std::vector<std::vector<std::size_t>> snapshot(current_.vehicle_count());
+  for (std::size_t v = 0; v < current_.vehicle_count(); ++v) snapshot[v] = current_.tour(v).tasks;
+  if (descent_.run(current_, rng_, objective_) == 0) return;
+  for (std::size_t v = 0; v < current_.vehicle_count(); ++v)
+    if (current_.tour(v).tasks != snapshot[v]) polish_tour(current_, v);
+}
+
+bool AnnealingSearch::begin_step(double fraction) {
+  ++iterations_;
+  if (objective_ == Objective::VehiclesThenCost && !fleet_done_ && fraction < parameters_.fleet_phase) {
+    if (!fleet_active_ || fraction - fleet_round_start_ < parameters_.fleet_round) {
+      return fleet_begin(fraction);
+    }
+    fleet_done_ = true;  // this round is not succeeding: the rest of the budget goes to cost
+  }
+  if (fleet_active_) {  // the fleet phase ended mid-round: back to the best complete solution
+    fleet_active_ = false;
+    current_.load(best_plan_);
+  }
+  fleet_done_ = true;
+  if (cost_phase_start_ < 0.0) cost_phase_start_ = objective_ == Objective::VehiclesThenCost ? fraction : 0.0;
+  // The cost phase gets a full cooling schedule over what is left of the budget.
+  const double rest = 1.0 - cost_phase_start_;
+  cost_begin(rest > 1e-9 ? (fraction - cost_phase_start_) / rest : 1.0);
+  return true;
+}
+
+void AnnealingSearch::step(double fraction) {
+  if (!begin_step(fraction)) return;
+  InsertionRequest request;
+  InsertionChoice choice;
+  while (next_request(request)) {
+    engine_->price(std::span<const InsertionRequest>(&request, 1), std::span<InsertionChoice>(&choice, 1));
+    take(choice);
+  }
+  end_step();
+}
+
+bool AnnealingSearch::next_request(InsertionRequest& request) { return insertion_.next(current_, pass_, request); }
+
+void AnnealingSearch::take(const InsertionChoice& choice) { insertion_.take(current_, pass_, choice); }
+
+void AnnealingSearch::end_step() {
+  if (pending_ == Pending::Cost) cost_end();
+  else if (pending_ == Pending::Fleet) fleet_end();
+  pending_ = Pending::None;
+}
+
+
+void AnnealingSearch::cost_begin(double fraction) {
+  step_before_ = current_.score();
+  const Score& before = step_before_;
+  const double t0 = parameters_.start_temperature, t1 = parameters_.end_temperature;
+  temperature_ = t0 * std::pow(t1 / t0, std::clamp(fraction, 0.0, 1.0));
+  current_.begin_change();
+  std::vector<std::size_t> tasks = removal_.apply(current_, rng_);
+  // Tasks left out before get another chance (a bounded number, for speed).
+  std::vector<std::size_t> waiting = current_.unassigned_tasks();
+  if (waiting.size() > tasks.size() + 16) {
+    std::shuffle(waiting.begin(), waiting.end(), rng_);
+    waiting.resize(tasks.size() + 16);
+  }
+  for (std::size_t t : waiting)
+    if (std::find(tasks.begin(), tasks.end(), t) == tasks.end()) tasks.push_back(t);
+  const std::size_t route_cap =
+      objective_ == Objective::VehiclesThenCost ? std::max(best_score_.routes, before.routes) : current_.vehicle_count();
+  insertion_.begin(current_, std::move(tasks), rng_, route_cap, pass_);
+  pending_ = Pending::Cost;
+}
+
+void AnnealingSearch::cost_end() {
+  const Score& before = step_before_;
+  // Polishing every step slows the annealing down; a step that beats the best is worth it.
+  if (better(current_.score(), best_score_, objective_)) {
+    intensify();
+  } else if (parameters_.polish) {
+    for (std::size_t v : current_.touched()) polish_tour(current_, v);
+  }
+  const Score after = current_.score();
+  bool accept;
+  if (!same_rank(after, before, objective_)) {
+    accept = better(after, before, objective_);
+  } else {
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    const double u = std::max(unit(rng_), 1e-300);
+    accept = static_cast<double>(after.cost) < static_cast<double>(before.cost) - temperature_ * std::log(u);
+  }
+  if (accept) {
+    current_.commit();
+    record_if_best();
+  } else {
+    current_.revert();
+  }
+}
+
+void AnnealingSearch::begin_fleet_round() {
+  // Empty the smallest tour (ties: at random) and ask the others to absorb its tasks.
+  std::size_t smallest = kNone;
+  std::size_t ties = 0;
+  for (std::size_t v = 0; v < current_.vehicle_count(); ++v) {
+    const std::size_t n = current_.tour(v).size();
+    if (n == 0) continue;
+    if (smallest == kNone || n < current_.tour(smallest).size()) {
+      smallest = v;
+      ties = 1;
+    } else if (n == current_.tour(smallest).size() && rng_() % ++ties == 0) {
+      smallest = v;
+    }
+  }
+  if (smallest == kNone || current_.used_routes() <= 1) {
+    fleet_done_ = true;
+    return;
+  }
+  fleet_base_unassigned_ = best_score_.unassigned;
+  current_.begin_change();
+  current_.remove(current_.tour(smallest).tasks);
+  current_.commit();
+  fleet_target_ = current_.used_routes();
+  fleet_active_ = true;
+}
+
+bool AnnealingSearch::fleet_begin(double fraction) {
+  if (!fleet_active_) {
+    fleet_round_start_ = fraction;
+    begin_fleet_round();
+    if (!fleet_active_) return false;
+  }
+  fleet_before_ = current_.unassigned_tasks();
+  const std::vector<std::size_t>& before = fleet_before_;
+  current_.begin_change();
+  std::vector<std::size_t> tasks = removal_.apply(current_, rng_);
+  for (std::size_t t : before)
+    if (std::find(tasks.begin(), tasks.end(), t) == tasks.end()) tasks.push_back(t);
+  insertion_.begin(current_, std::move(tasks), rng_, fleet_target_, pass_);
+  pending_ = Pending::Fleet;
+  return true;
+}
+
+void AnnealingSearch::fleet_end() {
+  auto absence_sum = [&](const std::vector<std::size_t>& tasks) {
+    std::uint64_t s = 0;
+    for (std::size_t t : tasks) s += absences_[t];
+    return s;
+  };
+  const std::vector<std::size_t>& before = fleet_before_;
+  const std::uint64_t before_sum = absence_sum(before);
+  const std::vector<std::size_t> after = current_.unassigned_tasks();
+  const bool accept = after.size() < before.size() || absence_sum(after) < before_sum;
+  for (std::size_t t : after) ++absences_[t];
+  if (accept) current_.commit();
+  else current_.revert();
+  if (current_.unassigned_tasks().size() <= fleet_base_unassigned_) {
+    // Every task has found room: this fleet size is reached.
+    fleet_active_ = false;
+    if (better(current_.score(), best_score_, objective_)) intensify();
+    record_if_best();
+  }
+}
+
+}  // namespace routesolve::search

@@ -1,0 +1,132 @@
+#include "routesolve/search/blink_insertion.hpp"
+
+#include <algorithm>
+
+namespace routesolve::search {
+
+BlinkInsertion::BlinkInsertion(const Neighbours& near, const VehicleClasses& classes, double blink_rate,
+                               std::size_t near_tours)
+    : near_(&near), classes_(&classes), blink_threshold_(blink_threshold(blink_rate)), near_tours_(near_tours) {}
+
+void BlinkInsertion::sort(const WorkingSolution& solution, std::vector<std::size_t>& tasks,
+                          std::mt19937_64& rng) const {
+  const Problem& problem = solution.problem();
+  std::shuffle(tasks.begin(), tasks.end(), rng);
+  const bool windows = !solution.model().exact() || problem.tasks().empty() ||
+                       std::any_of(problem.tasks().begin(), problem.tasks().end(), [](const Task& t) {
+                         return t.time_windows.front().start > 0 || t.time_windows.back().end < kMaxTime;
+                       });
+  const std::size_t choice = rng() % (windows ? 12 : 10);
+  auto demand = [&](std::size_t t) {
+    std::int64_t s = 0;
+    for (std::int64_t x : problem.task(t).delivery) s += x;
+    for (std::int64_t x : problem.task(t).pickup) s += x;
+    return s;
+  };
+  const Vehicle& first = problem.vehicle(0);
+  const TravelView tv = solution.model().travel(0);
+  auto depot_distance = [&](std::size_t t) {
+    const std::size_t depot = first.start != kNone ? first.start : first.end;
+    return depot == kNone ? Cost{0} : tv.cost(depot, problem.task(t).location);
+  };
+  if (choice < 4) return;  // random
+  if (choice < 8) {
+    std::stable_sort(tasks.begin(), tasks.end(), [&](auto a, auto b) { return demand(a) > demand(b); });
+  } else if (choice < 10) {
+    std::stable_sort(tasks.begin(), tasks.end(), [&](auto a, auto b) { return depot_distance(a) > depot_distance(b); });
+  } else if (choice < 11) {
+    std::stable_sort(tasks.begin(), tasks.end(), [&](auto a, auto b) { return depot_distance(a) < depot_distance(b); });
+  } else {
+    std::stable_sort(tasks.begin(), tasks.end(), [&](auto a, auto b) {
+      return problem.task(a).time_windows.back().end < problem.task(b).time_windows.back().end;
+    });
+  }
+}
+
+void BlinkInsertion::begin(const WorkingSolution& solution, std::vector<std::size_t> tasks, std::mt19937_64& rng,
+                           std::size_t max_routes, Pass& pass) const {
+  sort(solution, tasks, rng);
+  pass.tasks = std::move(tasks);
+  pass.next = 0;
+  pass.max_routes = max_routes;
+  pass.widened = false;
+  pass.key = rng();
+  pass.asked = 0;
+  pass.candidates.clear();
+  pass.tried.assign(solution.vehicle_count(), 0);
+}
+
+void BlinkInsertion::advance(Pass& pass) const {
+  for (std::size_t v : pass.candidates) pass.tried[v] = 0;
+  pass.candidates.clear();
+  pass.widened = false;
+  ++pass.next;
+}
+
+bool BlinkInsertion::next(const WorkingSolution& solution, Pass& pass, InsertionRequest& request) const {
+  const Problem& problem = solution.problem();
+  while (!pass.done() && solution.assigned(pass.tasks[pass.next])) advance(pass);
+  if (pass.done()) return false;
+  const std::size_t task = pass.tasks[pass.next];
+  const std::size_t first = pass.candidates.size();
+  auto consider = [&](std::size_t v) {
+    if (v == kNone || pass.tried[v]) return;
+    pass.tried[v] = 1;
+    pass.candidates.push_back(v);
+  };
+  if (!pass.widened) {
+    std::size_t seen = 0;
+    for (std::size_t w : near_->of(task)) {
+      if (seen >= near_tours_) break;
+      if (!solution.assigned(w)) continue;
+      ++seen;
+      consider(solution.route_of(w));
+    }
+    if (solution.used_routes() < pass.max_routes) {
+      for (std::size_t c = 0; c < classes_->count(); ++c)
+        for (std::size_t v : classes_->members(c))
+          if (solution.tour(v).empty() && problem.compatible(v, task)) {
+            consider(v);
+            break;
+          }
+    }
+  } else {
+    for (std::size_t v = 0; v < solution.vehicle_count(); ++v)
+      if (!solution.tour(v).empty()) consider(v);
+  }
+  request.solution = &solution;
+  request.task = task;
+  request.vehicles = std::span<const std::size_t>(pass.candidates).subspan(first);
+  request.blink_key = hd::mix(pass.key + 0x9E3779B97F4A7C15ULL * ++pass.asked);
+  request.blink_threshold = blink_threshold_;
+  return true;
+}
+
+void BlinkInsertion::take(WorkingSolution& solution, Pass& pass, const InsertionChoice& best) const {
+  const std::size_t task = pass.tasks[pass.next];
+  if (!best.found()) {
+    if (!pass.widened) {
+      pass.widened = true;  // the next request tries every other non-empty tour
+      return;
+    }
+    advance(pass);  // left out
+    return;
+  }
+  if (solution.problem().task(task).sibling != kNone) solution.insert_pair(task, best.vehicle, best.i, best.j);
+  else solution.insert(task, best.vehicle, best.i);
+  advance(pass);
+}
+
+void BlinkInsertion::apply(WorkingSolution& solution, std::vector<std::size_t> tasks, std::mt19937_64& rng,
+                           std::size_t max_routes, InsertionEngine& engine) const {
+  Pass pass;
+  begin(solution, std::move(tasks), rng, max_routes, pass);
+  InsertionRequest request;
+  InsertionChoice choice;
+  while (next(solution, pass, request)) {
+    engine.price(std::span<const InsertionRequest>(&request, 1), std::span<InsertionChoice>(&choice, 1));
+    take(solution, pass, choice);
+  }
+}
+
+}  // namespace routesolve::search

@@ -1,0 +1,115 @@
+#include "routesolve/search/descent.hpp"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+namespace routesolve::search {
+
+namespace {
+
+static_assert(LocalOperator<InterRelocate, WorkingSolution>);
+static_assert(LocalOperator<InterSwap, WorkingSolution>);
+static_assert(LocalOperator<InterTwoOptStar, WorkingSolution>);
+static_assert(LocalOperator<SwapStar, WorkingSolution>);
+static_assert(LocalOperator<TourTwoOpt, WorkingSolution>);
+static_assert(LocalOperator<TourOrOpt, WorkingSolution>);
+
+/// Applies the first improving valid 2-opt of tour v; true when one was applied.
+bool two_opt_pass(WorkingSolution& s, std::size_t v) {
+  const std::size_t n = s.tour(v).size();
+  if (n < 2) return false;
+  const TourCosts costs(s, v);
+  for (std::size_t i = 0; i + 1 < n; ++i)
+    for (std::size_t j = i + 1; j < n; ++j)
+      if (apply_if_improving(s, TourTwoOpt(s, costs, v, i, j), Objective::Cost)) return true;
+  return false;
+}
+
+/// Applies the first improving valid or-opt of tour v; true when one was applied.
+bool or_opt_pass(WorkingSolution& s, std::size_t v) {
+  const std::size_t n = s.tour(v).size();
+  if (n < 2) return false;
+  const TourCosts costs(s, v);
+  for (std::size_t length = 1; length <= 3 && length < n; ++length)
+    for (std::size_t i = 0; i + length <= n; ++i)
+      for (std::size_t to = 0; to <= n; ++to) {
+        if (to >= i && to <= i + length) continue;
+        if (apply_if_improving(s, TourOrOpt(s, costs, v, i, length, to), Objective::Cost)) return true;
+      }
+  return false;
+}
+
+}  // namespace
+
+void polish_tour(WorkingSolution& solution, std::size_t v, std::size_t max_moves) {
+  for (std::size_t moves = 0; moves < max_moves; ++moves) {
+    if (two_opt_pass(solution, v)) continue;
+    if (or_opt_pass(solution, v)) continue;
+    break;
+  }
+}
+
+GranularDescent::GranularDescent(const Neighbours& near, const VehicleClasses& classes, Parameters parameters)
+    : near_(&near), classes_(&classes), parameters_(parameters) {}
+
+bool GranularDescent::swap_star_pass(WorkingSolution& s, Objective objective, std::size_t& moves) const {
+  // Pairs of tours holding granular neighbours, in a fixed order.
+  const std::size_t nv = s.vehicle_count();
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;
+  for (std::size_t v = 0; v < nv; ++v)
+    for (std::size_t u : s.tour(v).tasks) {
+      const auto& near = near_->of(u);
+      for (std::size_t x = 0; x < std::min(parameters_.neighbours, near.size()); ++x) {
+        const std::size_t w = near[x];
+        if (!s.assigned(w) || s.route_of(w) == v) continue;
+        pairs.emplace_back(std::min(v, s.route_of(w)), std::max(v, s.route_of(w)));
+      }
+    }
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  bool improved = false;
+  for (const auto& [v1, v2] : pairs) {
+    BestMove<WorkingSolution, SwapStar> best(objective);
+    if (!best.offer(SwapStar(s, v1, v2, objective, best.bound()))) continue;
+    best.apply(s);
+    ++moves;
+    improved = true;
+  }
+  return improved;
+}
+
+std::size_t GranularDescent::run(WorkingSolution& s, std::mt19937_64& rng, Objective objective) const {
+  const std::size_t nt = s.problem().tasks().size();
+  std::vector<std::size_t> order;
+  order.reserve(nt);
+  for (std::size_t t = 0; t < nt; ++t)
+    if (s.assigned(t)) order.push_back(t);
+  std::shuffle(order.begin(), order.end(), rng);
+  std::size_t moves = 0;
+  for (std::size_t pass = 0; pass < parameters_.max_passes; ++pass) {
+    bool improved = false;
+    for (std::size_t u : order) {
+      const auto& near = near_->of(u);
+      const std::size_t k = std::min(parameters_.neighbours, near.size());
+      for (std::size_t x = 0; x < k; ++x) {
+        const std::size_t w = near[x];
+        if (!s.assigned(u) || !s.assigned(w) || s.route_of(u) == s.route_of(w)) continue;
+        BestMove<WorkingSolution, InterRelocate, InterSwap, InterTwoOptStar> best(objective);
+        best.offer(InterRelocate(s, u, w, parameters_.max_chain, objective, best.bound()));
+        best.offer(InterRelocate(s, w, u, parameters_.max_chain, objective, best.bound()));
+        best.offer(InterSwap(s, u, w, objective, best.bound()));
+        best.offer(InterTwoOptStar(s, *classes_, u, w, objective, best.bound()));
+        if (!best.found()) continue;
+        best.apply(s);
+        ++moves;
+        improved = true;
+      }
+    }
+    if (!improved && parameters_.swap_star) improved = swap_star_pass(s, objective, moves);
+    if (!improved) break;
+  }
+  return moves;
+}
+
+}  // namespace routesolve::search

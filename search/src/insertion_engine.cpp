@@ -1,0 +1,86 @@
+#include "routesolve/search/insertion_engine.hpp"
+
+#include <cmath>
+
+#include "routesolve/search/search_state.hpp"
+
+namespace routesolve::search {
+
+static_assert(hd::kNoInsertion == kInfiniteCost, "one 'not found' delta for every engine");
+
+std::uint32_t blink_threshold(double rate) {
+  if (!(rate > 0.0)) return 0;
+  return static_cast<std::uint32_t>(std::ldexp(std::min(rate, 0.999), 32));
+}
+
+hd::Inserted inserted(const WorkingSolution& solution, std::size_t task) {
+  const Problem& problem = solution.problem();
+  const Task& t = problem.task(task);
+  hd::Inserted x;
+  x.segment = &solution.model().task(task);
+  x.location = t.location;
+  if (t.sibling != kNone) {
+    x.sibling = &solution.model().task(t.sibling);
+    x.sibling_location = problem.task(t.sibling).location;
+  }
+  return x;
+}
+
+std::optional<hd::TourView> tour_view(const WorkingSolution& solution, std::size_t task, std::size_t v) {
+  const Problem& problem = solution.problem();
+  if (!problem.compatible(v, task)) return std::nullopt;
+  const SegmentModel& m = solution.model();
+  const Tour& tour = solution.tour(v);
+  const bool pair = problem.task(task).sibling != kNone;
+  const std::size_t max_tasks = problem.vehicle(v).max_tasks;
+  if (max_tasks != kNone && tour.size() + (pair ? 2 : 1) > max_tasks) return std::nullopt;
+  hd::TourView view;
+  view.prefix = tour.prefix.data();
+  view.suffix = tour.suffix.data();
+  view.task_ids = tour.tasks.data();
+  view.n = tour.size();
+  view.vehicle = v;
+  view.opening = tour.empty() ? problem.fixed_cost(v) : 0;
+  view.travel = m.travel(v);
+  view.limits = m.limits(v);
+  if (!pair && !hd::job_may_fit(view, inserted(solution, task), m.dims())) return std::nullopt;
+  return view;
+}
+
+namespace {
+
+class SegmentEngine final : public InsertionEngine {
+ public:
+  [[nodiscard]] std::string name() const override { return "segments"; }
+
+  void price(std::span<const InsertionRequest> requests, std::span<InsertionChoice> out) override {
+    for (std::size_t r = 0; r < requests.size(); ++r) out[r] = price_one(requests[r]);
+  }
+
+ private:
+  static InsertionChoice price_one(const InsertionRequest& q) {
+    const WorkingSolution& s = *q.solution;
+    const SegmentModel& m = s.model();
+    const hd::Inserted x = inserted(s, q.task);
+    const auto segment_of = [&m](std::size_t t) -> const RouteSegment& { return m.task(t); };
+    InsertionChoice best;
+    for (const std::size_t v : q.vehicles) {
+      const std::optional<hd::TourView> view = tour_view(s, q.task, v);
+      if (!view) continue;
+      for (std::size_t k = 0; k <= view->n; ++k) {
+        const hd::Priced p =
+            x.sibling == nullptr
+                ? hd::price_job(*view, x, m.dims(), k, best.delta, q.blink_key, q.blink_threshold)
+                : hd::price_pair_row(*view, x, m.dims(), k, best.delta, q.blink_key, q.blink_threshold, segment_of);
+        if (p.delta < best.delta) best = InsertionChoice{v, k, p.j, p.delta};
+      }
+    }
+    return best;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<InsertionEngine> make_segment_engine() { return std::make_unique<SegmentEngine>(); }
+
+}  // namespace routesolve::search

@@ -1,0 +1,169 @@
+#include "routesolve/search/operators/relocate.hpp"
+
+#include <algorithm>
+#include <optional>
+
+#include "routesolve/search/insertion.hpp"
+#include "routesolve/search/operators/inter_route.hpp"
+
+namespace routesolve::search {
+
+using namespace inter_route;
+
+InterRelocate::InterRelocate(const WorkingSolution& s, std::size_t u, std::size_t w, std::size_t max_length,
+                             Objective objective, const Score& bound)
+    : u_(u), w_(w) {
+  if (!s.assigned(u) || !s.assigned(w)) return;
+  const std::size_t v1 = s.route_of(u), v2 = s.route_of(w);
+  if (v1 == v2) return;
+  const Problem& p = s.problem();
+  const SegmentModel& m = s.model();
+  const Tour& t1 = s.tour(v1);
+  const Tour& t2 = s.tour(v2);
+  const TravelView& tv1 = m.travel(v1);
+  const TravelView& tv2 = m.travel(v2);
+  const std::size_t n1 = t1.size(), n2 = t2.size(), i = s.position_of(u), j = s.position_of(w);
+  Score best = bound;
+  Cost internal1 = 0, forward2 = 0, backward2 = 0;  // arc costs inside the chain
+  RouteSegment chain_fwd, chain_bwd;
+  for (std::size_t length = 1; length <= max_length && i + length <= n1; ++length) {
+    const std::size_t last = t1.tasks[i + length - 1];
+    if (!is_job(s, last) || !p.compatible(v2, last)) break;
+    const std::size_t lf = p.task(u).location, ll = p.task(last).location;
+    if (length > 1) {
+      const std::size_t prev = p.task(t1.tasks[i + length - 2]).location;
+      internal1 += arc(tv1, prev, ll);
+      forward2 += arc(tv2, prev, ll);
+      backward2 += arc(tv2, ll, prev);
+      if (internal1 >= kUnreachable || forward2 >= kUnreachable || backward2 >= kUnreachable) break;
+      chain_fwd = m.merge(v2, chain_fwd, m.task(last));
+      chain_bwd = m.merge(v2, m.task(last), chain_bwd);
+    } else {
+      chain_fwd = chain_bwd = m.task(u);
+    }
+    // Tour 1 without the chain.
+    const std::size_t pred = before_location(s, v1, i), succ = after_location(s, v1, i + length - 1);
+    const bool empties = length == n1;
+    const Cost removed = empties ? t1.cost
+                                 : arc(tv1, pred, lf) + internal1 + arc(tv1, ll, succ) - arc(tv1, pred, succ);
+    if (removed >= kUnreachable) continue;
+    std::optional<RouteSegment> rest;
+    for (const bool after : {true, false}) {
+      const std::size_t k = after ? j + 1 : j;  // the chain goes before node k + 1 (tasks[k])
+      const std::size_t a = k == 0 ? p.vehicle(v2).start : p.task(t2.tasks[k - 1]).location;
+      const std::size_t b = k == n2 ? p.vehicle(v2).end : p.task(t2.tasks[k]).location;
+      const Cost gap = arc(tv2, a, b);
+      for (const bool reversed : {false, true}) {
+        if (reversed && length == 1) continue;
+        const std::size_t f = reversed ? ll : lf, l = reversed ? lf : ll;
+        const Cost in = arc(tv2, a, f), out = arc(tv2, l, b);
+        if (in >= kUnreachable || out >= kUnreachable) continue;
+        Score d;
+        d.cost = in + (reversed ? backward2 : forward2) + out - gap - removed;
+        d.routes = empties ? -1 : 0;
+        if (!better(d, best, objective)) continue;
+        const RouteSegment& chain = reversed ? chain_bwd : chain_fwd;
+        const RouteSegment r2 = m.merge(v2, m.merge(v2, t2.prefix[k], chain), t2.suffix[k + 1]);
+        if (!m.feasible(v2, r2)) continue;
+        if (!rest) rest = m.merge(v1, t1.prefix[i], t1.suffix[i + length + 1]);
+        if (!acceptable(m, v1, *rest)) continue;
+        if (!settle(s, v1, *rest, v2, r2, objective, d, best)) continue;
+        best = delta_ = d;
+        found_ = true;
+        v1_ = v1;
+        v2_ = v2;
+        length_ = length;
+        reversed_ = reversed;
+        after_ = after;
+      }
+    }
+  }
+}
+
+void InterRelocate::apply(WorkingSolution& s) const {
+  const std::size_t i = s.position_of(u_), j = s.position_of(w_);
+  std::vector<std::size_t> t1 = s.tour(v1_).tasks, t2 = s.tour(v2_).tasks;
+  const auto first = t1.begin() + static_cast<std::ptrdiff_t>(i);
+  std::vector<std::size_t> chain(first, first + static_cast<std::ptrdiff_t>(length_));
+  if (reversed_) std::reverse(chain.begin(), chain.end());
+  t1.erase(first, first + static_cast<std::ptrdiff_t>(length_));
+  t2.insert(t2.begin() + static_cast<std::ptrdiff_t>(after_ ? j + 1 : j), chain.begin(), chain.end());
+  s.set_tasks(v1_, std::move(t1));
+  s.set_tasks(v2_, std::move(t2));
+}
+
+// ---- on a SearchState ----------------------------------------------------------------------------
+
+Relocate::Relocate(const SearchState& state, std::size_t task, std::size_t to_vehicle,
+                   std::size_t to_position)
+    : state_(&state),
+      task_(task),
+      from_(state.route_of(task)),
+      from_position_(state.position_of(task)),
+      to_(to_vehicle),
+      to_position_(to_position) {}
+
+Score Relocate::delta() const {
+  if (from_ == to_) return recomputed_delta(*state_, changes());
+  const Problem& problem = state_->problem();
+  const RouteData& r1 = state_->route(from_);
+  const RouteData& r2 = state_->route(to_);
+  const std::size_t u = problem.task(task_).location;
+  Score d;
+  if (r1.size() == 1) {
+    d.cost -= r1.cost(problem);
+    d.routes -= 1;
+  } else {
+    const TravelView& tv = state_->travel(from_);
+    const std::size_t prev = r1.locations[from_position_], next = r1.locations[from_position_ + 2];
+    d.cost += arc_cost(tv, prev, next) - arc_cost(tv, prev, u) - arc_cost(tv, u, next);
+  }
+  const TravelView& tv = state_->travel(to_);
+  const std::size_t a = r2.locations[to_position_], b = r2.locations[to_position_ + 1];
+  d.cost += arc_cost(tv, a, u) + arc_cost(tv, u, b);
+  if (r2.empty()) {
+    d.cost += state_->fixed_cost(to_);
+    d.routes += 1;
+  } else {
+    d.cost -= arc_cost(tv, a, b);
+  }
+  return d;
+}
+
+bool Relocate::passes_filters() const {
+  const Problem& problem = state_->problem();
+  const Task& t = problem.task(task_);
+  if (from_ == to_) return true;
+  if (t.sibling != kNone || !problem.compatible(to_, task_)) return false;
+  const Vehicle& vehicle = problem.vehicle(to_);
+  const RouteData& r2 = state_->route(to_);
+  if (vehicle.max_tasks != kNone && r2.size() + 1 > vehicle.max_tasks) return false;
+  if (!fits_with(r2.load_prefix_max[to_position_], t.delivery, vehicle.capacity) ||
+      !fits_with(r2.load_suffix_max[to_position_], t.pickup, vehicle.capacity))
+    return false;
+  const TravelView& tv = state_->travel(to_);
+  if (arc_unreachable(tv, r2.locations[to_position_], t.location) ||
+      arc_unreachable(tv, t.location, r2.locations[to_position_ + 1]))
+    return false;
+  return insertion_time_fits(problem, tv, r2, to_position_, t);
+}
+
+std::vector<RouteChange> Relocate::changes() const {
+  const auto& a = state_->route(from_).tasks;
+  if (from_ == to_) {
+    std::vector<std::size_t> seq;
+    seq.reserve(a.size());
+    for (std::size_t k = 0; k <= a.size(); ++k) {
+      if (k == to_position_) seq.push_back(task_);
+      if (k < a.size() && k != from_position_) seq.push_back(a[k]);
+    }
+    return {RouteChange{from_, std::move(seq)}};
+  }
+  std::vector<std::size_t> seq1 = a;
+  seq1.erase(seq1.begin() + static_cast<std::ptrdiff_t>(from_position_));
+  std::vector<std::size_t> seq2 = state_->route(to_).tasks;
+  seq2.insert(seq2.begin() + static_cast<std::ptrdiff_t>(to_position_), task_);
+  return {RouteChange{from_, std::move(seq1)}, RouteChange{to_, std::move(seq2)}};
+}
+
+}  // namespace routesolve::search

@@ -1,0 +1,163 @@
+#include "routesolve/search/operators/two_opt_star.hpp"
+
+#include "routesolve/search/operators/inter_route.hpp"
+
+namespace routesolve::search {
+
+using namespace inter_route;
+
+InterTwoOptStar::InterTwoOptStar(const WorkingSolution& s, const VehicleClasses& classes, std::size_t u,
+                                 std::size_t w, Objective objective, const Score& bound)
+    : u_(u), w_(w) {
+  if (!s.assigned(u) || !s.assigned(w)) return;
+  const std::size_t v1 = s.route_of(u), v2 = s.route_of(w);
+  // Tails change vehicles: their segments (start, end, travel data) must mean the same there.
+  if (v1 == v2 || classes.class_of(v1) != classes.class_of(v2)) return;
+  const Problem& p = s.problem();
+  const SegmentModel& m = s.model();
+  const Tour& t1 = s.tour(v1);
+  const Tour& t2 = s.tour(v2);
+  const TravelView& tv = m.travel(v1);
+  const std::size_t n1 = t1.size(), n2 = t2.size(), i = s.position_of(u), j = s.position_of(w);
+  const std::size_t lu = p.task(u).location, lw = p.task(w).location;
+  Score best = bound;
+  for (const bool u_first : {true, false}) {
+    // u_first: tour 1 = ... u | w ... (tail of 2 from j), tour 2 = ... pred(w) | succ(u) ...
+    // else:    tour 2 = ... w | u ... (tail of 1 from i), tour 1 = ... pred(u) | succ(w) ...
+    const std::size_t head1 = u_first ? i + 1 : i;  // tasks of tour 1 that stay
+    const std::size_t head2 = u_first ? j : j + 1;  // tasks of tour 2 that stay
+    Cost cost;
+    if (u_first) {
+      const std::size_t s1 = after_location(s, v1, i), p2 = before_location(s, v2, j);
+      const Cost added = arc(tv, lu, lw) + arc(tv, p2, s1);
+      if (added >= kUnreachable) continue;
+      cost = added - arc(tv, lu, s1) - arc(tv, p2, lw);
+    } else {
+      const std::size_t p1 = before_location(s, v1, i), s2 = after_location(s, v2, j);
+      const Cost added = arc(tv, lw, lu) + arc(tv, p1, s2);
+      if (added >= kUnreachable) continue;
+      cost = added - arc(tv, p1, lu) - arc(tv, lw, s2);
+    }
+    const std::size_t new1 = head1 + (n2 - head2), new2 = head2 + (n1 - head1);
+    // An emptied tour also loses its fixed cost and its start -> end arc.
+    if (new1 == 0) cost -= p.fixed_cost(v1) + arc(tv, p.vehicle(v1).start, p.vehicle(v1).end);
+    if (new2 == 0) cost -= p.fixed_cost(v2) + arc(tv, p.vehicle(v2).start, p.vehicle(v2).end);
+    Score d;
+    d.cost = cost;
+    d.routes = used_change(n1, new1, n2, new2);
+    if (!better(d, best, objective)) continue;
+    const RouteSegment r1 = m.merge(v1, t1.prefix[head1], t2.suffix[head2 + 1]);
+    if (!acceptable(m, v1, r1)) continue;
+    const RouteSegment r2 = m.merge(v2, t2.prefix[head2], t1.suffix[head1 + 1]);
+    if (!acceptable(m, v2, r2)) continue;
+    if (!tail_keeps_pairs(s, v1, head1) || !tail_keeps_pairs(s, v2, head2)) continue;
+    if (!settle(s, v1, r1, v2, r2, objective, d, best)) continue;
+    best = delta_ = d;
+    found_ = true;
+    v1_ = v1;
+    v2_ = v2;
+    u_first_ = u_first;
+  }
+}
+
+void InterTwoOptStar::apply(WorkingSolution& s) const {
+  const std::size_t head1 = u_first_ ? s.position_of(u_) + 1 : s.position_of(u_);
+  const std::size_t head2 = u_first_ ? s.position_of(w_) : s.position_of(w_) + 1;
+  const auto& t1 = s.tour(v1_).tasks;
+  const auto& t2 = s.tour(v2_).tasks;
+  std::vector<std::size_t> r1(t1.begin(), t1.begin() + static_cast<std::ptrdiff_t>(head1));
+  r1.insert(r1.end(), t2.begin() + static_cast<std::ptrdiff_t>(head2), t2.end());
+  std::vector<std::size_t> r2(t2.begin(), t2.begin() + static_cast<std::ptrdiff_t>(head2));
+  r2.insert(r2.end(), t1.begin() + static_cast<std::ptrdiff_t>(head1), t1.end());
+  s.set_tasks(v1_, std::move(r1));
+  s.set_tasks(v2_, std::move(r2));
+}
+
+// ---- on a SearchState ----------------------------------------------------------------------------
+
+TwoOptStar::TwoOptStar(const SearchState& state, std::size_t v1, std::size_t keep1, std::size_t v2,
+                       std::size_t keep2)
+    : state_(&state), v1_(v1), keep1_(keep1), v2_(v2), keep2_(keep2) {}
+
+Cost TwoOptStar::joined_cost(std::size_t head, std::size_t keep_head, std::size_t tail,
+                             std::size_t keep_tail) const {
+  const Problem& problem = state_->problem();
+  const RouteData& h = state_->route(head);
+  const RouteData& t = state_->route(tail);
+  const std::size_t tail_size = t.size() - keep_tail;
+  if (keep_head + tail_size == 0) return 0;
+  const TravelView& tv = state_->travel(head);
+  // Head: nodes 0..keep_head of `head`. Tail: nodes keep_tail+1..n of `tail`.
+  Cost cost = h.forward_cost[keep_head] + state_->fixed_cost(head);
+  const std::size_t last_head = h.locations[keep_head];
+  const std::size_t end = h.locations[h.size() + 1];
+  if (tail_size == 0) return cost + arc_cost(tv, last_head, end);
+  const std::size_t first_tail = keep_tail + 1, last_tail = t.size();
+  cost += arc_cost(tv, last_head, t.locations[first_tail]);
+  if (problem.vehicle(head).travel == problem.vehicle(tail).travel) {
+    cost += t.forward_cost[last_tail] - t.forward_cost[first_tail];
+  } else {
+    for (std::size_t k = first_tail; k < last_tail; ++k)
+      cost += arc_cost(tv, t.locations[k], t.locations[k + 1]);
+  }
+  return cost + arc_cost(tv, t.locations[last_tail], end);
+}
+
+Score TwoOptStar::delta() const {
+  const Problem& problem = state_->problem();
+  const RouteData& a = state_->route(v1_);
+  const RouteData& b = state_->route(v2_);
+  const std::size_t n1 = keep1_ + (b.size() - keep2_), n2 = keep2_ + (a.size() - keep1_);
+  Score d;
+  d.cost = joined_cost(v1_, keep1_, v2_, keep2_) + joined_cost(v2_, keep2_, v1_, keep1_) -
+           a.cost(problem) - b.cost(problem);
+  d.routes = static_cast<long>(n1 > 0) + static_cast<long>(n2 > 0) - static_cast<long>(!a.empty()) -
+             static_cast<long>(!b.empty());
+  return d;
+}
+
+bool TwoOptStar::passes_filters() const {
+  const Problem& problem = state_->problem();
+  const RouteData& a = state_->route(v1_);
+  const RouteData& b = state_->route(v2_);
+  // Shipments must not be cut apart.
+  auto split = [&](const RouteData& r, std::size_t keep) {
+    if (r.shipment_tasks == 0) return false;
+    for (std::size_t k = 0; k < keep; ++k) {
+      const std::size_t sibling = problem.task(r.tasks[k]).sibling;
+      if (sibling != kNone && state_->position_of(sibling) >= keep) return true;
+    }
+    return false;
+  };
+  if (split(a, keep1_) || split(b, keep2_)) return false;
+  auto fits = [&](std::size_t head, std::size_t keep_head, std::size_t tail, std::size_t keep_tail) {
+    const RouteData& h = state_->route(head);
+    const RouteData& t = state_->route(tail);
+    const Vehicle& vehicle = problem.vehicle(head);
+    if (vehicle.max_tasks != kNone && keep_head + t.size() - keep_tail > vehicle.max_tasks) return false;
+    Amount delivery = t.delivery_prefix.back(), pickup = t.pickup_prefix.back();
+    subtract_amount(delivery, t.delivery_prefix[keep_tail]);
+    subtract_amount(pickup, t.pickup_prefix[keep_tail]);
+    if (!fits_with(delivery, h.delivery_prefix[keep_head], vehicle.capacity) ||
+        !fits_with(pickup, h.pickup_prefix[keep_head], vehicle.capacity))
+      return false;
+    if (problem.vehicle(head).skills != problem.vehicle(tail).skills) {
+      for (std::size_t k = keep_tail; k < t.size(); ++k)
+        if (!problem.compatible(head, t.tasks[k])) return false;
+    }
+    return true;
+  };
+  return fits(v1_, keep1_, v2_, keep2_) && fits(v2_, keep2_, v1_, keep1_);
+}
+
+std::vector<RouteChange> TwoOptStar::changes() const {
+  const auto& a = state_->route(v1_).tasks;
+  const auto& b = state_->route(v2_).tasks;
+  std::vector<std::size_t> n1(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(keep1_));
+  n1.insert(n1.end(), b.begin() + static_cast<std::ptrdiff_t>(keep2_), b.end());
+  std::vector<std::size_t> n2(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(keep2_));
+  n2.insert(n2.end(), a.begin() + static_cast<std::ptrdiff_t>(keep1_), a.end());
+  return {RouteChange{v1_, std::move(n1)}, RouteChange{v2_, std::move(n2)}};
+}
+
+}  // namespace routesolve::search

@@ -1,0 +1,73 @@
+#include "routesolve/search/segments.hpp"
+
+#include <algorithm>
+
+namespace routesolve::search {
+
+SegmentModel::SegmentModel(const Problem& problem) : problem_(&problem), dims_(problem.dimensions()) {
+  supported_ = dims_ <= kMaxDims;
+  const std::size_t nv = problem.vehicles().size();
+  for (std::size_t v = 0; v < nv; ++v) {
+    travel_.push_back(problem.travel(v));
+    const Vehicle& vehicle = problem.vehicle(v);
+    limits_.push_back(SegmentLimits{vehicle.max_tasks, vehicle.max_travel_time, vehicle.max_distance,
+                                    vehicle.capacity.values().data()});
+    if (!vehicle.breaks.empty()) exact_ = false;
+    RouteSegment s;
+    s.load = empty_load();
+    s.time.earliest = vehicle.time_window.start;
+    s.time.latest = vehicle.time_window.end;
+    s.first = s.last = vehicle.start;
+    starts_.push_back(s);
+    s.first = s.last = vehicle.end;
+    ends_.push_back(s);
+  }
+  tasks_.resize(problem.tasks().size());
+  for (std::size_t t = 0; t < problem.tasks().size(); ++t) {
+    const Task& task = problem.task(t);
+    if (task.setup != 0 || task.time_windows.size() > 1) exact_ = false;
+    RouteSegment& s = tasks_[t];
+    s.first = s.last = task.location;
+    s.tasks = 1;
+    s.time = visit_duration(task.setup + task.service, task.time_windows.front().start,
+                            task.time_windows.back().end);
+    s.load = empty_load();
+    for (std::size_t d = 0; d < std::min(dims_, kMaxDims); ++d) {
+      const std::int64_t delivery = d < task.delivery.size() ? task.delivery[d] : 0;
+      const std::int64_t pickup = d < task.pickup.size() ? task.pickup[d] : 0;
+      s.load.set(d, visit_load(delivery, pickup, task.type == TaskType::Job));
+    }
+  }
+}
+
+RouteSegment SegmentModel::merge(std::size_t v, const RouteSegment& a, const RouteSegment& b) const {
+  return routesolve::merge(travel_[v], dims_, a, b);
+}
+
+std::int64_t SegmentModel::load_excess(std::size_t v, const RouteSegment& route) const {
+  return routesolve::load_excess(route.load, problem_->vehicle(v).capacity.values().data(), dims_);
+}
+
+Duration SegmentModel::time_excess(std::size_t v, const RouteSegment& route) const {
+  const Vehicle& vehicle = problem_->vehicle(v);
+  return route.time.time_warp + std::max<Duration>(0, route.travel - vehicle.max_travel_time);
+}
+
+bool SegmentModel::feasible(std::size_t v, const RouteSegment& route) const {
+  const Vehicle& vehicle = problem_->vehicle(v);
+  if (route.unreachable || route.time.time_warp > 0) return false;
+  if (vehicle.max_tasks != kNone && route.tasks > vehicle.max_tasks) return false;
+  if (route.travel > vehicle.max_travel_time || route.distance > vehicle.max_distance) return false;
+  return load_excess(v, route) == 0;
+}
+
+bool SegmentModel::feasible(std::size_t v, const RouteSegment& a, const RouteSegment& b, const RouteSegment& c) const {
+  return routesolve::feasible(travel_[v], limits_[v], dims_, a, b, c);
+}
+
+Cost SegmentModel::penalised_cost(std::size_t v, const RouteSegment& route, Cost load_weight,
+                                  Cost time_weight) const {
+  return route.cost + load_weight * load_excess(v, route) + time_weight * time_excess(v, route);
+}
+
+}  // namespace routesolve::search

@@ -1,0 +1,337 @@
+// The search driver, shared by the backends (each brings its insertion engine). Top loop:
+//   1. pre-check every task alone (reasons for the hopeless ones);
+//   2. construction by regret insertion, higher priorities first;
+//   3. metaheuristic: ruin and recreate with simulated annealing (SISR), `threads` chains on
+//      threads or in lockstep, the recreate's positions priced by the engine (insertion_engine.hpp); a fleet minimisation phase first with
+//      vehicles-then-cost (see annealing_search.hpp, parallel_search.hpp);
+//   4. exactness: every route confirmed by core's schedule_route (a route the segment model
+//      accepted wrongly, e.g. because of breaks or several time windows, loses tasks until it
+//      is feasible), then the unrouted tasks get one more exact regret insertion and a reason;
+//   5. the solution assembled by core's make_solution.
+// Problems the segment model does not cover (more than kMaxSegmentDims capacity dimensions) get
+// the descent of the previous solver (relocate / swap / 2-opt / 2-opt*) instead of step 3.
+
+#include "routesolve/search/solve.hpp"
+
+#include <algorithm>
+#include <map>
+#include <random>
+
+#include "routesolve/search/local_search.hpp"
+#include "routesolve/search/neighbours.hpp"
+#include "routesolve/search/precheck.hpp"
+#include "routesolve/search/regret_insertion.hpp"
+#include "routesolve/error.hpp"
+#include "routesolve/search/search_control.hpp"
+#include "routesolve/search/parallel_search.hpp"
+#include "routesolve/search/search_state.hpp"
+#include "routesolve/search/savings.hpp"
+#include "routesolve/search/segments.hpp"
+#include "routesolve/search/descent.hpp"
+#include "routesolve/search/working_solution.hpp"
+#include "routesolve/search/vehicle_classes.hpp"
+
+namespace routesolve::search {
+
+namespace {
+
+constexpr std::size_t kNeighbours = 30;
+constexpr std::size_t kAdjacency = 100;         // string removal looks this far around its seed
+constexpr std::size_t kDefaultIterations = 1000;  // per thread, when there is no time limit
+
+/// Removes tasks from routes that schedule_route rejects until each is feasible (the segment
+/// model relaxes breaks and multiple time windows); returns the tasks taken out.
+std::vector<std::size_t> make_routes_exact(SearchState& state) {
+  const Problem& problem = state.problem();
+  std::vector<std::size_t> out;
+  for (std::size_t v = 0; v < state.vehicle_count(); ++v) {
+    std::vector<std::size_t> tasks = state.route(v).tasks;
+    if (tasks.empty() || schedule(problem, v, tasks).feasible) continue;
+    while (!tasks.empty() && !schedule(problem, v, tasks).feasible) {
+      // Drop the task (with its sibling) whose removal leaves the cheapest route.
+      std::size_t drop = kNone;
+      Cost best = kInfiniteCost;
+      bool best_feasible = false;
+      for (std::size_t t : tasks) {
+        if (problem.task(t).type == TaskType::Delivery) continue;
+        std::vector<std::size_t> rest;
+        for (std::size_t x : tasks)
+          if (x != t && x != problem.task(t).sibling) rest.push_back(x);
+        const bool feasible = schedule(problem, v, rest).feasible;
+        const Cost c = sequence_travel_cost(problem, v, rest);
+        if ((feasible && !best_feasible) || (feasible == best_feasible && c < best)) {
+          drop = t;
+          best = c;
+          best_feasible = feasible;
+        }
+      }
+      if (drop == kNone) break;
+      out.push_back(drop);
+      std::erase_if(tasks, [&](std::size_t x) { return x == drop || x == problem.task(drop).sibling; });
+    }
+    state.set_route(v, tasks);
+  }
+  return out;
+}
+
+void report(const SolveOptions& options, const Deadline& deadline, const SearchState& state,
+            std::size_t unassigned_fixed, double fraction) {
+  if (!options.on_progress) return;
+  Progress p;
+  p.elapsed_s = deadline.elapsed();
+  p.fraction = options.time_limit_s > 0 ? std::min(1.0, p.elapsed_s / options.time_limit_s) : fraction;
+  p.best_cost = state.total_cost();
+  p.best_routes = state.used_routes();
+  std::size_t unassigned = unassigned_fixed;
+  for (std::size_t t = 0; t < state.problem().tasks().size(); ++t)
+    if (!state.assigned(t) && state.problem().task(t).type != TaskType::Delivery) ++unassigned;
+  p.unassigned = unassigned;
+  options.on_progress(p);
+}
+
+/// Checkpoints of one solve (SolveOptions::on_checkpoint): the fixed fields, the score of a plan
+/// with the hopeless tasks counted in, and the time of the last one on the deadline's clock.
+class Checkpointer {
+ public:
+  Checkpointer(const Problem& problem, const SolveOptions& options, const std::vector<std::size_t>& hopeless)
+      : problem_(problem), options_(options) {
+    if (!options.on_checkpoint) return;
+    base_.fingerprint = options.resume ? options.resume->fingerprint : problem_fingerprint(problem);
+    base_.seed = options.seed;
+    base_.threads = std::max(1u, options.threads);
+    base_.objective = options.objective;
+    base_.time_limit_s = options.time_limit_s;
+    for (std::size_t t : hopeless) {
+      ++hopeless_score_.unassigned;
+      hopeless_score_.priority_lost += problem.task(t).priority;
+    }
+  }
+  [[nodiscard]] bool enabled() const { return static_cast<bool>(options_.on_checkpoint); }
+  [[nodiscard]] double every() const { return options_.checkpoint_every_s; }
+  [[nodiscard]] double last() const { return last_s_; }
+
+  /// Sends a checkpoint of `plan` (scored `score` by the search, hopeless tasks not counted).
+  void write(const TourPlan& plan, const Score& score, std::size_t iterations, const Deadline& deadline,
+             double spent_before) {
+    if (!enabled()) return;
+    SolveCheckpoint c = base_;
+    c.elapsed_s = spent_before + deadline.elapsed();
+    c.iterations = iterations;
+    c.score.priority_lost = hopeless_score_.priority_lost + score.priority_lost;
+    c.score.unassigned = hopeless_score_.unassigned + score.unassigned;
+    c.score.routes = score.routes;
+    c.score.cost = score.cost;
+    c.routes = plan;
+    c.routes.resize(problem_.vehicles().size());
+    std::vector<char> routed(problem_.tasks().size(), 0);
+    for (const auto& route : plan)
+      for (std::size_t t : route) routed[t] = 1;
+    for (std::size_t t = 0; t < problem_.tasks().size(); ++t)
+      if (!routed[t] && problem_.task(t).type != TaskType::Delivery) c.unassigned.push_back(t);
+    options_.on_checkpoint(c);
+    last_s_ = deadline.elapsed();
+  }
+
+ private:
+  const Problem& problem_;
+  const SolveOptions& options_;
+  SolveCheckpoint base_;
+  CheckpointScore hopeless_score_;
+  double last_s_ = 0.0;
+};
+
+/// The score of a search state (the descent path, without a segment model), hopeless tasks not
+/// counted: like WorkingSolution::score.
+Score state_score(const SearchState& state, const std::vector<std::size_t>& insertable) {
+  Score s;
+  for (std::size_t t : insertable)
+    if (!state.assigned(t)) {
+      ++s.unassigned;
+      s.priority_lost += state.problem().task(t).priority;
+    }
+  s.routes = state.used_routes();
+  s.cost = state.total_cost();
+  return s;
+}
+
+}  // namespace
+
+Solution solve(const Problem& problem, const SolveOptions& options, const Engine& engine) {
+  // Resuming: the budget left is the time limit minus what the earlier runs spent (a deadline
+  // that is already over when nothing is left: Deadline(0) would mean no limit).
+  const SolveCheckpoint* resume = options.resume.get();
+  const double spent_before = resume ? resume->elapsed_s : 0.0;
+  const double time_left = options.time_limit_s > 0 ? std::max(1e-9, options.time_limit_s - spent_before) : 0.0;
+  Deadline deadline(time_left, options.stop);
+  const VehicleClasses classes(problem);
+  SearchState state(problem);
+
+  // ---- 1. pre-check ------------------------------------------------------------------------
+  const auto verdict = precheck_tasks(problem, classes);
+  std::vector<std::size_t> insertable;
+  std::map<std::size_t, UnassignedReason> reasons;  // task -> reason, for the unrouted
+  std::vector<std::size_t> hopeless_tasks;
+  for (std::size_t t = 0; t < problem.tasks().size(); ++t) {
+    if (problem.task(t).type == TaskType::Delivery) continue;
+    if (verdict[t]) {
+      reasons[t] = *verdict[t];
+      hopeless_tasks.push_back(t);
+    } else {
+      insertable.push_back(t);
+    }
+  }
+  const std::size_t hopeless = hopeless_tasks.size();
+  Checkpointer checkpoints(problem, options, hopeless_tasks);
+
+  // ---- 2. construction (or the checkpoint's plan) ---------------------------------------------
+  if (resume) {
+    // solve() checked the plan against this problem (check_checkpoint); tasks the precheck
+    // calls hopeless cannot be on it, since the run that wrote it never routed them.
+    state.load(resume->routes);
+  } else {
+    RegretInsertion construction(state, classes, deadline, 3);
+    for (const auto& [t, reason] : construction.run(insertable)) reasons[t] = reason;
+  }
+  const double construction_s = deadline.elapsed();
+  report(options, deadline, state, hopeless, 0.5);
+  // Fraction of the budget and iterations the earlier runs used (annealing schedule, fixed work).
+  const std::size_t iteration_budget = options.iterations > 0 ? options.iterations : kDefaultIterations;
+  const double fraction_done =
+      !resume ? 0.0
+      : options.time_limit_s > 0
+          ? std::min(1.0, spent_before / options.time_limit_s)
+          : std::min(1.0, static_cast<double>(resume->iterations) /
+                              static_cast<double>(iteration_budget * std::max(1u, options.threads)));
+  const std::size_t iterations_done = resume ? static_cast<std::size_t>(resume->iterations) : 0;
+
+  // ---- 3. metaheuristic ----------------------------------------------------------------------
+  const SegmentModel model(problem);
+  std::uint64_t iterations = 0;  // of the metaheuristic, earlier runs included when resuming
+  const double search_limit = time_left > 0 ? std::max(0.0, 0.99 * time_left - 0.02) : 0.0;
+  if (!model.supported()) {
+    std::mt19937_64 rng(options.seed);
+    const Neighbours neighbours(problem, kNeighbours);
+    LocalSearch search(state, neighbours, classes, options.objective, deadline, rng, insertable);
+    if (checkpoints.enabled() && !resume)
+      checkpoints.write(state.plan(), state_score(state, insertable), iterations_done, deadline, spent_before);
+    std::size_t passes = 0;
+    search.run([&] {
+      report(options, deadline, state, hopeless, 0.75);
+      ++passes;
+      if (checkpoints.enabled() && deadline.elapsed() - checkpoints.last() >= checkpoints.every())
+        checkpoints.write(state.plan(), state_score(state, insertable), iterations_done + passes, deadline,
+                          spent_before);
+    });
+    for (const auto& [t, reason] : search.left_out()) reasons[t] = reason;
+  } else if (!deadline.expired() && !insertable.empty()) {
+    const Neighbours adjacency(problem, kAdjacency);
+    // Entry into the search's representation (WorkingSolution, loaded from a plan).
+    TourPlan start = state.plan();
+    // Savings, where it fits, when it beats regret insertion (not when resuming: the
+    // checkpoint's plan is the start).
+    if (resume) {
+    } else if (const auto savings = savings_plan(model, classes, adjacency, insertable, deadline)) {
+      WorkingSolution a(model, insertable), b(model, insertable);
+      a.load(start);
+      b.load(*savings);
+      if (better(b.score(), a.score(), options.objective)) start = *savings;
+    }
+    // Temperatures scale with the cost of one visit in the starting solution.
+    std::size_t routed = 0;
+    Cost start_cost = 0;
+    for (std::size_t v = 0; v < start.size(); ++v) {
+      routed += start[v].size();
+      start_cost += route_cost(problem, v, start[v]);
+    }
+    const double per_visit = static_cast<double>(start_cost) / static_cast<double>(std::max<std::size_t>(1, routed));
+    AnnealingSearch::Parameters parameters;
+    // One visit's cost at the start (0.3 of it cooled too early: 300k iterations per X instance
+    // with n <= 300 gave 0.94% mean gap against 0.85% at 1.0).
+    parameters.start_temperature = std::max(1e-3, 1.0 * per_visit);
+    parameters.end_temperature = std::max(1e-4, 0.001 * per_visit);
+    // A resumed run draws other random numbers than the run it continues (same seed, other stream).
+    const std::uint64_t seed = resume ? derive_seed(options.seed, iterations_done) : options.seed;
+    ParallelSearch search(model, adjacency, classes, insertable, options.objective, seed,
+                          {std::max(1u, options.threads), engine.lockstep}, parameters, *engine.insertion);
+    if (checkpoints.enabled()) {
+      if (!resume) {  // the construction's plan: a first checkpoint before the long search
+        WorkingSolution constructed(model, insertable);
+        constructed.load(start);
+        checkpoints.write(start, constructed.score(), 0, deadline, spent_before);
+      }
+      search.set_checkpoint(
+          [&](const TourPlan& plan, const Score& score, std::size_t iterations) {
+            checkpoints.write(plan, score, iterations, deadline, spent_before);
+          },
+          checkpoints.every(), checkpoints.last());
+    }
+    search.resume_from(fraction_done, iterations_done);
+    const std::size_t threads = std::max(1u, options.threads);
+    // Without a time limit, the fixed work; with one, an optional cap (0: none).
+    const std::size_t per_thread_budget = time_left > 0 && options.iterations == 0 ? 0 : iteration_budget;
+    const std::size_t iterations_left =
+        per_thread_budget - std::min(per_thread_budget, iterations_done / threads);
+    const TourPlan best = search.run(start, deadline, search_limit, iterations_left,
+                                     [&](const Score& score, double fraction) {
+                                       if (!options.on_progress) return;
+                                       Progress p;
+                                       p.elapsed_s = deadline.elapsed();
+                                       p.fraction = fraction;
+                                       p.best_cost = score.cost;
+                                       p.best_routes = score.routes;
+                                       p.unassigned = score.unassigned + hopeless;
+                                       options.on_progress(p);
+                                     });
+    iterations = search.iterations();
+    // Intra-route 2-opt / or-opt on the best solution's tours.
+    WorkingSolution polished(model, insertable);
+    polished.load(best);
+    for (std::size_t v = 0; v < polished.vehicle_count(); ++v) polish_tour(polished, v);
+    // Exit: back to the exact representation for step 4.
+    state.load(polished.plan());
+  }
+
+  // ---- 4. exactness ------------------------------------------------------------------------
+  std::vector<std::size_t> pending = make_routes_exact(state);
+  for (std::size_t t : insertable)
+    if (!state.assigned(t) && std::find(pending.begin(), pending.end(), t) == pending.end()) pending.push_back(t);
+  if (!pending.empty()) {
+    const Deadline unless_stopped(0.0, options.stop);  // short, but the stop flag still rules
+    RegretInsertion repair(state, classes, unless_stopped, 3);
+    for (const auto& [t, reason] : repair.run(pending)) reasons[t] = reason;
+  }
+  const double search_s = deadline.elapsed() - construction_s;
+
+  // ---- 5. output ---------------------------------------------------------------------------
+  std::vector<Route> routes;
+  for (std::size_t v = 0; v < state.vehicle_count(); ++v) {
+    const auto& tasks = state.route(v).tasks;
+    if (tasks.empty()) continue;
+    ScheduleResult result = schedule(problem, v, tasks);
+    if (!result.feasible)
+      throw Error(ErrorCode::Internal, "cpu backend: route of vehicle " + std::to_string(problem.vehicle(v).id) +
+                                           " is infeasible for schedule_route");
+    routes.push_back(std::move(result.route));
+  }
+  std::vector<Unassigned> unassigned;
+  for (std::size_t t = 0; t < problem.tasks().size(); ++t) {
+    if (state.assigned(t)) continue;
+    const Task& task = problem.task(t);
+    const std::size_t key = task.type == TaskType::Delivery ? task.sibling : t;
+    const auto it = reasons.find(key);
+    Unassigned u;
+    u.task = t;
+    u.id = task.id;
+    u.type = task.type;
+    u.reason = it != reasons.end() ? it->second : UnassignedReason::NotRouted;
+    unassigned.push_back(u);
+  }
+  Solution solution = make_solution(problem, std::move(routes), std::move(unassigned));
+  solution.profile = {{"construction", construction_s}, {"local_search", search_s}};
+  solution.backend = engine.backend;
+  solution.iterations = iterations;
+  report(options, deadline, state, hopeless, 1.0);
+  return solution;
+}
+
+}  // namespace routesolve::search

@@ -1,0 +1,217 @@
+#include "routesolve/search/working_solution.hpp"
+
+#include <algorithm>
+#include <atomic>
+
+namespace routesolve::search {
+
+namespace {
+std::atomic<std::uint64_t> tour_versions{0};
+}
+
+WorkingSolution::WorkingSolution(const SegmentModel& model, const std::vector<std::size_t>& insertable)
+    : model_(&model), insertable_(insertable) {
+  const Problem& p = model.problem();
+  const std::size_t nt = p.tasks().size();
+  route_of_.assign(nt, kNone);
+  position_of_.assign(nt, 0);
+  counted_.assign(nt, 0);
+  for (std::size_t t : insertable_) {
+    counted_[t] = 1;
+    ++unassigned_;
+    priority_lost_ += p.task(t).priority;
+  }
+  tours_.resize(p.vehicles().size());
+  saved_.assign(tours_.size(), 0);
+  for (std::size_t v = 0; v < tours_.size(); ++v) {
+    tours_[v].vehicle = v;
+    rebuild(v);
+  }
+}
+
+std::vector<std::size_t> WorkingSolution::unassigned_tasks() const {
+  std::vector<std::size_t> out;
+  for (std::size_t t : insertable_)
+    if (route_of_[t] == kNone) out.push_back(t);
+  return out;
+}
+
+Score WorkingSolution::score() const {
+  Score s;
+  s.priority_lost = priority_lost_;
+  s.unassigned = static_cast<std::int64_t>(unassigned_);
+  s.routes = static_cast<std::int64_t>(used_);
+  s.cost = cost_;
+  return s;
+}
+
+void WorkingSolution::set_route_of(std::size_t t, std::size_t v) {
+  const bool was = route_of_[t] != kNone;
+  const bool now = v != kNone;
+  route_of_[t] = v;
+  if (was == now || !counted_[t]) return;
+  const long prio = problem().task(t).priority;
+  if (now) {
+    --unassigned_;
+    priority_lost_ -= prio;
+  } else {
+    ++unassigned_;
+    priority_lost_ += prio;
+  }
+}
+
+void WorkingSolution::rebuild(std::size_t v) {
+  Tour& tour = tours_[v];
+  const std::size_t n = tour.tasks.size();
+  tour.prefix.resize(n + 2);
+  tour.suffix.resize(n + 2);
+  refresh(v, 0, n + 1);
+}
+
+void WorkingSolution::refresh(std::size_t v, std::size_t prefix_from, std::size_t suffix_to) {
+  Tour& tour = tours_[v];
+  tour.version = tour_versions.fetch_add(1, std::memory_order_relaxed) + 1;
+  const SegmentModel& m = *model_;
+  const std::size_t n = tour.tasks.size();
+  cost_ -= tour.cost;
+  if (prefix_from == 0) tour.prefix[0] = m.start(v);
+  for (std::size_t k = std::max<std::size_t>(prefix_from, 1); k <= n; ++k)
+    tour.prefix[k] = m.merge(v, tour.prefix[k - 1], m.task(tour.tasks[k - 1]));
+  tour.prefix[n + 1] = m.merge(v, tour.prefix[n], m.end(v));
+  if (suffix_to == n + 1) tour.suffix[n + 1] = m.end(v);
+  for (std::size_t k = std::min(suffix_to, n); k >= 1; --k)
+    tour.suffix[k] = m.merge(v, m.task(tour.tasks[k - 1]), tour.suffix[k + 1]);
+  tour.suffix[0] = m.merge(v, m.start(v), tour.suffix[1]);
+  tour.cost = n == 0 ? 0 : tour.prefix[n + 1].cost + problem().fixed_cost(v);
+  cost_ += tour.cost;
+  for (std::size_t i = 0; i < n; ++i) position_of_[tour.tasks[i]] = i;
+}
+
+void WorkingSolution::touch(std::size_t v) {
+  if (!journaling_ || saved_[v]) return;
+  saved_[v] = 1;
+  journal_.emplace_back(v, tours_[v].tasks);
+}
+
+void WorkingSolution::set_tasks(std::size_t v, std::vector<std::size_t> tasks) {
+  touch(v);
+  Tour& tour = tours_[v];
+  const bool was_used = !tour.tasks.empty();
+  for (std::size_t t : tour.tasks)
+    if (route_of_[t] == v) set_route_of(t, kNone);
+  tour.tasks = std::move(tasks);
+  for (std::size_t t : tour.tasks) set_route_of(t, v);
+  used_ += static_cast<std::size_t>(!tour.tasks.empty()) - static_cast<std::size_t>(was_used);
+  rebuild(v);
+}
+
+void WorkingSolution::insert(std::size_t task, std::size_t v, std::size_t position) {
+  touch(v);
+  Tour& tour = tours_[v];
+  if (tour.tasks.empty()) ++used_;
+  tour.tasks.insert(tour.tasks.begin() + static_cast<std::ptrdiff_t>(position), task);
+  set_route_of(task, v);
+  // Nodes 0..position keep their prefixes; the suffixes after the new node shift by one.
+  tour.prefix.emplace_back();
+  tour.suffix.insert(tour.suffix.begin() + static_cast<std::ptrdiff_t>(position + 1), RouteSegment{});
+  refresh(v, position + 1, position + 1);
+}
+
+void WorkingSolution::insert_pair(std::size_t pickup, std::size_t v, std::size_t i, std::size_t j) {
+  touch(v);
+  Tour& tour = tours_[v];
+  if (tour.tasks.empty()) ++used_;
+  const std::size_t delivery = problem().task(pickup).sibling;
+  tour.tasks.insert(tour.tasks.begin() + static_cast<std::ptrdiff_t>(j), delivery);
+  tour.tasks.insert(tour.tasks.begin() + static_cast<std::ptrdiff_t>(i), pickup);
+  set_route_of(pickup, v);
+  set_route_of(delivery, v);
+  // Nodes 0..i keep their prefixes; the suffixes after the delivery shift by two.
+  tour.prefix.resize(tour.prefix.size() + 2);
+  tour.suffix.insert(tour.suffix.begin() + static_cast<std::ptrdiff_t>(j + 1), 2, RouteSegment{});
+  refresh(v, i + 1, j + 2);
+}
+
+void WorkingSolution::remove(const std::vector<std::size_t>& tasks) {
+  std::vector<std::size_t> dirty;
+  auto drop = [&](std::size_t t) {
+    const std::size_t v = route_of_[t];
+    if (v == kNone) return;
+    touch(v);
+    set_route_of(t, kNone);
+    dirty.push_back(v);
+  };
+  for (std::size_t t : tasks) {
+    drop(t);
+    const std::size_t sibling = problem().task(t).sibling;
+    if (sibling != kNone) drop(sibling);
+  }
+  std::sort(dirty.begin(), dirty.end());
+  dirty.erase(std::unique(dirty.begin(), dirty.end()), dirty.end());
+  for (std::size_t v : dirty) {
+    Tour& tour = tours_[v];
+    const bool was_used = !tour.tasks.empty();
+    std::erase_if(tour.tasks, [&](std::size_t t) { return route_of_[t] != v; });
+    used_ -= static_cast<std::size_t>(was_used && tour.tasks.empty());
+    rebuild(v);
+  }
+}
+
+void WorkingSolution::begin_change() {
+  commit();
+  journaling_ = true;
+}
+
+void WorkingSolution::revert() {
+  journaling_ = false;
+  // Unmark every task of the touched tours first: a task may have moved between two of them.
+  for (const auto& [v, old] : journal_)
+    for (std::size_t t : tours_[v].tasks)
+      if (route_of_[t] == v) set_route_of(t, kNone);
+  for (auto& [v, old] : journal_) {
+    Tour& tour = tours_[v];
+    const bool was_used = !tour.tasks.empty();
+    tour.tasks = std::move(old);
+    for (std::size_t t : tour.tasks) set_route_of(t, v);
+    used_ += static_cast<std::size_t>(!tour.tasks.empty()) - static_cast<std::size_t>(was_used);
+    rebuild(v);
+    saved_[v] = 0;
+  }
+  journal_.clear();
+}
+
+void WorkingSolution::commit() {
+  journaling_ = false;
+  for (const auto& entry : journal_) saved_[entry.first] = 0;
+  journal_.clear();
+}
+
+std::vector<std::size_t> WorkingSolution::touched() const {
+  std::vector<std::size_t> out;
+  out.reserve(journal_.size());
+  for (const auto& entry : journal_) out.push_back(entry.first);
+  return out;
+}
+
+TourPlan WorkingSolution::plan() const {
+  TourPlan out(tours_.size());
+  for (std::size_t v = 0; v < tours_.size(); ++v) out[v] = tours_[v].tasks;
+  return out;
+}
+
+void WorkingSolution::load(const TourPlan& plan) {
+  commit();
+  for (std::size_t v = 0; v < tours_.size(); ++v)
+    for (std::size_t t : tours_[v].tasks)
+      if (route_of_[t] == v) set_route_of(t, kNone);
+  for (std::size_t v = 0; v < tours_.size(); ++v) {
+    Tour& tour = tours_[v];
+    const bool was_used = !tour.tasks.empty();
+    tour.tasks = v < plan.size() ? plan[v] : std::vector<std::size_t>{};
+    for (std::size_t t : tour.tasks) set_route_of(t, v);
+    used_ += static_cast<std::size_t>(!tour.tasks.empty()) - static_cast<std::size_t>(was_used);
+    rebuild(v);
+  }
+}
+
+}  // namespace routesolve::search
