@@ -39,7 +39,25 @@ void AnnealingSearch::record_if_best() {
     best_score_ = s;
     best_plan_ = current_.plan();
   }
+  if (better(s, epoch_best_score_, objective_)) {
+    epoch_best_score_ = s;
+    epoch_best_plan_ = current_.plan();
+  }
 }
+
+void AnnealingSearch::begin_region(std::vector<char> vehicles, std::vector<char> tasks, const TourPlan& current,
+                                   const TourPlan& best, const Score& best_score) {
+  current_.load(current);
+  current_.set_region(std::move(vehicles), std::move(tasks));
+  epoch_best_plan_ = current;
+  epoch_best_score_ = current_.score();
+  if (better(best_score, best_score_, objective_) || best_plan_.empty()) {
+    best_plan_ = best;
+    best_score_ = best_score;
+  }
+}
+
+void AnnealingSearch::end_region() { current_.set_region({}, {}); }
 
 void AnnealingSearch::intensify() {
   for (std::size_t v : current_.touched()) polish_tour(current_, v);
@@ -104,6 +122,7 @@ void AnnealingSearch::cost_begin(double fraction) {
   std::vector<std::size_t> tasks = removal_.apply(current_, rng_);
   // Tasks left out before get another chance (a bounded number, for speed).
   std::vector<std::size_t> waiting = current_.unassigned_tasks();
+  std::erase_if(waiting, [&](std::size_t t) { return !current_.may_insert(t); });
   if (waiting.size() > tasks.size() + 16) {
     std::shuffle(waiting.begin(), waiting.end(), rng_);
     waiting.resize(tasks.size() + 16);

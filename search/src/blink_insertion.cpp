@@ -70,7 +70,7 @@ bool BlinkInsertion::next(const WorkingSolution& solution, Pass& pass, Insertion
   const std::size_t task = pass.tasks[pass.next];
   const std::size_t first = pass.candidates.size();
   auto consider = [&](std::size_t v) {
-    if (v == kNone || pass.tried[v]) return;
+    if (v == kNone || pass.tried[v] || !solution.in_region(v)) return;
     pass.tried[v] = 1;
     pass.candidates.push_back(v);
   };
@@ -85,7 +85,7 @@ bool BlinkInsertion::next(const WorkingSolution& solution, Pass& pass, Insertion
     if (solution.used_routes() < pass.max_routes) {
       for (std::size_t c = 0; c < classes_->count(); ++c)
         for (std::size_t v : classes_->members(c))
-          if (solution.tour(v).empty() && problem.compatible(v, task)) {
+          if (solution.tour(v).empty() && solution.in_region(v) && problem.compatible(v, task)) {
             consider(v);
             break;
           }

@@ -59,10 +59,11 @@ bool GranularDescent::swap_star_pass(WorkingSolution& s, Objective objective, st
   std::vector<std::pair<std::size_t, std::size_t>> pairs;
   for (std::size_t v = 0; v < nv; ++v)
     for (std::size_t u : s.tour(v).tasks) {
+      if (!s.in_region(v)) break;
       const auto& near = near_->of(u);
       for (std::size_t x = 0; x < std::min(parameters_.neighbours, near.size()); ++x) {
         const std::size_t w = near[x];
-        if (!s.assigned(w) || s.route_of(w) == v) continue;
+        if (!s.movable(w) || s.route_of(w) == v) continue;
         pairs.emplace_back(std::min(v, s.route_of(w)), std::max(v, s.route_of(w)));
       }
     }
@@ -84,7 +85,7 @@ std::size_t GranularDescent::run(WorkingSolution& s, std::mt19937_64& rng, Objec
   std::vector<std::size_t> order;
   order.reserve(nt);
   for (std::size_t t = 0; t < nt; ++t)
-    if (s.assigned(t)) order.push_back(t);
+    if (s.movable(t)) order.push_back(t);
   std::shuffle(order.begin(), order.end(), rng);
   std::size_t moves = 0;
   for (std::size_t pass = 0; pass < parameters_.max_passes; ++pass) {
@@ -94,7 +95,7 @@ std::size_t GranularDescent::run(WorkingSolution& s, std::mt19937_64& rng, Objec
       const std::size_t k = std::min(parameters_.neighbours, near.size());
       for (std::size_t x = 0; x < k; ++x) {
         const std::size_t w = near[x];
-        if (!s.assigned(u) || !s.assigned(w) || s.route_of(u) == s.route_of(w)) continue;
+        if (!s.movable(u) || !s.movable(w) || s.route_of(u) == s.route_of(w)) continue;
         BestMove<WorkingSolution, InterRelocate, InterSwap, InterTwoOptStar> best(objective);
         best.offer(InterRelocate(s, u, w, parameters_.max_chain, objective, best.bound()));
         best.offer(InterRelocate(s, w, u, parameters_.max_chain, objective, best.bound()));

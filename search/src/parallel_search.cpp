@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <thread>
+
+#include "routesolve/search/regions.hpp"
 #include <utility>
 
 namespace routesolve::search {
@@ -21,7 +23,12 @@ ParallelSearch::ParallelSearch(const SegmentModel& model, const Neighbours& adja
                                const VehicleClasses& classes, const std::vector<std::size_t>& insertable,
                                Objective objective, std::uint64_t seed, Chains chains,
                                AnnealingSearch::Parameters parameters, InsertionEngine& engine)
-    : objective_(objective), lockstep_(chains.lockstep), engine_(&engine) {
+    : problem_(&model.problem()),
+      objective_(objective),
+      lockstep_(chains.lockstep),
+      regions_(chains.regions),
+      engine_(&engine),
+      scratch_(model, insertable) {
   const unsigned n = std::max(1u, chains.count);
   searches_.reserve(n);
   for (unsigned i = 0; i < n; ++i)
@@ -72,6 +79,7 @@ TourPlan ParallelSearch::run(const TourPlan& start, const Deadline& deadline, do
                              std::size_t iterations, const ProgressFn& on_epoch) {
   for (AnnealingSearch& s : searches_) s.start(start);
   best_score_ = searches_.front().best_score();
+  best_plan_ = searches_.front().best_plan();
   const bool timed = time_limit_s > 0.0;
   // Share of the whole budget: what earlier runs spent (resume_from), then this run's part.
   auto fraction = [&](const AnnealingSearch& s) {
@@ -98,7 +106,23 @@ TourPlan ParallelSearch::run(const TourPlan& start, const Deadline& deadline, do
       lockstep_step(fractions);
     }
   };
-  for (;;) {
+  // Regions: in the cost phase, chains search disjoint regions of one shared solution (their
+  // changes add up) instead of each a copy of it; the regions move every epoch.
+  TourPlan shared;  // the chains' current solutions put together
+  for (std::size_t epoch = 0;; ++epoch) {
+    Regions regions;
+    if (regions_ && searches_.size() > 1 &&
+        std::all_of(searches_.begin(), searches_.end(), [](const AnnealingSearch& s) { return s.in_cost_phase(); })) {
+      if (shared.empty()) shared = best_plan_.empty() ? searches_.front().current_plan() : best_plan_;
+      regions = split_regions(*problem_, shared, searches_.size(), epoch * 7 + 3);
+      if (!regions.vehicles.empty()) {
+        for (std::size_t i = 0; i < searches_.size(); ++i)
+          searches_[i].begin_region(std::move(regions.vehicles[i]), std::move(regions.tasks[i]), shared, best_plan_,
+                                    best_score_);
+      } else {
+        shared.clear();
+      }
+    }
     if (lockstep_) {
       lockstep_work();
     } else if (searches_.size() == 1) {
@@ -110,14 +134,36 @@ TourPlan ParallelSearch::run(const TourPlan& start, const Deadline& deadline, do
       work(searches_.front());
       for (std::thread& t : pool) t.join();
     }
-    // Exchange: the best so far (lowest index on ties) goes to every search behind it.
     std::size_t leader = 0;
     for (std::size_t i = 1; i < searches_.size(); ++i)
       if (better(searches_[i].best_score(), searches_[leader].best_score(), objective_)) leader = i;
-    best_score_ = searches_[leader].best_score();
-    for (std::size_t i = 0; i < searches_.size(); ++i)
-      if (i != leader && better(best_score_, searches_[i].best_score(), objective_))
-        searches_[i].adopt(searches_[leader].best_plan());
+    if (better(searches_[leader].best_score(), best_score_, objective_) || best_plan_.empty()) {
+      best_score_ = searches_[leader].best_score();
+      best_plan_ = searches_[leader].best_plan();
+    }
+    if (!regions.owner.empty()) {
+      // Put the regions together: every vehicle's tour from the chain that owned it, once as
+      // the chains are now (the next epoch's start) and once at each chain's best.
+      TourPlan region_best(shared.size());
+      std::vector<TourPlan> current(searches_.size());
+      for (std::size_t i = 0; i < searches_.size(); ++i) current[i] = searches_[i].current_plan();
+      for (std::size_t v = 0; v < shared.size(); ++v) {
+        const std::size_t owner = regions.owner[v];
+        shared[v] = current[owner][v];
+        region_best[v] = searches_[owner].region_best_plan()[v];
+      }
+      for (AnnealingSearch& s : searches_) s.end_region();
+      scratch_.load(region_best);
+      if (better(scratch_.score(), best_score_, objective_)) {
+        best_score_ = scratch_.score();
+        best_plan_ = std::move(region_best);
+      }
+    } else {
+      // Exchange: the best so far (lowest index on ties) goes to every search behind it.
+      shared.clear();
+      for (std::size_t i = 0; i < searches_.size(); ++i)
+        if (better(best_score_, searches_[i].best_score(), objective_)) searches_[i].adopt(best_plan_);
+    }
     total_iterations_ = iterations_done_;
     for (const AnnealingSearch& s : searches_) total_iterations_ += s.iterations();
     if (on_epoch) on_epoch(best_score_, fraction(searches_.front()));
@@ -125,15 +171,12 @@ TourPlan ParallelSearch::run(const TourPlan& start, const Deadline& deadline, do
     // Checkpoint: a deterministic point (every thread joined, exchange done); the best plan is
     // the leader's. Not after the last epoch: the caller has the result then.
     if (checkpoint_ && !last && deadline.elapsed() - last_checkpoint_s_ >= checkpoint_every_s_) {
-      checkpoint_(searches_[leader].best_plan(), best_score_, total_iterations_);
+      checkpoint_(best_plan_, best_score_, total_iterations_);
       last_checkpoint_s_ = deadline.elapsed();
     }
     if (last) break;
   }
-  std::size_t leader = 0;
-  for (std::size_t i = 1; i < searches_.size(); ++i)
-    if (better(searches_[i].best_score(), searches_[leader].best_score(), objective_)) leader = i;
-  return searches_[leader].best_plan();
+  return best_plan_;
 }
 
 }  // namespace routesolve::search

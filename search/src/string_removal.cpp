@@ -25,14 +25,14 @@ std::vector<std::size_t> StringRemoval::apply(WorkingSolution& solution, std::mt
   const std::size_t nt = problem.tasks().size();
   for (std::size_t attempt = 0; attempt < 64 && seed == kNone; ++attempt) {
     const std::size_t t = rng() % nt;
-    if (solution.assigned(t)) seed = t;
+    if (solution.movable(t)) seed = t;
   }
   if (seed == kNone) return removed;
 
   std::vector<std::size_t> ruined;  // vehicles already cut
   std::size_t cut = 0;
   auto cut_around = [&](std::size_t c) {
-    if (cut >= strings || !solution.assigned(c)) return;
+    if (cut >= strings || !solution.movable(c)) return;
     const std::size_t v = solution.route_of(c);
     if (std::find(ruined.begin(), ruined.end(), v) != ruined.end()) return;
     ruined.push_back(v);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <utility>
 
 namespace routesolve::search {
 
@@ -191,6 +192,11 @@ std::vector<std::size_t> WorkingSolution::touched() const {
   out.reserve(journal_.size());
   for (const auto& entry : journal_) out.push_back(entry.first);
   return out;
+}
+
+void WorkingSolution::set_region(std::vector<char> vehicles, std::vector<char> tasks) {
+  region_ = std::move(vehicles);
+  region_tasks_ = std::move(tasks);
 }
 
 TourPlan WorkingSolution::plan() const {

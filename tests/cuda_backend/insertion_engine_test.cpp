@@ -83,6 +83,14 @@ TEST(EngineParity, ChainsInLockstepMakeTheDecisionsOfChainsOnThreads) {
   }
 }
 
+TEST(EngineParity, ChainsOnRegionsMakeTheSameDecisionsOnBothEngines) {
+  // Enough tours for regions: the chains search disjoint parts of one solution in the cost phase.
+  const auto path = test::datasets_dir() / "cvrp" / "x" / "X-n101-k25.vrp";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "dataset not found: " << path;
+  const auto p = Problem::create(io::read_problem(path));
+  for (const unsigned chains : {2u, 4u}) expect_same_decisions(*p, chains, 200, 3, Objective::Cost, "X-n101-k25");
+}
+
 TEST(EngineParity, HostTwinEqualsTheSegmentEngineOnMixedBatches) {
   std::uint64_t found = 0, pairs = 0;
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {

@@ -53,6 +53,20 @@ class AnnealingSearch {
   void take(const InsertionChoice& choice);
   void end_step();
 
+  // Regions (parallel chains on disjoint parts of one solution, see parallel_search.hpp): the
+  // chain continues from `current` with its changes restricted to a region (WorkingSolution::
+  // set_region), and keeps, besides its best solution, the best of its states since then.
+  void begin_region(std::vector<char> vehicles, std::vector<char> tasks, const TourPlan& current,
+                    const TourPlan& best, const Score& best_score);
+  void end_region();
+  /// The fleet phase is over (or there is none): the search only lowers the cost.
+  [[nodiscard]] bool in_cost_phase() const noexcept {
+    return objective_ != Objective::VehiclesThenCost || (fleet_done_ && !fleet_active_);
+  }
+  [[nodiscard]] TourPlan current_plan() const { return current_.plan(); }
+  /// The best state since begin_region (its region's best; the rest as it was then).
+  [[nodiscard]] const TourPlan& region_best_plan() const noexcept { return epoch_best_plan_; }
+
   [[nodiscard]] const TourPlan& best_plan() const noexcept { return best_plan_; }
   [[nodiscard]] const Score& best_score() const noexcept { return best_score_; }
   [[nodiscard]] std::size_t iterations() const noexcept { return iterations_; }
@@ -86,6 +100,8 @@ class AnnealingSearch {
   std::mt19937_64 rng_;
   TourPlan best_plan_;
   Score best_score_;
+  TourPlan epoch_best_plan_;  // best since begin_region
+  Score epoch_best_score_;
   std::size_t iterations_ = 0;
   // fleet minimisation
   bool fleet_active_ = false;

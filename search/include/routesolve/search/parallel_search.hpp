@@ -1,8 +1,12 @@
 #pragma once
-// N annealing searches (chains) on N threads or in lockstep, with seeds derived from the solve's seed. They run in
-// epochs of a fixed number of iterations and, between epochs, every search that is behind takes
-// the best solution found so far (lowest thread index on ties), so that the result depends only
-// on (seed, threads) and the number of epochs the budget allowed.
+// N annealing searches (chains) on N threads or in lockstep, with seeds derived from the solve's
+// seed. They run in epochs of a fixed number of iterations. In the cost phase each chain
+// searches its own region of one shared solution (regions.hpp: tours near each other, about
+// equal task counts, new borders every epoch); between epochs the regions are put together
+// into the shared solution, and the best of the put-together bests and the chains' bests is
+// kept. Otherwise (the fleet phase, or too few tours) every chain searches its own copy and,
+// between epochs, the chains that are behind take the best solution (lowest index on ties).
+// The result depends only on (seed, chains) and the number of epochs the budget allowed.
 
 #include <cstddef>
 #include <cstdint>
@@ -29,6 +33,10 @@ class ParallelSearch {
   struct Chains {
     unsigned count = 1;
     bool lockstep = false;
+    /// In the cost phase, chains search disjoint regions of one shared solution (regions.hpp),
+    /// new regions every epoch, so that their improvements add up; else (and in the fleet
+    /// phase) each searches its own copy and the best is exchanged between epochs.
+    bool regions = true;
   };
 
   ParallelSearch(const SegmentModel& model, const Neighbours& adjacency, const VehicleClasses& classes,
@@ -56,10 +64,14 @@ class ParallelSearch {
   /// One step of every chain in lockstep.
   void lockstep_step(const std::vector<double>& fractions);
 
+  const Problem* problem_;
   std::vector<AnnealingSearch> searches_;
   Objective objective_;
   bool lockstep_ = false;
+  bool regions_ = true;
   InsertionEngine* engine_;
+  WorkingSolution scratch_;  // scores put-together plans
+  TourPlan best_plan_;
   Score best_score_;
   std::size_t total_iterations_ = 0;
   double fraction_done_ = 0.0;

@@ -69,6 +69,17 @@ class WorkingSolution {
   /// Vehicles whose tours changed since begin_change().
   [[nodiscard]] std::vector<std::size_t> touched() const;
 
+  /// Restricts the search's changes to a region: the tours of the vehicles marked in
+  /// `vehicles` and the unassigned tasks marked in `tasks` (empty vectors: no restriction).
+  /// Ruin, recreate and the descents only touch tours in the region, so searches on disjoint
+  /// regions of one solution can run at once and their results be put together.
+  void set_region(std::vector<char> vehicles, std::vector<char> tasks);
+  [[nodiscard]] bool in_region(std::size_t v) const { return region_.empty() || region_[v] != 0; }
+  /// An unassigned task this search may insert.
+  [[nodiscard]] bool may_insert(std::size_t t) const { return region_tasks_.empty() || region_tasks_[t] != 0; }
+  /// A routed task whose tour is in the region.
+  [[nodiscard]] bool movable(std::size_t t) const { return assigned(t) && in_region(route_of(t)); }
+
   [[nodiscard]] TourPlan plan() const;
   /// Loads a plan (one sequence per vehicle); the journal is cleared.
   void load(const TourPlan& plan);
@@ -90,6 +101,7 @@ class WorkingSolution {
   std::size_t used_ = 0;
   std::size_t unassigned_ = 0;
   long priority_lost_ = 0;
+  std::vector<char> region_, region_tasks_;
   bool journaling_ = false;
   std::vector<char> saved_;
   std::vector<std::pair<std::size_t, std::vector<std::size_t>>> journal_;
