@@ -331,9 +331,11 @@ def vroom_solution(p: Problem, rp: Replay) -> dict:
                 delivery += abs(p.demand[s.node])
             steps.append({"type": typ, "id": p.ids[s.node], "location_index": s.node, "setup": 0,
                           "service": f(p.service[s.node]), "waiting_time": f(s.waiting),
-                          "load": [s.load], "arrival": f(s.arrival), "duration": f(s.travel),
+                          "load": [max(0, s.load)], "arrival": f(s.arrival), "duration": f(s.travel),
                           "distance": f(s.travel)})
-        end_load = rr.stops[-1].load if rr.stops else rr.start_load
+        # A negative load (a delivery before its pickup) is not a valid figure: 0 is written and
+        # the validator reports the order.
+        end_load = max(0, rr.stops[-1].load) if rr.stops else rr.start_load
         steps.append({"type": "end", "location_index": p.depot, "setup": 0, "service": 0,
                       "waiting_time": 0, "load": [end_load], "arrival": f(rr.end_arrival),
                       "duration": f(rr.distance), "distance": f(rr.distance)})
