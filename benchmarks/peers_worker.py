@@ -119,7 +119,8 @@ def run_pyvrp(p: Problem, path: Path, a) -> dict:
 
 
 def ortools_settings(p: Problem | None, limit: float, hierarchical: bool) -> dict:
-    first = "PARALLEL_CHEAPEST_INSERTION" if p is not None and p.kind == "pdptw" \
+    # Time windows: PATH_CHEAPEST_ARC finds no first solution on tight ones (Solomon R101).
+    first = "PARALLEL_CHEAPEST_INSERTION" if p is not None and p.kind != "cvrp" \
         else "PATH_CHEAPEST_ARC"
     return {"model": "RoutingModel, integer transit matrix", "first_solution_strategy": first,
             "local_search_metaheuristic": "GUIDED_LOCAL_SEARCH", "time_limit_s": limit,
