@@ -24,6 +24,8 @@ class SetSpec:
     bks_file: str  # relative to the datasets folder
     bks_vehicles_file: str | None = None  # bks_detailed.csv with a `vehicles` column
     small_n: int | None = None  # also report the mean gap on n <= small_n
+    gh_size: str = ""  # Gehring & Homberger: the hundreds of customers in the file names
+    bks_note: str = ""  # what the gap is against, when not a best-known of this objective
 
 
 SETS: dict[str, SetSpec] = {
@@ -38,11 +40,22 @@ SETS: dict[str, SetSpec] = {
     "gh200": SetSpec("gh200", "Gehring & Homberger 200, vehicles then distance", 30.0, "solomon",
                      ["--objective", "vehicles-then-cost"], [], 3, True,
                      "vrptw/gehring_homberger/bks.csv",
-                     "vrptw/gehring_homberger/bks_detailed.csv"),
+                     "vrptw/gehring_homberger/bks_detailed.csv", gh_size="2"),
+    "gh200dist": SetSpec("gh200dist", "Gehring & Homberger 200, distance only (1-decimal truncated "
+                         "arcs)", 30.0, "solomon", ["--truncate-distances", "--objective", "cost"],
+                         ["--truncate-distances"], 1, False, "vrptw/gehring_homberger/bks.csv",
+                         gh_size="2",
+                         bks_note="gap against the vehicles-first best-known distance (exact arcs), "
+                                  "an upper bound of the distance-only optimum: gaps can be "
+                                  "negative"),
     "gh400": SetSpec("gh400", "Gehring & Homberger 400, vehicles then distance", 30.0, "solomon",
                      ["--objective", "vehicles-then-cost"], [], 3, True,
                      "vrptw/gehring_homberger/bks.csv",
-                     "vrptw/gehring_homberger/bks_detailed.csv"),
+                     "vrptw/gehring_homberger/bks_detailed.csv", gh_size="4"),
+    "gh1000": SetSpec("gh1000", "Gehring & Homberger 1000, distance only (1-decimal truncated arcs)",
+                      30.0, "solomon", ["--truncate-distances", "--objective", "cost"],
+                      ["--truncate-distances"], 1, False,
+                      "vrptw/gehring_homberger/bks_distance_only_1000.csv", gh_size="10"),
     "lilim": SetSpec("lilim", "Li & Lim 100-customer PDPTW, vehicles then distance", 10.0,
                      "lilim", ["--objective", "vehicles-then-cost"], [], 3, True,
                      "pdptw/li_lim/bks.csv", "pdptw/li_lim/bks_detailed.csv"),
@@ -75,10 +88,9 @@ def list_instances(spec: SetSpec, datasets: Path) -> list[tuple[str, Path]]:
             found += [(f"{sub}/{p.stem}", p) for p in (datasets / "cvrp/augerat" / sub).glob("*.vrp")]
     elif spec.name == "solomon":
         found = [(p.stem, p) for p in (datasets / "vrptw/solomon").glob("*.txt")]
-    elif spec.name in ("gh200", "gh400"):
-        size = spec.name[2]  # "2" or "4": the hundreds of customers in G&H file names
+    elif spec.gh_size:
         found = [(p.stem.upper(), p)
-                 for p in (datasets / "vrptw/gehring_homberger").glob(f"*_{size}_*.txt")]
+                 for p in (datasets / "vrptw/gehring_homberger").glob(f"*_{spec.gh_size}_*.txt")]
     elif spec.name == "lilim":
         found = [(p.stem, p) for p in (datasets / "pdptw/li_lim").glob("*.txt") if "_" not in p.stem]
     return sorted(found, key=lambda t: natural_key(t[0]))

@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""Tests of benchmarks/peers without the peers' virtual environment: arc values, the readers,
+the replay (cost, capacity, windows, pairs, fleet, missing and repeated tasks), the VROOM
+solution files it writes, wins and summaries, and --dry-run on a tiny datasets folder.
+With PEERS_TEST_ROUTESOLVE set to a routesolve binary, the written files are also checked by
+`routesolve validate` (CTest passes the built one). Standard library only.
+
+    python3 benchmarks/peers_test.py
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+from types import SimpleNamespace
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from peers_model import (Unsupported, bounded_fleet, nint_distance, read_problem, replay,  # noqa: E402
+                         routes_from_vroom, truncated_distance, vroom_solution)
+from peers_report import mark_wins, set_summary  # noqa: E402
+
+# Depot (0,0), customers at (3,4) (5,0) (0,5): arcs 5 everywhere from the depot.
+VRP = ("NAME : tiny\nTYPE : CVRP\nDIMENSION : 4\nEDGE_WEIGHT_TYPE : EUC_2D\nCAPACITY : 10\n"
+       "NODE_COORD_SECTION\n1 0 0\n2 3 4\n3 5 0\n4 0 5\nDEMAND_SECTION\n1 0\n2 4\n3 5\n4 6\n"
+       "DEPOT_SECTION\n1\n-1\nEOF\n")
+SOLOMON = ("TINY\n\nVEHICLE\nNUMBER     CAPACITY\n  2         10\n\nCUSTOMER\n"
+           "CUST NO.  XCOORD.   YCOORD.    DEMAND   READY TIME  DUE DATE   SERVICE   TIME\n\n"
+           "    0      0          0          0          0        100          0\n"
+           "    1      1          1          4         20         30          5\n"
+           "    2      2          2          4          0         10          5\n")
+LILIM = ("2 10 1\n0 0 0 0 0 1000 0 0 0\n1 3 4 3 0 1000 10 0 2\n2 5 0 -3 0 1000 10 1 0\n")
+
+
+class Files(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = Path(self.tmp.name)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, name, text):
+        p = self.dir / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+        return p
+
+
+class Arcs(unittest.TestCase):
+    def test_nint_rounds_half_up_exactly(self):
+        self.assertEqual(nint_distance(3, 4), 5)
+        self.assertEqual(nint_distance(1, 1), 1)  # 1.414
+        self.assertEqual(nint_distance(1, 2), 2)  # 2.236
+        self.assertEqual(nint_distance(1, 1, 1000), 1414)
+        self.assertEqual(nint_distance(2, 3), 4)  # 3.606
+        self.assertEqual(nint_distance(0.5, 0), 1)  # fractional coordinates: floor(x + 0.5)
+
+    def test_truncation_to_one_decimal(self):
+        self.assertEqual(truncated_distance(1, 1), 14)  # 1.414 -> 1.4
+        self.assertEqual(truncated_distance(3, 4), 50)
+        self.assertEqual(truncated_distance(1, 2), 22)  # 2.236 -> 2.2
+
+
+class Readers(Files):
+    def test_cvrplib(self):
+        p = read_problem(self.write("t.vrp", VRP), "cvrplib", False)
+        self.assertEqual((p.kind, p.scale, p.capacity, p.fleet), ("cvrp", 1, 10, 3))
+        self.assertEqual(p.dist[0], [0, 5, 5, 5])
+        self.assertEqual(p.dist[1][2], nint_distance(2, 4))
+        self.assertEqual(p.ids, [1, 2, 3, 4])  # job id = node number
+        self.assertEqual(bounded_fleet(p), 3)  # min(3 customers, 2 * 2 + 2)
+
+    def test_cvrplib_without_euclidean_arcs_is_unsupported(self):
+        with self.assertRaises(Unsupported):
+            read_problem(self.write("t.vrp", VRP.replace("EUC_2D", "GEO")), "cvrplib", False)
+
+    def test_solomon_truncated_and_exact(self):
+        path = self.write("t.txt", SOLOMON)
+        p = read_problem(path, "solomon", True)
+        self.assertEqual((p.kind, p.scale, p.fleet, p.capacity), ("vrptw", 10, 2, 10))
+        self.assertEqual(p.dist[0][1], 14)
+        self.assertEqual(p.tw[1], (200, 300))
+        self.assertEqual(p.service[1], 50)
+        exact = read_problem(path, "solomon", False)
+        self.assertEqual((exact.scale, exact.dist[0][1], exact.tw[1]), (1000, 1414, (20000, 30000)))
+
+    def test_lilim_pairs(self):
+        p = read_problem(self.write("t.txt", LILIM), "lilim", False)
+        self.assertEqual(p.pairs(), [(1, 2)])
+        self.assertEqual([p.task_type(1), p.task_type(2)], ["pickup", "delivery"])
+
+
+class Replay(Files):
+    def cvrp(self):
+        return read_problem(self.write("t.vrp", VRP), "cvrplib", False)
+
+    def test_cost_and_loads(self):
+        p = self.cvrp()
+        rp = replay(p, [[1, 2], [3], []])  # empty routes are dropped
+        self.assertTrue(rp.feasible, rp.violations)
+        self.assertEqual(rp.vehicles, 2)
+        self.assertEqual(rp.cost, 5 + nint_distance(2, 4) + 5 + 10)
+        self.assertEqual(rp.routes[0].start_load, 9)
+        self.assertEqual([s.load for s in rp.routes[0].stops], [5, 0])
+
+    def test_capacity_missing_repeated_and_fleet(self):
+        p = self.cvrp()
+        self.assertTrue(any("capacity" in v for v in replay(p, [[1, 2, 3]]).violations))
+        self.assertEqual(replay(p, [[1]]).unassigned, [2, 3])
+        self.assertTrue(any("already served" in v for v in replay(p, [[1, 2], [2, 3]]).violations))
+        p.fleet = 1
+        self.assertTrue(any("fleet" in v for v in replay(p, [[1], [2, 3]]).violations))
+
+    def test_time_windows(self):
+        p = read_problem(self.write("t.txt", SOLOMON), "solomon", True)
+        ok = replay(p, [[2, 1]])  # 2 at 28 (window 0..100), 1 at 28+50+14=92 -> waits to 200
+        self.assertTrue(ok.feasible, ok.violations)
+        self.assertEqual([(s.arrival, s.waiting) for s in ok.routes[0].stops], [(28, 0), (92, 108)])
+        late = replay(p, [[1, 2]])  # 1 served 200..250, 2 reached at 264 > 100
+        self.assertTrue(any("node 2" in v and "due" in v for v in late.violations))
+
+    def test_pairs(self):
+        p = read_problem(self.write("t.txt", LILIM), "lilim", False)
+        self.assertTrue(replay(p, [[1, 2]]).feasible)
+        self.assertTrue(any("not earlier" in v for v in replay(p, [[2, 1]]).violations))
+        split = replay(p, [[1], [2]])
+        self.assertTrue(any("not on the route" in v for v in split.violations))
+
+
+class VroomFiles(Files):
+    def test_figures_and_ids(self):
+        p = read_problem(self.write("t.txt", SOLOMON), "solomon", True)
+        sol = vroom_solution(p, replay(p, [[2, 1]]))
+        route = sol["routes"][0]
+        self.assertEqual([s["type"] for s in route["steps"]], ["start", "job", "job", "end"])
+        self.assertEqual([s.get("id") for s in route["steps"][1:3]], [2, 1])
+        self.assertEqual(route["steps"][2]["arrival"], 9.2)
+        self.assertEqual(route["steps"][2]["waiting_time"], 10.8)
+        self.assertEqual([s["load"] for s in route["steps"]], [[8], [4], [0], [0]])
+        self.assertEqual(route["distance"], (28 + 14 + 14) / 10)
+        self.assertEqual(sol["summary"]["cost"], route["cost"])
+        self.assertEqual(sol["summary"]["delivery"], [8])
+
+    def test_unassigned_and_round_trip(self):
+        p = read_problem(self.write("t.txt", LILIM), "lilim", False)
+        sol = vroom_solution(p, replay(p, []))
+        self.assertEqual(sol["unassigned"], [{"id": 1, "type": "pickup"},
+                                             {"id": 2, "type": "delivery"}])
+        full = vroom_solution(p, replay(p, [[1, 2]]))
+        self.assertEqual(routes_from_vroom(p, full), [[1, 2]])
+        self.assertEqual([s["load"] for s in full["routes"][0]["steps"]], [[0], [3], [0], [0]])
+
+    @unittest.skipUnless(os.environ.get("PEERS_TEST_ROUTESOLVE"), "PEERS_TEST_ROUTESOLVE not set")
+    def test_routesolve_validate_agrees(self):
+        exe = os.environ["PEERS_TEST_ROUTESOLVE"]
+        cases = [("t.vrp", VRP, "cvrplib", [], [[1, 2], [3]], 0),
+                 ("t.vrp", VRP, "cvrplib", [], [[1, 2, 3]], 1),  # over capacity
+                 ("s.txt", SOLOMON, "solomon", ["--truncate-distances"], [[2, 1]], 0),
+                 ("s.txt", SOLOMON, "solomon", ["--truncate-distances"], [[1, 2]], 1),  # late
+                 ("l.txt", LILIM, "lilim", [], [[1, 2]], 0),
+                 ("l.txt", LILIM, "lilim", [], [[2, 1]], 1)]  # delivery first
+        for name, text, fmt, extra, routes, expected in cases:
+            path = self.write(name, text)
+            p = read_problem(path, fmt, bool(extra))
+            sol = self.write("sol.json", json.dumps(vroom_solution(p, replay(p, routes))))
+            v = subprocess.run([exe, "validate", str(path), str(sol), "--format", fmt, "-q", *extra],
+                               capture_output=True, text=True)
+            self.assertEqual(v.returncode, expected, f"{name} {routes}: {v.stdout}{v.stderr}")
+
+
+def fake_run(inst, solver, cost, vehicles=1, status="ok", gap=None):
+    return SimpleNamespace(inst=SimpleNamespace(name=inst), solver=solver, cost=cost,
+                           vehicles=vehicles, status=status, gap=gap, won=False, version="v",
+                           seconds=1.0, feasible=status == "ok")
+
+
+class Report(unittest.TestCase):
+    def test_wins_share_ties_and_skip_infeasible(self):
+        runs = [fake_run("a", "r", 10), fake_run("a", "p", 10), fake_run("a", "o", 5, status="infeasible")]
+        mark_wins(runs, False)
+        self.assertEqual([r.won for r in runs], [True, True, False])
+
+    def test_hierarchical_wins_on_vehicles_first(self):
+        runs = [fake_run("a", "r", 100, vehicles=9), fake_run("a", "p", 90, vehicles=10)]
+        mark_wins(runs, True)
+        self.assertEqual([r.won for r in runs], [True, False])
+
+    def test_summary_common_instances(self):
+        insts = [SimpleNamespace(name="a"), SimpleNamespace(name="b")]
+        runs = [fake_run("a", "r", 10, gap=1.0), fake_run("a", "p", 11, gap=2.0),
+                fake_run("b", "r", 10, gap=3.0), fake_run("b", "p", 0, status="infeasible"),
+                fake_run("a", "v", 0, status="not supported"),
+                fake_run("b", "v", 0, status="not supported")]
+        s = set_summary(SimpleNamespace(hierarchical=False), insts, runs, ["r", "p", "v"])
+        self.assertEqual((s["r"]["mean_gap"], s["r"]["common_gap"], s["r"]["common"]), (2.0, 1.0, 1))
+        self.assertEqual((s["p"]["infeasible"], s["p"]["wins"]), (1, 0))
+        self.assertEqual((s["r"]["wins"], s["v"]["not_supported"], s["v"]["common"]), (2, 2, 0))
+
+
+class DryRun(Files):
+    def run_peers(self, *args):
+        return subprocess.run([sys.executable, str(HERE / "peers"), *args], capture_output=True,
+                              text=True, timeout=60)
+
+    def test_lists_every_solver_run(self):
+        self.write("cvrp/augerat/A/A-n4-k1.vrp", VRP)
+        self.write("cvrp/augerat/bks.csv", "instance,bks_cost,source\nA/A-n4-k1,20,test\n")
+        r = self.run_peers("--sets", "augerat", "--datasets", str(self.dir), "--dry-run",
+                           "--time-limit", "2", "--venv", str(self.dir / "venv"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = [ln for ln in r.stdout.splitlines() if "A-n4-k1.vrp" in ln]
+        self.assertEqual(len(lines), 4)
+        self.assertIn("--threads 1", lines[0])
+        self.assertTrue(all("--time-limit 2" in ln for ln in lines))
+        self.assertFalse((self.dir / "venv").exists())  # nothing installed
+
+    def test_missing_datasets_and_bad_solver(self):
+        self.assertEqual(self.run_peers("--datasets", str(self.dir / "none")).returncode, 77)
+        self.assertEqual(self.run_peers("--solvers", "gurobi", "--dry-run").returncode, 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
