@@ -63,6 +63,11 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
   cmd.add_option("--threads", o.threads, "Worker threads")
       ->check(CLI::Range(1u, 1024u))
       ->capture_default_str();
+  cmd.add_option("--chains", o.chains,
+                 "Search chains (0: one per thread; cuda: as many as the device batches well); more chains "
+                 "than threads run in lockstep")
+      ->check(CLI::Range(0u, 65536u))
+      ->capture_default_str();
   cmd.add_option("--backend", o.backend, "Backend")
       ->check(CLI::IsMember({"cpu", "cuda", "cuda-host", "auto"}))
       ->capture_default_str();
@@ -117,6 +122,7 @@ SolveOptions make_solve_options(const RunOptions& o) {
   options.backend = parse_backend(o.backend);
   options.time_limit_s = o.time_limit;
   options.iterations = o.iterations;
+  options.chains = o.chains;
   options.seed = o.seed;
   options.threads = o.threads;
   options.device.transfer = parse_transfer_mode(o.transfer);

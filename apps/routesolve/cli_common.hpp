@@ -33,6 +33,7 @@ struct RunOptions {
   std::string objective = "cost";
   double time_limit = 0.0;
   std::uint64_t iterations = 0;
+  unsigned chains = 0;
   std::uint64_t seed = 1;
   unsigned threads = 1;
   bool truncate = false;

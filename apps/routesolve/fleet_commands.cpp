@@ -89,9 +89,9 @@ constexpr const char* kBatchStatusFile = "batch_status.json";
 
 /// Everything in RunOptions that changes a solution or its file (not quiet/verbose/profile).
 std::string batch_options_key(const RunOptions& o) {
-  return fmt::format("format={};output_format={};backend={};objective={};time_limit={};iterations={};seed={};threads={};"
+  return fmt::format("format={};output_format={};backend={};objective={};time_limit={};iterations={};chains={};seed={};threads={};"
                      "truncate={};transfer={};network={};max_snap={}",
-                     o.format, o.output_format, o.backend, o.objective, o.time_limit, o.iterations, o.seed, o.threads,
+                     o.format, o.output_format, o.backend, o.objective, o.time_limit, o.iterations, o.chains, o.seed, o.threads,
                      o.truncate, o.transfer, o.network, o.max_snap);
 }
 

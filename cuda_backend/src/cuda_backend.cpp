@@ -48,7 +48,11 @@ class CudaBackend final : public Backend {
     // Every device choice is checked on the host; a mismatch sends the rest of the search to the
     // host twin (and the solution says so).
     insertion::CheckedEngine engine(insertion::make_device_engine(options.device), std::max(1u, options.threads));
-    Solution solution = insertion::solve_checked(problem, options, engine);
+    int multiprocessors = 1;
+    for (const DeviceInfo& d : devices())
+      if (d.index == options.device.index) multiprocessors = d.multiprocessors;
+    Solution solution =
+        insertion::solve_checked(problem, options, engine, insertion::device_chains(problem, options, multiprocessors));
     const bool on_device = solution.fallback.empty();
     const auto t0 = std::chrono::steady_clock::now();
 

@@ -3,30 +3,32 @@
 #include "routesolve/dispatch/auto_policy.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "routesolve/cuda/cuda_backend.hpp"
-#include "routesolve/cuda/search_backend.hpp"
 
 namespace routesolve::dispatch {
 
 AutoEstimate estimate_auto(const AutoInputs& in, const AutoRates& r) {
   AutoEstimate e;
   const double tasks = static_cast<double>(in.tasks);
-  const double moves = tasks * r.neighbours * static_cast<double>(cuda::batched_move_types()) * r.batch;
   const double threads = std::max(1u, in.threads);
-  const double host_pricing = moves / (r.host_moves_per_s * threads);
-  const double host_part = r.host_share / (1.0 - r.host_share) * moves / r.host_moves_per_s;
-  // The problem's arena: three int64 matrices per travel index, plus O(tasks) arrays.
+  const double regions = std::max(1.0, std::floor(tasks / r.tasks_per_chain));
+  const double most = 4.0 * std::max(1u, in.multiprocessors);
+  const double chains = std::max(threads, std::min(regions, most));
+  const double effective = std::min(chains, std::max(threads, regions));
+  e.chains = static_cast<unsigned>(chains);
+  e.cpu_steps_per_s = threads / r.step_s;
+  const double host = std::ceil(chains / threads) * (1.0 - r.pricing_share) * r.step_s;
+  const double device = r.requests_per_step * (r.round_overhead_s + chains * r.rows_per_request * r.device_row_s +
+                                               chains * r.upload_bytes / r.h2d_bytes_per_s);
+  e.device_steps_per_s = effective / (host + device);
+  e.gain = e.device_steps_per_s / e.cpu_steps_per_s;
+  // The problem's one upload: three int64 matrices per travel index, plus O(tasks) segments.
   const double matrix_bytes = 24.0 * static_cast<double>(in.locations) * static_cast<double>(in.locations) *
                               static_cast<double>(std::max<std::size_t>(1, in.travel_count));
-  const double problem_bytes = matrix_bytes + 200.0 * tasks;
-  const double batch_bytes = 16.0 * r.batch * tasks;
-  e.host_round_s = host_pricing + host_part;
-  e.device_round_s = r.round_overhead_s + moves / r.device_moves_per_s + tasks * r.select_s_per_task +
-                     batch_bytes / r.h2d_bytes_per_s / r.descent_rounds + host_part;
-  e.fixed_s = r.fixed_s + problem_bytes / r.h2d_bytes_per_s;
-  char line[512];
+  e.fixed_s = r.fixed_s + (matrix_bytes + 300.0 * tasks) / r.h2d_bytes_per_s;
   if (!in.device) {
     e.why = "no usable device";
     return e;
@@ -35,26 +37,15 @@ AutoEstimate estimate_auto(const AutoInputs& in, const AutoRates& r) {
     e.why = "no task";
     return e;
   }
-  // One descent (all the work of a solve without a time limit, the unit of work with one).
-  const double host_descent = r.descent_rounds * e.host_round_s;
-  const double device_descent = e.fixed_s + r.descent_rounds * e.device_round_s;
-  e.descent_gain = host_descent / device_descent;
-  e.use_device = e.descent_gain >= r.min_gain;
-  if (in.time_limit_s > 0.0) {
-    const double host_rounds = in.time_limit_s / e.host_round_s;
-    const double device_rounds = std::max(0.0, in.time_limit_s - e.fixed_s) / e.device_round_s;
-    e.rounds_gain = device_rounds / host_rounds;
-    const bool fixed_ok = e.fixed_s <= r.max_fixed_share * in.time_limit_s;
-    e.use_device = e.use_device && fixed_ok && e.rounds_gain >= r.min_gain;
-    std::snprintf(line, sizeof line,
-                  "%s: one descent %.3g s on the host, %.3g s on the device; %.3g device rounds per host round "
-                  "in %.3g s (fixed %.3g s%s)",
-                  e.use_device ? "device" : "cpu", host_descent, device_descent, e.rounds_gain, in.time_limit_s,
-                  e.fixed_s, fixed_ok ? "" : ", over its share of the limit");
-  } else {
-    std::snprintf(line, sizeof line, "%s: one descent %.3g s on the host, %.3g s on the device (fixed %.3g s)",
-                  e.use_device ? "device" : "cpu", host_descent, device_descent, e.fixed_s);
-  }
+  e.use_device = e.gain >= r.min_gain;
+  const bool fixed_ok = in.time_limit_s <= 0.0 || e.fixed_s <= r.max_fixed_share * in.time_limit_s;
+  e.use_device = e.use_device && fixed_ok;
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "%s: %.3g chain steps/s on %u cpu thread(s), %.3g with %u chains in lockstep on the device "
+                "(%.2fx; fixed %.3g s%s)",
+                e.use_device ? "device" : "cpu", e.cpu_steps_per_s, in.threads, e.device_steps_per_s, e.chains,
+                e.gain, e.fixed_s, fixed_ok ? "" : ", over its share of the limit");
   e.why = line;
   return e;
 }
@@ -67,12 +58,13 @@ AutoInputs auto_inputs(const Problem& problem, const SolveOptions& options) {
   in.time_limit_s = options.time_limit_s;
   in.threads = options.threads;
   in.device = cuda::device_available();
+  if (in.device)
+    for (const cuda::DeviceInfo& d : cuda::devices())
+      if (d.index == options.device.index) in.multiprocessors = static_cast<unsigned>(std::max(1, d.multiprocessors));
   return in;
 }
 
 bool device_pays_for(std::size_t tasks) noexcept {
-  // The cost model with what a task count tells: one matrix of tasks + 1 locations, and no time
-  // limit (one descent: the case where the fixed cost weighs most).
   AutoInputs in;
   in.tasks = tasks;
   in.locations = tasks + 1;

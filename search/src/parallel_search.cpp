@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "routesolve/search/regions.hpp"
+#include "routesolve/search/worker_pool.hpp"
 #include <utility>
 
 namespace routesolve::search {
@@ -29,6 +30,7 @@ ParallelSearch::ParallelSearch(const SegmentModel& model, const Neighbours& adja
       regions_(chains.regions),
       engine_(&engine),
       scratch_(model, insertable) {
+  if (lockstep_) pool_ = std::make_unique<WorkerPool>(std::max(1u, chains.workers));
   const unsigned n = std::max(1u, chains.count);
   searches_.reserve(n);
   for (unsigned i = 0; i < n; ++i)
@@ -37,29 +39,37 @@ ParallelSearch::ParallelSearch(const SegmentModel& model, const Neighbours& adja
 }
 
 void ParallelSearch::lockstep_step(const std::vector<double>& fractions) {
-  std::vector<char> open(searches_.size(), 0);
-  for (std::size_t i = 0; i < searches_.size(); ++i) open[i] = searches_[i].begin_step(fractions[i]) ? 1 : 0;
+  // The chains' host work in parallel on the pool (each chain touches only its own state), the
+  // pricing of every chain's request in one engine call on this thread.
+  const std::size_t n = searches_.size();
+  std::vector<char> open(n, 0), asking(n, 0);
+  std::vector<InsertionRequest> mine(n);
+  pool_->run(n, [&](std::size_t i) { open[i] = searches_[i].begin_step(fractions[i]) ? 1 : 0; });
   std::vector<InsertionRequest> requests;
   std::vector<std::size_t> owner;
   std::vector<InsertionChoice> choices;
   for (;;) {
-    requests.clear();
-    owner.clear();
-    for (std::size_t i = 0; i < searches_.size(); ++i) {
-      if (!open[i]) continue;
-      InsertionRequest q;
-      if (searches_[i].next_request(q)) {
-        requests.push_back(q);
-        owner.push_back(i);
+    pool_->run(n, [&](std::size_t i) {
+      asking[i] = 0;
+      if (!open[i]) return;
+      if (searches_[i].next_request(mine[i])) {
+        asking[i] = 1;
       } else {
         searches_[i].end_step();
         open[i] = 0;
       }
-    }
+    });
+    requests.clear();
+    owner.clear();
+    for (std::size_t i = 0; i < n; ++i)
+      if (asking[i]) {
+        requests.push_back(mine[i]);
+        owner.push_back(i);
+      }
     if (requests.empty()) break;
     choices.assign(requests.size(), InsertionChoice{});
     engine_->price(requests, choices);  // one batch: a request of every chain still recreating
-    for (std::size_t r = 0; r < requests.size(); ++r) searches_[owner[r]].take(choices[r]);
+    pool_->run(requests.size(), [&](std::size_t r) { searches_[owner[r]].take(choices[r]); });
   }
 }
 

@@ -1,8 +1,10 @@
 // The search driver, shared by the backends (each brings its insertion engine). Top loop:
 //   1. pre-check every task alone (reasons for the hopeless ones);
 //   2. construction by regret insertion, higher priorities first;
-//   3. metaheuristic: ruin and recreate with simulated annealing (SISR), `threads` chains on
-//      threads or in lockstep, the recreate's positions priced by the engine (insertion_engine.hpp); a fleet minimisation phase first with
+//   3. metaheuristic: ruin and recreate with simulated annealing (SISR) in chains (one per
+//      thread, or many in lockstep on the threads), the recreate's positions priced by the
+//      engine (insertion_engine.hpp), chains on disjoint regions of one solution in the cost
+//      phase (parallel_search.hpp); a fleet minimisation phase first with
 //      vehicles-then-cost (see annealing_search.hpp, parallel_search.hpp);
 //   4. exactness: every route confirmed by core's schedule_route (a route the segment model
 //      accepted wrongly, e.g. because of breaks or several time windows, loses tasks until it
@@ -156,6 +158,21 @@ Score state_score(const SearchState& state, const std::vector<std::size_t>& inse
 
 }  // namespace
 
+unsigned chain_count(const SolveOptions& options, const Engine& engine) {
+  if (options.chains > 0) return options.chains;
+  if (engine.chains > 0) return engine.chains;
+  return std::max(1u, options.threads);
+}
+
+ParallelSearch::Chains chains_of(const SolveOptions& options, const Engine& engine) {
+  ParallelSearch::Chains c;
+  c.count = chain_count(options, engine);
+  c.workers = std::max(1u, options.threads);
+  // One chain per thread unless the engine batches or there are more chains than threads.
+  c.lockstep = engine.lockstep || c.count != c.workers;
+  return c;
+}
+
 Solution solve(const Problem& problem, const SolveOptions& options, const Engine& engine) {
   // Resuming: the budget left is the time limit minus what the earlier runs spent (a deadline
   // that is already over when nothing is left: Deadline(0) would mean no limit).
@@ -201,7 +218,7 @@ Solution solve(const Problem& problem, const SolveOptions& options, const Engine
       : options.time_limit_s > 0
           ? std::min(1.0, spent_before / options.time_limit_s)
           : std::min(1.0, static_cast<double>(resume->iterations) /
-                              static_cast<double>(iteration_budget * std::max(1u, options.threads)));
+                              static_cast<double>(iteration_budget * chain_count(options, engine)));
   const std::size_t iterations_done = resume ? static_cast<std::size_t>(resume->iterations) : 0;
 
   // ---- 3. metaheuristic ----------------------------------------------------------------------
@@ -252,7 +269,7 @@ Solution solve(const Problem& problem, const SolveOptions& options, const Engine
     // A resumed run draws other random numbers than the run it continues (same seed, other stream).
     const std::uint64_t seed = resume ? derive_seed(options.seed, iterations_done) : options.seed;
     ParallelSearch search(model, adjacency, classes, insertable, options.objective, seed,
-                          {std::max(1u, options.threads), engine.lockstep}, parameters, *engine.insertion);
+                          chains_of(options, engine), parameters, *engine.insertion);
     if (checkpoints.enabled()) {
       if (!resume) {  // the construction's plan: a first checkpoint before the long search
         WorkingSolution constructed(model, insertable);
@@ -266,7 +283,7 @@ Solution solve(const Problem& problem, const SolveOptions& options, const Engine
           checkpoints.every(), checkpoints.last());
     }
     search.resume_from(fraction_done, iterations_done);
-    const std::size_t threads = std::max(1u, options.threads);
+    const std::size_t threads = chain_count(options, engine);
     // Without a time limit, the fixed work; with one, an optional cap (0: none).
     const std::size_t per_thread_budget = time_left > 0 && options.iterations == 0 ? 0 : iteration_budget;
     const std::size_t iterations_left =

@@ -91,6 +91,28 @@ TEST(EngineParity, ChainsOnRegionsMakeTheSameDecisionsOnBothEngines) {
   for (const unsigned chains : {2u, 4u}) expect_same_decisions(*p, chains, 200, 3, Objective::Cost, "X-n101-k25");
 }
 
+TEST(EngineParity, ResultsDependOnTheChainsNotOnTheThreads) {
+  const auto path = test::datasets_dir() / "cvrp" / "x" / "X-n101-k25.vrp";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "dataset not found: " << path;
+  const auto p = Problem::create(io::read_problem(path));
+  auto run = [&](BackendKind backend, unsigned threads) {
+    SolveOptions options;
+    options.backend = backend;
+    options.threads = threads;
+    options.chains = 4;
+    options.iterations = 150;
+    options.seed = 8;
+    return solve(*p, options);
+  };
+  const Solution reference = run(BackendKind::Cpu, 4);  // one chain per thread
+  for (const auto& [backend, threads] : {std::pair{BackendKind::Cpu, 2u}, std::pair{BackendKind::Cpu, 1u},
+                                         std::pair{BackendKind::CudaHost, 1u}, std::pair{BackendKind::CudaHost, 3u}}) {
+    const Solution s = run(backend, threads);  // four chains in lockstep on the threads
+    EXPECT_EQ(routes_of(s), routes_of(reference)) << s.backend << " on " << threads << " thread(s)";
+    EXPECT_EQ(s.summary.cost, reference.summary.cost);
+  }
+}
+
 TEST(EngineParity, HostTwinEqualsTheSegmentEngineOnMixedBatches) {
   std::uint64_t found = 0, pairs = 0;
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {

@@ -62,6 +62,11 @@ struct SolveOptions {
   std::uint64_t iterations = 0;
   std::uint64_t seed = 1;
   unsigned threads = 1;
+  /// Search chains (independent annealing searches that share their best, or regions of one
+  /// solution): 0 = one per thread (cpu, cuda-host) or as many as the device batches well
+  /// (cuda). More chains than threads run in lockstep on the threads. Results depend on
+  /// (seed, chains), not on threads.
+  unsigned chains = 0;
   Objective objective = Objective::Cost;
   const std::atomic<bool>* stop = nullptr;        ///< set to true to stop early (SIGINT)
   std::function<void(const Progress&)> on_progress;  ///< may be empty

@@ -7,8 +7,8 @@
 namespace routesolve::cuda::insertion {
 
 Solution solve_batched(const Problem& problem, const SolveOptions& options, BatchedEngine& engine,
-                       const char* backend_name) {
-  Solution solution = search::solve(problem, options, search::Engine{backend_name, &engine, true});
+                       const char* backend_name, unsigned chains) {
+  Solution solution = search::solve(problem, options, search::Engine{backend_name, &engine, true, chains});
   // The engine's stages happened inside the driver's "local_search": what is left of it is
   // the host's part of the search (ruin, recreate bookkeeping, descent, acceptance).
   const InsertionStats& s = engine.stats();
@@ -26,8 +26,15 @@ Solution solve_batched(const Problem& problem, const SolveOptions& options, Batc
   return solution;
 }
 
-Solution solve_checked(const Problem& problem, const SolveOptions& options, CheckedEngine& engine) {
-  Solution solution = solve_batched(problem, options, engine, "cuda");
+unsigned device_chains(const Problem& problem, const SolveOptions& options, int multiprocessors) {
+  const auto by_size = static_cast<unsigned>(problem.tasks().size() / 25);
+  const unsigned most = 4u * static_cast<unsigned>(std::max(1, multiprocessors));
+  return std::max(std::max(1u, options.threads), std::min(by_size, most));
+}
+
+Solution solve_checked(const Problem& problem, const SolveOptions& options, CheckedEngine& engine,
+                       unsigned chains) {
+  Solution solution = solve_batched(problem, options, engine, "cuda", chains);
   solution.mismatches = engine.mismatches();
   if (!engine.fallback_reason().empty()) {
     solution.fallback = engine.fallback_reason();

@@ -11,10 +11,16 @@ namespace routesolve::cuda::insertion {
 /// profile: "pack" (laying out the batches), "h2d", "kernel" (the pricing: the kernels, or the
 /// host twin's loop), "d2h", "check" (host verification of device results).
 Solution solve_batched(const Problem& problem, const SolveOptions& options, BatchedEngine& engine,
-                       const char* backend_name);
+                       const char* backend_name, unsigned chains = 0);
+
+/// The chains a device batches well when SolveOptions::chains is 0: about one per 25 tasks (a
+/// region of two tours or more each, so that the chains' work adds up), at least one per
+/// thread, at most four per multiprocessor.
+unsigned device_chains(const Problem& problem, const SolveOptions& options, int multiprocessors);
 
 /// solve_batched on a checked device engine: the solution carries the mismatches, and after a
 /// fallback backend "cuda-host" (what finished the search) and the reason in Solution::fallback.
-Solution solve_checked(const Problem& problem, const SolveOptions& options, CheckedEngine& engine);
+Solution solve_checked(const Problem& problem, const SolveOptions& options, CheckedEngine& engine,
+                       unsigned chains = 0);
 
 }  // namespace routesolve::cuda::insertion

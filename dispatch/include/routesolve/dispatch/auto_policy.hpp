@@ -2,40 +2,38 @@
 // `--backend auto`: the cost model that decides between the CPU backend and the device, in one
 // place. Plain C++ (no CUDA types); every figure is in seconds or bytes.
 //
-// A solve on the device pays a fixed cost (CUDA context start, the problem's one pinned upload)
-// and then runs rounds of the batched local search: every round prices tasks x K x kMoveTypes
-// moves for each of the B solutions of the batch, selects and applies moves, and the host does
-// the rest (ruin and recreate, verification). The model estimates one round on each side:
+// Both backends run the same search (search/solve.hpp); they differ in who prices the
+// recreate's insertions. The CPU backend runs `threads` chains, one per thread, each pricing its
+// own positions. The device runs B chains in lockstep: their host work (ruin, bookkeeping,
+// descent: 1 - pricing_share of a step) on `threads` threads, and every insertion round of the
+// B chains priced in one batch on the device (requests_per_step rounds per step). Chain steps
+// per second:
 //
-//   host_round   = moves / (host_moves_per_s x threads)            (the `kernel` stage of cuda-host)
-//                + host_part                                     (the `host_search` stage)
-//   device_round = round_overhead_s                              (launches, one sync, D2H counts)
-//                + moves / device_moves_per_s                    (pricing, all threads at once)
-//                + tasks x select_s_per_task                     (selection: sorted, then walked)
-//                + batch_bytes / h2d_bytes_per_s / descent_rounds  (the batch up once a descent)
-//                + host_part
-//   host_part    = host_share / (1 - host_share) x moves / host_moves_per_s
+//   cpu    = threads / step_s
+//   device = B_eff / (ceil(B / threads) x (1 - pricing_share) x step_s
+//                     + requests_per_step x (round_overhead_s + B x rows x device_row_s
+//                                            + B x upload_bytes / h2d_bytes_per_s))
 //
-// The device pays when one descent (descent_rounds rounds: all the work of a solve without a
-// time limit) is min_gain times faster there, fixed cost included:
-//   fixed + descent_rounds x device_round <= descent_rounds x host_round / min_gain,
-// and, with a time limit, when it also does min_gain times the rounds the host does in that
-// time after its fixed cost, which may take at most max_fixed_share of the limit. With the
-// defaults the break-even is about 150 tasks (200: 1.75x, 100: 0.98x).
-// Without a usable device auto is always the CPU backend.
+// with B = device_chains (about one per 25 tasks, at most 4 per multiprocessor) and B_eff the
+// chains whose work adds up (regions of at least two tours: about tasks / 25). The device pays
+// when it does min_gain times the cpu's chain steps, and, with a time limit, when its fixed cost
+// (context, the problem's upload) takes at most max_fixed_share of the limit. Without a usable
+// device auto is always the CPU backend.
 //
-// Where the rates come from (docs/BENCHMARKS.md, "`--backend auto`"): host_moves_per_s and
-// host_share are measured on the host (bench_moves `cpu-one-at-a-time`, the `--profile` shares of a
-// cuda-host solve: kernel 90%, host_search 9.5%); the device figures are estimates until
-// scripts/gpu-check records them (bench_moves `cuda` rows: kernel_ms per batch; the `--profile-out`
-// of a cuda solve: h2d, kernel, d2h per round).
+// Where the rates come from (docs/BENCHMARKS.md, "`--backend auto`"): step_s and pricing_share
+// are measured on the host (`--profile` of a cuda-host solve on CVRPLIB X n = 251 and 502:
+// pricing about 32% of the search, 17 us per step); the device figures are estimates until
+// scripts/gpu-check records them (bench_insertion `cuda` rows: ms per call and transfer share).
+// With these rates the device never pays: an insertion round costs the device a launch and two
+// copies whatever its size, and pricing is a third of a step. The search's device path is for
+// measuring and for devices the rates show faster; auto keeps the CPU.
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
-#include "routesolve/problem.hpp"
 #include "routesolve/backend.hpp"
+#include "routesolve/problem.hpp"
 
 namespace routesolve::dispatch {
 
@@ -44,33 +42,35 @@ struct AutoInputs {
   std::size_t tasks = 0;
   std::size_t locations = 0;      ///< matrix side
   std::size_t travel_count = 1;   ///< matrices (duration + distance + cost each)
-  double time_limit_s = 0.0;      ///< 0: construction + one descent
+  double time_limit_s = 0.0;      ///< 0: a fixed amount of work
   unsigned threads = 1;
+  unsigned multiprocessors = 132; ///< of the device
   bool device = false;            ///< a usable device is present
 };
 
 /// The rates of the model. Defaults: see the header comment (measured on the host, estimated for
 /// the device).
 struct AutoRates {
-  double host_moves_per_s = 1.2e7;      ///< per thread (bench_moves cpu-one-at-a-time, X n 100-1000)
-  double host_share = 0.095;            ///< host_search share of a cuda-host solve (--profile)
-  double device_moves_per_s = 5.0e8;    ///< estimate (H200; not measured yet)
-  double round_overhead_s = 150e-6;     ///< estimate: ~10 launches, one sync, a 12 B x B copy back
-  double select_s_per_task = 0.5e-6;    ///< estimate: one GPU thread walks a solution's sorted candidates
-  double h2d_bytes_per_s = 2.0e10;      ///< estimate: pinned, one copy
-  double fixed_s = 0.25;                ///< estimate: CUDA context start + stream + buffers
-  unsigned batch = 8, neighbours = 16;  ///< the batched search's B and K
-  double descent_rounds = 30.0;         ///< rounds of one descent (batched search stats, X-n251)
-  double min_gain = 1.5;                ///< the device must do this many times the host's rounds
-  double max_fixed_share = 0.1;         ///< of the time limit
+  double step_s = 17e-6;             ///< one chain step on one host thread (cuda-host --profile, X n 251-502)
+  double pricing_share = 0.32;       ///< of a step: the insertion pricing (`kernel` of cuda-host)
+  double requests_per_step = 12.0;   ///< insertion rounds per step (tasks removed by the ruin)
+  double rows_per_request = 240.0;   ///< positions priced per request (24 tours of ~10 tasks)
+  double round_overhead_s = 40e-6;   ///< estimate: two launches, two copies, one sync
+  double device_row_s = 0.2e-9;      ///< estimate: one position priced, all threads at once
+  double upload_bytes = 6000.0;      ///< per chain and round: its changed tours' segments
+  double h2d_bytes_per_s = 2.0e10;   ///< estimate: pinned, one copy
+  double fixed_s = 0.25;             ///< estimate: CUDA context start + stream + buffers
+  double tasks_per_chain = 25.0;     ///< a chain's region: two tours or more
+  double min_gain = 1.5;             ///< the device must do this many times the cpu's steps
+  double max_fixed_share = 0.1;      ///< of the time limit
 };
 
 struct AutoEstimate {
-  double host_round_s = 0.0, device_round_s = 0.0, fixed_s = 0.0;
-  double descent_gain = 0.0;  ///< host time / device time of one descent
-  double rounds_gain = 0.0;   ///< device rounds / host rounds in the time limit (0 without one)
+  double cpu_steps_per_s = 0.0, device_steps_per_s = 0.0, fixed_s = 0.0;
+  unsigned chains = 0;  ///< B
+  double gain = 0.0;    ///< device steps / cpu steps
   bool use_device = false;
-  std::string why;    ///< one line, for --verbose and the tests
+  std::string why;      ///< one line, for --verbose and the tests
 };
 
 /// The model (pure: no device query).
@@ -80,7 +80,7 @@ AutoEstimate estimate_auto(const AutoInputs& in, const AutoRates& rates = {});
 AutoInputs auto_inputs(const Problem& problem, const SolveOptions& options);
 
 /// True when a device is usable and the model says it pays for a problem of `tasks` tasks (one
-/// matrix, no time limit: the conservative case).
+/// matrix, no time limit).
 bool device_pays_for(std::size_t tasks) noexcept;
 /// The same model with the problem's matrices, the time limit and the threads of `options`.
 bool device_pays_for(const Problem& problem, const SolveOptions& options) noexcept;

@@ -11,10 +11,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "routesolve/search/annealing_search.hpp"
 #include "routesolve/search/search_control.hpp"
+#include "routesolve/search/worker_pool.hpp"
 
 namespace routesolve::search {
 
@@ -37,6 +39,9 @@ class ParallelSearch {
     /// new regions every epoch, so that their improvements add up; else (and in the fleet
     /// phase) each searches its own copy and the best is exchanged between epochs.
     bool regions = true;
+    /// Lockstep: threads for the chains' host work (ruin, bookkeeping, descent), the calling
+    /// thread included.
+    unsigned workers = 1;
   };
 
   ParallelSearch(const SegmentModel& model, const Neighbours& adjacency, const VehicleClasses& classes,
@@ -70,6 +75,7 @@ class ParallelSearch {
   bool lockstep_ = false;
   bool regions_ = true;
   InsertionEngine* engine_;
+  std::unique_ptr<WorkerPool> pool_;  // lockstep only
   WorkingSolution scratch_;  // scores put-together plans
   TourPlan best_plan_;
   Score best_score_;

@@ -7,6 +7,7 @@
 #include "routesolve/backend.hpp"
 #include "routesolve/problem.hpp"
 #include "routesolve/search/insertion_engine.hpp"
+#include "routesolve/search/parallel_search.hpp"
 #include "routesolve/solution.hpp"
 
 namespace routesolve::search {
@@ -19,7 +20,15 @@ struct Engine {
   /// one batch per round (a batched engine); else one chain per thread (the engine is called
   /// from every thread at once).
   bool lockstep = false;
+  /// Chains when SolveOptions::chains is 0 (0: one per thread).
+  unsigned chains = 0;
 };
+
+/// The search chains of a solve: SolveOptions::chains, else the engine's, else one per thread.
+unsigned chain_count(const SolveOptions& options, const Engine& engine);
+/// How they run: one per thread, or in lockstep on SolveOptions::threads threads (a batching
+/// engine, or more chains than threads).
+ParallelSearch::Chains chains_of(const SolveOptions& options, const Engine& engine);
 
 /// Solves with the engine; every route confirmed by schedule_route.
 Solution solve(const Problem& problem, const SolveOptions& options, const Engine& engine);
