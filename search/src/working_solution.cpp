@@ -77,12 +77,12 @@ void WorkingSolution::refresh(std::size_t v, std::size_t prefix_from, std::size_
   cost_ -= tour.cost;
   if (prefix_from == 0) tour.prefix[0] = m.start(v);
   for (std::size_t k = std::max<std::size_t>(prefix_from, 1); k <= n; ++k)
-    tour.prefix[k] = m.merge(v, tour.prefix[k - 1], m.task(tour.tasks[k - 1]));
-  tour.prefix[n + 1] = m.merge(v, tour.prefix[n], m.end(v));
+    m.merge_into(tour.prefix[k], v, tour.prefix[k - 1], m.task(tour.tasks[k - 1]));
+  m.merge_into(tour.prefix[n + 1], v, tour.prefix[n], m.end(v));
   if (suffix_to == n + 1) tour.suffix[n + 1] = m.end(v);
   for (std::size_t k = std::min(suffix_to, n); k >= 1; --k)
-    tour.suffix[k] = m.merge(v, m.task(tour.tasks[k - 1]), tour.suffix[k + 1]);
-  tour.suffix[0] = m.merge(v, m.start(v), tour.suffix[1]);
+    m.merge_into(tour.suffix[k], v, m.task(tour.tasks[k - 1]), tour.suffix[k + 1]);
+  m.merge_into(tour.suffix[0], v, m.start(v), tour.suffix[1]);
   tour.cost = n == 0 ? 0 : tour.prefix[n + 1].cost + problem().fixed_cost(v);
   cost_ += tour.cost;
   for (std::size_t i = 0; i < n; ++i) position_of_[tour.tasks[i]] = i;

@@ -39,10 +39,11 @@ struct SegmentLimits {
   const std::int64_t* capacity = nullptr;  ///< `dims` entries
 };
 
-/// A followed by B on a vehicle with travel data `tv`, over `dims` load dimensions.
-RS_HD inline RouteSegment merge(const TravelView& tv, std::size_t dims, const RouteSegment& a,
-                                const RouteSegment& b) noexcept {
-  RouteSegment s;
+/// A followed by B on a vehicle with travel data `tv`, over `dims` load dimensions, written into
+/// `s` (which may not be `a` or `b`): the searches' prefix and suffix refresh, without
+/// temporaries.
+RS_HD inline void merge_into(RouteSegment& s, const TravelView& tv, std::size_t dims, const RouteSegment& a,
+                             const RouteSegment& b) noexcept {
   s.first = a.first != kNoLocation || a.tasks > 0 ? a.first : b.first;
   s.last = b.last != kNoLocation || b.tasks > 0 ? b.last : a.last;
   s.tasks = a.tasks + b.tasks;
@@ -64,7 +65,14 @@ RS_HD inline RouteSegment merge(const TravelView& tv, std::size_t dims, const Ro
     }
   }
   s.time = merge(a.time, b.time, t);
-  s.load = merge(a.load, b.load, dims);
+  for (std::size_t d = 0; d < dims && d < kMaxDims; ++d) s.load.set(d, merge(a.load.dim(d), b.load.dim(d)));
+}
+
+/// A followed by B on a vehicle with travel data `tv`, over `dims` load dimensions.
+RS_HD inline RouteSegment merge(const TravelView& tv, std::size_t dims, const RouteSegment& a,
+                                const RouteSegment& b) noexcept {
+  RouteSegment s;
+  merge_into(s, tv, dims, a, b);
   return s;
 }
 

@@ -67,6 +67,10 @@ class SegmentModel {
 
   /// A followed by B on vehicle v.
   [[nodiscard]] RouteSegment merge(std::size_t v, const RouteSegment& a, const RouteSegment& b) const;
+  /// The same into `out` (not `a` or `b`), without a temporary.
+  void merge_into(RouteSegment& out, std::size_t v, const RouteSegment& a, const RouteSegment& b) const {
+    routesolve::merge_into(out, travel_[v], dims_, a, b);
+  }
 
   /// feasible(v, merge(v, merge(v, a, b), c)) without building the merged segments: the shape
   /// of every insertion check (prefix, inserted visits, suffix), the search's hot path.
