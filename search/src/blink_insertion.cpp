@@ -85,14 +85,14 @@ bool BlinkInsertion::next(const WorkingSolution& solution, Pass& pass, Insertion
     if (solution.used_routes() < pass.max_routes) {
       for (std::size_t c = 0; c < classes_->count(); ++c)
         for (std::size_t v : classes_->members(c))
-          if (solution.tour(v).empty() && solution.in_region(v) && problem.compatible(v, task)) {
+          if (solution.tour_empty(v) && solution.in_region(v) && problem.compatible(v, task)) {
             consider(v);
             break;
           }
     }
   } else {
     for (std::size_t v = 0; v < solution.vehicle_count(); ++v)
-      if (!solution.tour(v).empty()) consider(v);
+      if (!solution.tour_empty(v)) consider(v);
   }
   request.solution = &solution;
   request.task = task;

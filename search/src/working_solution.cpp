@@ -23,6 +23,7 @@ WorkingSolution::WorkingSolution(const SegmentModel& model, const std::vector<st
     priority_lost_ += p.task(t).priority;
   }
   tours_.resize(p.vehicles().size());
+  empty_.assign(tours_.size(), 1);
   saved_.assign(tours_.size(), 0);
   for (std::size_t v = 0; v < tours_.size(); ++v) {
     tours_[v].vehicle = v;
@@ -84,6 +85,7 @@ void WorkingSolution::refresh(std::size_t v, std::size_t prefix_from, std::size_
     m.merge_into(tour.suffix[k], v, m.task(tour.tasks[k - 1]), tour.suffix[k + 1]);
   m.merge_into(tour.suffix[0], v, m.start(v), tour.suffix[1]);
   tour.cost = n == 0 ? 0 : tour.prefix[n + 1].cost + problem().fixed_cost(v);
+  empty_[v] = n == 0 ? 1 : 0;
   cost_ += tour.cost;
   for (std::size_t i = 0; i < n; ++i) position_of_[tour.tasks[i]] = i;
 }

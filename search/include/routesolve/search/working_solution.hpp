@@ -39,6 +39,8 @@ class WorkingSolution {
   [[nodiscard]] const Problem& problem() const noexcept { return model_->problem(); }
   [[nodiscard]] std::size_t vehicle_count() const noexcept { return tours_.size(); }
   [[nodiscard]] const Tour& tour(std::size_t v) const { return tours_[v]; }
+  /// tour(v).empty(), from a compact array (the recreate scans it for empty vehicles).
+  [[nodiscard]] bool tour_empty(std::size_t v) const { return empty_[v] != 0; }
   [[nodiscard]] std::size_t route_of(std::size_t t) const { return route_of_[t]; }
   [[nodiscard]] std::size_t position_of(std::size_t t) const { return position_of_[t]; }
   [[nodiscard]] bool assigned(std::size_t t) const { return route_of_[t] != kNone; }
@@ -95,6 +97,7 @@ class WorkingSolution {
   const SegmentModel* model_;
   std::vector<std::size_t> insertable_;
   std::vector<Tour> tours_;
+  std::vector<char> empty_;  // per vehicle: its tour is empty
   std::vector<std::size_t> route_of_, position_of_;
   std::vector<char> counted_;  // task counts as insertable (job or pickup on the list)
   Cost cost_ = 0;
