@@ -214,11 +214,19 @@ Outcome solve_one(const fs::path& input, const RunOptions& o, ProgressBar* bar) 
     options.on_checkpoint = [file](const SolveCheckpoint& c) { io::write_checkpoint(file, c); };
     options.checkpoint_every_s = o.checkpoint_every;
   }
-  if (bar != nullptr || o.verbose) {
+  // --trace: one row per change of the best solution (search seconds, cost, routes, unassigned).
+  auto trace = std::make_shared<std::string>("elapsed_s,cost,routes,unassigned\n");
+  if (bar != nullptr || o.verbose || !o.trace.empty()) {
     const std::string name = input.filename().string();
     const double cost_scale = out.problem->cost_scale();
     auto last = std::make_shared<std::pair<Cost, std::size_t>>(-1, 0);
-    options.on_progress = [bar, name, &o, cost_scale, last](const Progress& p) {
+    auto traced = std::make_shared<std::pair<Cost, std::size_t>>(-1, 0);
+    options.on_progress = [bar, name, &o, cost_scale, last, trace, traced](const Progress& p) {
+      if (!o.trace.empty() && (p.best_cost != traced->first || p.unassigned != traced->second)) {
+        *traced = {p.best_cost, p.unassigned};
+        *trace += fmt::format("{:.4f},{:.3f},{},{}\n", p.elapsed_s, static_cast<double>(p.best_cost) / cost_scale,
+                              p.best_routes, p.unassigned);
+      }
       if (o.verbose && (p.best_cost != last->first || p.unassigned != last->second)) {
         *last = {p.best_cost, p.unassigned};
         fmt::print(stderr, "{}: {:8.3f}s best cost {:.3f}, {} routes, {} unassigned\n", name, p.elapsed_s,
@@ -230,6 +238,7 @@ Outcome solve_one(const fs::path& input, const RunOptions& o, ProgressBar* bar) 
     };
   }
   out.solution = solve(*out.problem, options);
+  if (!o.trace.empty()) io::write_file_atomically(o.trace, *trace);
   if (!out.solution.fallback.empty())
     warn_once(fmt::format("backend {}: {}", out.solution.backend, out.solution.fallback));
   out.solution.profile.insert(out.solution.profile.begin(), extras.stages.begin(), extras.stages.end());

@@ -41,6 +41,7 @@ struct RunOptions {
   bool verbose = false;  ///< best cost over time on stderr
   bool profile = false;
   std::string profile_out;          ///< solve: the stage profile as JSON (stage_profile.hpp)
+  std::string trace;                ///< solve: the best solution over time, as CSV
   int device = 0;                    ///< cuda: the CUDA device index
   std::string transfer = "batched";  ///< cuda: batched (pinned) or naive transfers, matrices and search
   std::string network;       ///< road network (OSM, DIMACS, edge list, .rsnet) for coordinate-only input

@@ -260,6 +260,9 @@ void add_fleet_commands(CLI::App& app, int* exit_status) {
   add_run_options(*solve_cmd, s->solve_opts);
   solve_cmd->add_option("--profile-out", s->solve_opts.profile_out,
                         "Write the stage profile as JSON: {input, backend, total, stages: [{stage, seconds, share, parts}]}");
+  solve_cmd->add_option("--trace", s->solve_opts.trace,
+                        "Write the best solution over time as CSV (elapsed_s,cost,routes,unassigned; one row per "
+                        "improvement, seconds since the solve began)");
   solve_cmd->add_option("--checkpoint", s->solve_opts.checkpoint,
                         "Write the search state to this file (atomically, with a checksum) from time to time; "
                         "cpu backend (auto picks it)");

@@ -102,6 +102,49 @@ TEST(Cli, OutputIsDeterministicForASeed) {
   EXPECT_EQ(a["summary"], b["summary"]);
 }
 
+TEST(Cli, ChainsAndIterationsGiveTheSameRoutesOnEveryBackendAndThreadCount) {
+  const auto dir = temp_dir("chains");
+  std::vector<nlohmann::json> outs;
+  for (const char* run : {"--backend cpu --threads 2", "--backend cpu --threads 1", "--backend cuda-host --threads 2"}) {
+    const auto out = dir / (std::to_string(outs.size()) + ".json");
+    const ToolRun r = run_tool("solve " + example("fleet.json") + " --quiet --seed 4 --chains 2 --iterations 300 " + run +
+                               " -o " + out.string());
+    ASSERT_EQ(r.exit_code, 0) << run << ": " << r.out;
+    outs.push_back(nlohmann::json::parse(std::ifstream(out)));
+  }
+  for (const auto& o : outs) {
+    EXPECT_EQ(o["routes"], outs.front()["routes"]);
+    EXPECT_EQ(o["summary"]["cost"], outs.front()["summary"]["cost"]);
+  }
+}
+
+TEST(Cli, TraceRecordsEveryImprovement) {
+  const auto dir = temp_dir("trace");
+  const auto trace = dir / "trace.csv";
+  const ToolRun r = run_tool("solve " + example("fleet.json") + " --quiet --iterations 500 --trace " + trace.string() +
+                             " -o " + (dir / "out.json").string());
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  std::ifstream in(trace);
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  EXPECT_EQ(line, "elapsed_s,cost,routes,unassigned");
+  double last_elapsed = -1.0, last_cost = 1e300;
+  std::size_t rows = 0;
+  while (std::getline(in, line)) {
+    double elapsed = 0.0, cost = 0.0;
+    ASSERT_EQ(std::sscanf(line.c_str(), "%lf,%lf", &elapsed, &cost), 2) << line;
+    EXPECT_GE(elapsed, last_elapsed);
+    EXPECT_LE(cost, last_cost) << "the best cost only improves (every task is routed in this example)";
+    last_elapsed = elapsed;
+    last_cost = cost;
+    ++rows;
+  }
+  EXPECT_GE(rows, 1u);
+  const auto json = nlohmann::json::parse(std::ifstream(dir / "out.json"));
+  // The solution is the last best, polished once more after the search.
+  EXPECT_GE(last_cost, json["summary"]["cost"].get<double>());
+}
+
 TEST(Cli, CudaWithoutADeviceIsAClearError) {
   const ToolRun r = run_tool("solve " + example("fleet.json") + " --backend cuda --quiet");
   if (r.exit_code == 0) GTEST_SKIP() << "a CUDA device is present: nothing to check";
