@@ -26,6 +26,14 @@ class AnnealingSearch {
     double end_temperature = 0.01;
     double fleet_phase = 0.6;  ///< vehicles-then-cost: share of the budget for fleet minimisation
     double fleet_round = 0.15; ///< a fleet round failing this long (share of the budget) ends the phase
+    /// Cost phase in cycles of this many iterations per insertable task (0: one schedule over
+    /// the whole budget). A cycle ends after its iterations or, if sooner, with the budget.
+    double cycle_per_task = 0.0;
+    /// Start temperature of the cycles after the first, as a share of start_temperature.
+    double restart_temperature = 1.0;
+    /// Distinct solutions kept from the ends of cycles; a cycle restarts from the best or,
+    /// with a pool, from one of the pool or the best drawn at random (0: from the best).
+    std::size_t elite_pool = 0;
     bool polish = false;  ///< intra-route 2-opt / or-opt after every step (else: on new bests only)
     bool descent = true;  ///< inter-route granular descent on every new best
     GranularDescent::Parameters granular;
@@ -42,6 +50,8 @@ class AnnealingSearch {
   void adopt(const TourPlan& plan);
   /// One ruin-and-recreate step; `fraction` (0..1) is the share of the budget used so far.
   void step(double fraction);
+  /// Resuming: this search's share of the iterations earlier runs did (places it in its cycle).
+  void resume(std::size_t iterations_done);
 
   [[nodiscard]] const TourPlan& best_plan() const noexcept { return best_plan_; }
   [[nodiscard]] const Score& best_score() const noexcept { return best_score_; }
@@ -50,6 +60,9 @@ class AnnealingSearch {
  private:
   void fleet_step(double fraction);
   void cost_step(double fraction);
+  /// Temperature at `phase` (share of the cost phase used); starts a new cycle when one ends.
+  double temperature(double phase);
+  void restart_cycle(double phase);
   void record_if_best();
   /// Intra-route polish of the touched tours, then the inter-route granular descent and a
   /// polish of what it changed: run on candidates that beat the best solution.
@@ -75,6 +88,15 @@ class AnnealingSearch {
   double fleet_round_start_ = 0.0;  // budget share when the current round began
   double cost_phase_start_ = -1.0;  // budget share when the cost phase began (its annealing restarts)
   std::vector<std::uint64_t> absences_;
+  // cycles of the cost phase
+  std::size_t cycle_length_ = 0;  // iterations, 0: one cycle over the budget
+  std::size_t cost_iterations_ = 0;
+  std::size_t cycle_begin_ = 0;     // cost_iterations_ when the current cycle began
+  double cycle_phase_start_ = 0.0;  // phase share when the current cycle began
+  bool cycle_phase_unknown_ = false;  // resumed inside a later cycle: the next phase share begins it
+  std::size_t cycles_ = 0;          // cycles begun after the first
+  std::vector<TourPlan> elite_plans_;
+  std::vector<Score> elite_scores_;
 };
 
 }  // namespace routesolve::cpu::detail

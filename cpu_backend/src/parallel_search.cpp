@@ -32,6 +32,7 @@ void ParallelSearch::resume_from(double fraction_done, std::size_t iterations_do
   fraction_done_ = std::clamp(fraction_done, 0.0, 1.0);
   iterations_done_ = iterations_done;
   total_iterations_ = iterations_done;
+  for (AnnealingSearch& s : searches_) s.resume(iterations_done / searches_.size());
 }
 
 void ParallelSearch::set_checkpoint(CheckpointFn sink, double every_s, double last_s) {
