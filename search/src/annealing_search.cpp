@@ -20,7 +20,19 @@ AnnealingSearch::AnnealingSearch(const SegmentModel& model, const Neighbours& ad
       descent_(adjacency, classes, parameters.granular),
       engine_(&engine),
       rng_(seed),
-      absences_(model.problem().tasks().size(), 0) {}
+      absences_(model.problem().tasks().size(), 0) {
+  if (parameters_.cycle_per_task > 0.0)
+    cycle_length_ = std::max<std::size_t>(
+        1, static_cast<std::size_t>(parameters_.cycle_per_task * static_cast<double>(insertable.size())));
+}
+
+void AnnealingSearch::resume(std::size_t iterations_done) {
+  if (cycle_length_ == 0) return;
+  cost_iterations_ = iterations_done;
+  cycles_ = iterations_done / cycle_length_;
+  cycle_begin_ = cycles_ * cycle_length_;
+  cycle_phase_unknown_ = cycles_ > 0;
+}
 
 void AnnealingSearch::start(const TourPlan& plan) {
   current_.load(plan);
@@ -116,8 +128,7 @@ void AnnealingSearch::end_step() {
 void AnnealingSearch::cost_begin(double fraction) {
   step_before_ = current_.score();
   const Score& before = step_before_;
-  const double t0 = parameters_.start_temperature, t1 = parameters_.end_temperature;
-  temperature_ = t0 * std::pow(t1 / t0, std::clamp(fraction, 0.0, 1.0));
+  temperature_ = temperature(fraction);
   current_.begin_change();
   std::vector<std::size_t> tasks = removal_.apply(current_, rng_);
   // Tasks left out before get another chance (a bounded number, for speed).
@@ -158,6 +169,67 @@ void AnnealingSearch::cost_end() {
   } else {
     current_.revert();
   }
+}
+
+double AnnealingSearch::temperature(double phase) {
+  const double t0 = parameters_.start_temperature, t1 = parameters_.end_temperature;
+  if (cycle_length_ == 0) return t0 * std::pow(t1 / t0, std::clamp(phase, 0.0, 1.0));
+  if (cycle_phase_unknown_) {
+    cycle_phase_start_ = phase;
+    cycle_phase_unknown_ = false;
+  }
+  // A cycle's progress: its iterations, or what it has used of the budget left when it began,
+  // whichever is further (a budget shorter than a cycle gets the one schedule over all of it).
+  auto progress = [&] {
+    const double by_work = static_cast<double>(cost_iterations_ - cycle_begin_) / static_cast<double>(cycle_length_);
+    const double by_budget =
+        cycle_phase_start_ < 1.0 ? (phase - cycle_phase_start_) / (1.0 - cycle_phase_start_) : 1.0;
+    return std::max(by_work, by_budget);
+  };
+  double p = progress();
+  if (p >= 1.0 && phase < 1.0) {
+    restart_cycle(phase);
+    p = progress();
+  }
+  ++cost_iterations_;
+  const double ts = cycles_ == 0 ? t0 : std::max(t1, parameters_.restart_temperature * t0);
+  return ts * std::pow(t1 / ts, std::clamp(p, 0.0, 1.0));
+}
+
+void AnnealingSearch::restart_cycle(double phase) {
+  if (current_.has_region()) {
+    // A chain on a region of a shared solution keeps its state: the chains restart together
+    // from the best between two epochs (ParallelSearch), so that the regions stay disjoint.
+    cycle_begin_ = cost_iterations_;
+    cycle_phase_start_ = phase;
+    ++cycles_;
+    return;
+  }
+  // The end of a cycle (near a local optimum) joins the pool when it is new and good enough.
+  if (parameters_.elite_pool > 0) {
+    const Score s = current_.score();
+    bool known = false;
+    for (const Score& e : elite_scores_) known = known || (same_rank(e, s, objective_) && e.cost == s.cost);
+    if (!known) {
+      if (elite_plans_.size() < parameters_.elite_pool) {
+        elite_plans_.push_back(current_.plan());
+        elite_scores_.push_back(s);
+      } else {
+        std::size_t worst = 0;
+        for (std::size_t i = 1; i < elite_scores_.size(); ++i)
+          if (better(elite_scores_[worst], elite_scores_[i], objective_)) worst = i;
+        if (better(s, elite_scores_[worst], objective_)) {
+          elite_plans_[worst] = current_.plan();
+          elite_scores_[worst] = s;
+        }
+      }
+    }
+  }
+  const std::size_t pick = elite_plans_.empty() ? 0 : rng_() % (elite_plans_.size() + 1);
+  current_.load(pick == 0 ? best_plan_ : elite_plans_[pick - 1]);
+  cycle_begin_ = cost_iterations_;
+  cycle_phase_start_ = phase;
+  ++cycles_;
 }
 
 void AnnealingSearch::begin_fleet_round() {

@@ -77,6 +77,7 @@ void ParallelSearch::resume_from(double fraction_done, std::size_t iterations_do
   fraction_done_ = std::clamp(fraction_done, 0.0, 1.0);
   iterations_done_ = iterations_done;
   total_iterations_ = iterations_done;
+  for (AnnealingSearch& s : searches_) s.resume(iterations_done / searches_.size());
 }
 
 void ParallelSearch::set_checkpoint(CheckpointFn sink, double every_s, double last_s) {
@@ -167,6 +168,11 @@ TourPlan ParallelSearch::run(const TourPlan& start, const Deadline& deadline, do
       if (better(scratch_.score(), best_score_, objective_)) {
         best_score_ = scratch_.score();
         best_plan_ = std::move(region_best);
+      }
+      // A new annealing cycle (annealing_search.hpp) begins from the best, for every chain.
+      if (searches_.front().cycles() != cycles_seen_) {
+        cycles_seen_ = searches_.front().cycles();
+        shared = best_plan_;
       }
     } else {
       // Exchange: the best so far (lowest index on ties) goes to every search behind it.

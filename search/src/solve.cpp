@@ -266,6 +266,13 @@ Solution solve(const Problem& problem, const SolveOptions& options, const Engine
     // with n <= 300 gave 0.94% mean gap against 0.85% at 1.0).
     parameters.start_temperature = std::max(1e-3, 1.0 * per_visit);
     parameters.end_temperature = std::max(1e-4, 0.001 * per_visit);
+    // Long budgets: cycles of 10,000 iterations per task (on the X instances n = 100..800 a
+    // 10 s budget on one core stays inside the first cycle), later ones from 0.3 of the start
+    // temperature, restarting from the best or one of 4 elite cycle ends (see
+    // annealing_search.hpp for what was measured).
+    parameters.cycle_per_task = 10000.0;
+    parameters.restart_temperature = 0.3;
+    parameters.elite_pool = 4;
     // A resumed run draws other random numbers than the run it continues (same seed, other stream).
     const std::uint64_t seed = resume ? derive_seed(options.seed, iterations_done) : options.seed;
     ParallelSearch search(model, adjacency, classes, insertable, options.objective, seed,

@@ -79,6 +79,7 @@ class ParallelSearch {
   WorkingSolution scratch_;  // scores put-together plans
   TourPlan best_plan_;
   Score best_score_;
+  std::size_t cycles_seen_ = 0;  // annealing cycles of the first chain at the last epoch
   std::size_t total_iterations_ = 0;
   double fraction_done_ = 0.0;
   std::size_t iterations_done_ = 0;

@@ -77,6 +77,7 @@ class WorkingSolution {
   /// regions of one solution can run at once and their results be put together.
   void set_region(std::vector<char> vehicles, std::vector<char> tasks);
   [[nodiscard]] bool in_region(std::size_t v) const { return region_.empty() || region_[v] != 0; }
+  [[nodiscard]] bool has_region() const noexcept { return !region_.empty(); }
   /// An unassigned task this search may insert.
   [[nodiscard]] bool may_insert(std::size_t t) const { return region_tasks_.empty() || region_tasks_[t] != 0; }
   /// A routed task whose tour is in the region.
