@@ -112,6 +112,27 @@ TEST(Concurrency, EightConcurrentSolvesEqualSequentialRuns) {
   }
 }
 
+TEST(Concurrency, SearchChainsOnThreadsAndOnAWorkerPoolGiveOneResult) {
+  // Chains one per thread (regions of one shared solution in the cost phase) and the same
+  // chains in lockstep on a worker pool of 2 or 1 threads: the same routes, and under TSan no
+  // race between the chains' threads (they share the problem, the model and the engine).
+  const ProblemPtr problem = scenario_problem(14, 140, 42, 1);
+  std::vector<std::string> results;
+  for (const unsigned threads : {4u, 2u, 1u}) {
+    SolveOptions options;
+    options.backend = BackendKind::Cpu;
+    options.threads = threads;
+    options.chains = 4;
+    options.iterations = 200;
+    options.seed = 5;
+    const Solution s = solve(*problem, options);
+    EXPECT_TRUE(validate(*problem, s).ok());
+    results.push_back(canonical_json(*problem, s));
+  }
+  EXPECT_EQ(results[1], results[0]);
+  EXPECT_EQ(results[2], results[0]);
+}
+
 TEST(Concurrency, SameProblemSharedByEightThreadsWithTimeLimits) {
   // One immutable Problem shared by every caller, short time limits: each result is valid.
   const ProblemPtr problem = scenario_problem(4, 40, 5, 2);
