@@ -30,8 +30,9 @@ ParallelSearch::ParallelSearch(const SegmentModel& model, const Neighbours& adja
       regions_(chains.regions),
       engine_(&engine),
       scratch_(model, insertable) {
-  if (lockstep_) pool_ = std::make_unique<WorkerPool>(std::max(1u, chains.workers));
   const unsigned n = std::max(1u, chains.count);
+  // Lockstep: the chains' host work on `workers` threads; else one thread per chain.
+  pool_ = std::make_unique<WorkerPool>(lockstep_ ? std::max(1u, chains.workers) : n);
   searches_.reserve(n);
   for (unsigned i = 0; i < n; ++i)
     searches_.emplace_back(model, adjacency, classes, insertable, objective, derive_seed(seed, i), parameters,
@@ -139,11 +140,7 @@ TourPlan ParallelSearch::run(const TourPlan& start, const Deadline& deadline, do
     } else if (searches_.size() == 1) {
       work(searches_.front());
     } else {
-      std::vector<std::thread> pool;
-      pool.reserve(searches_.size() - 1);
-      for (std::size_t i = 1; i < searches_.size(); ++i) pool.emplace_back([&, i] { work(searches_[i]); });
-      work(searches_.front());
-      for (std::thread& t : pool) t.join();
+      pool_->run(searches_.size(), [&](std::size_t i) { work(searches_[i]); });  // one chain per thread
     }
     std::size_t leader = 0;
     for (std::size_t i = 1; i < searches_.size(); ++i)

@@ -1,6 +1,7 @@
 // The search driver, shared by the backends (each brings its insertion engine). Top loop:
 //   1. pre-check every task alone (reasons for the hopeless ones);
-//   2. construction by regret insertion, higher priorities first;
+//   2. construction by regret insertion, higher priorities first (above kRegretTasks tasks: the
+//      recreate's greedy insertion over the nearest tours);
 //   3. metaheuristic: ruin and recreate with simulated annealing (SISR) in chains (one per
 //      thread, or many in lockstep on the threads), the recreate's positions priced by the
 //      engine (insertion_engine.hpp), chains on disjoint regions of one solution in the cost
@@ -17,6 +18,8 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <optional>
 #include <random>
 
 #include "routesolve/search/local_search.hpp"
@@ -29,6 +32,7 @@
 #include "routesolve/search/search_state.hpp"
 #include "routesolve/search/savings.hpp"
 #include "routesolve/search/segments.hpp"
+#include "routesolve/search/blink_insertion.hpp"
 #include "routesolve/search/descent.hpp"
 #include "routesolve/search/working_solution.hpp"
 #include "routesolve/search/vehicle_classes.hpp"
@@ -39,6 +43,10 @@ namespace {
 
 constexpr std::size_t kNeighbours = 30;
 constexpr std::size_t kAdjacency = 100;         // string removal looks this far around its seed
+// Above this many tasks the construction is the recreate's greedy insertion over the nearest
+// tours (O(tasks x near tours x tour length)), not regret insertion over every route (which
+// rescans every pending task after each insertion: 40 s at 5,000 tasks and 500 vehicles).
+constexpr std::size_t kRegretTasks = 1500;
 constexpr std::size_t kDefaultIterations = 1000;  // per thread, when there is no time limit
 
 /// Removes tasks from routes that schedule_route rejects until each is feasible (the segment
@@ -199,12 +207,22 @@ Solution solve(const Problem& problem, const SolveOptions& options, const Engine
   }
   const std::size_t hopeless = hopeless_tasks.size();
   Checkpointer checkpoints(problem, options, hopeless_tasks);
+  const SegmentModel model(problem);
+  std::optional<Neighbours> adjacency;  // the search's (and a large construction's) nearest tasks
 
   // ---- 2. construction (or the checkpoint's plan) ---------------------------------------------
   if (resume) {
     // solve() checked the plan against this problem (check_checkpoint); tasks the precheck
     // calls hopeless cannot be on it, since the run that wrote it never routed them.
     state.load(resume->routes);
+  } else if (model.supported() && insertable.size() > kRegretTasks) {
+    // Tasks the greedy insertion leaves out get their reason from the exact repair (step 4).
+    adjacency.emplace(problem, kAdjacency);
+    WorkingSolution greedy(model, insertable);
+    std::mt19937_64 rng(options.seed);
+    const std::unique_ptr<InsertionEngine> segments = make_segment_engine();
+    BlinkInsertion(*adjacency, classes, 0.0).apply(greedy, insertable, rng, greedy.vehicle_count(), *segments);
+    state.load(greedy.plan());
   } else {
     RegretInsertion construction(state, classes, deadline, 3);
     for (const auto& [t, reason] : construction.run(insertable)) reasons[t] = reason;
@@ -222,7 +240,6 @@ Solution solve(const Problem& problem, const SolveOptions& options, const Engine
   const std::size_t iterations_done = resume ? static_cast<std::size_t>(resume->iterations) : 0;
 
   // ---- 3. metaheuristic ----------------------------------------------------------------------
-  const SegmentModel model(problem);
   std::uint64_t iterations = 0;  // of the metaheuristic, earlier runs included when resuming
   const double search_limit = time_left > 0 ? std::max(0.0, 0.99 * time_left - 0.02) : 0.0;
   if (!model.supported()) {
@@ -241,13 +258,13 @@ Solution solve(const Problem& problem, const SolveOptions& options, const Engine
     });
     for (const auto& [t, reason] : search.left_out()) reasons[t] = reason;
   } else if (!deadline.expired() && !insertable.empty()) {
-    const Neighbours adjacency(problem, kAdjacency);
+    if (!adjacency) adjacency.emplace(problem, kAdjacency);
     // Entry into the search's representation (WorkingSolution, loaded from a plan).
     TourPlan start = state.plan();
     // Savings, where it fits, when it beats regret insertion (not when resuming: the
     // checkpoint's plan is the start).
     if (resume) {
-    } else if (const auto savings = savings_plan(model, classes, adjacency, insertable, deadline)) {
+    } else if (const auto savings = savings_plan(model, classes, *adjacency, insertable, deadline)) {
       WorkingSolution a(model, insertable), b(model, insertable);
       a.load(start);
       b.load(*savings);
@@ -275,7 +292,7 @@ Solution solve(const Problem& problem, const SolveOptions& options, const Engine
     parameters.elite_pool = 4;
     // A resumed run draws other random numbers than the run it continues (same seed, other stream).
     const std::uint64_t seed = resume ? derive_seed(options.seed, iterations_done) : options.seed;
-    ParallelSearch search(model, adjacency, classes, insertable, options.objective, seed,
+    ParallelSearch search(model, *adjacency, classes, insertable, options.objective, seed,
                           chains_of(options, engine), parameters, *engine.insertion);
     if (checkpoints.enabled()) {
       if (!resume) {  // the construction's plan: a first checkpoint before the long search

@@ -209,13 +209,20 @@ TourPlan WorkingSolution::plan() const {
 
 void WorkingSolution::load(const TourPlan& plan) {
   commit();
+  // Only the tours that differ from the plan are rebuilt (chains on regions load the shared
+  // solution every epoch, most of it unchanged).
+  static const std::vector<std::size_t> kEmpty;
+  auto wanted = [&](std::size_t v) -> const std::vector<std::size_t>& { return v < plan.size() ? plan[v] : kEmpty; };
+  std::vector<std::size_t> changed;
   for (std::size_t v = 0; v < tours_.size(); ++v)
+    if (tours_[v].tasks != wanted(v)) changed.push_back(v);
+  for (std::size_t v : changed)
     for (std::size_t t : tours_[v].tasks)
       if (route_of_[t] == v) set_route_of(t, kNone);
-  for (std::size_t v = 0; v < tours_.size(); ++v) {
+  for (std::size_t v : changed) {
     Tour& tour = tours_[v];
     const bool was_used = !tour.tasks.empty();
-    tour.tasks = v < plan.size() ? plan[v] : std::vector<std::size_t>{};
+    tour.tasks = wanted(v);
     for (std::size_t t : tour.tasks) set_route_of(t, v);
     used_ += static_cast<std::size_t>(!tour.tasks.empty()) - static_cast<std::size_t>(was_used);
     rebuild(v);

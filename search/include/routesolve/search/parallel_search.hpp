@@ -75,7 +75,7 @@ class ParallelSearch {
   bool lockstep_ = false;
   bool regions_ = true;
   InsertionEngine* engine_;
-  std::unique_ptr<WorkerPool> pool_;  // lockstep only
+  std::unique_ptr<WorkerPool> pool_;  // the chains' threads (persistent: no thread per epoch)
   WorkingSolution scratch_;  // scores put-together plans
   TourPlan best_plan_;
   Score best_score_;
