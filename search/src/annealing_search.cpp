@@ -105,12 +105,7 @@ bool AnnealingSearch::begin_step(double fraction) {
 
 void AnnealingSearch::step(double fraction) {
   if (!begin_step(fraction)) return;
-  InsertionRequest request;
-  InsertionChoice choice;
-  while (next_request(request)) {
-    engine_->price(std::span<const InsertionRequest>(&request, 1), std::span<InsertionChoice>(&choice, 1));
-    take(choice);
-  }
+  insertion_.finish(current_, pass_, *engine_);
   end_step();
 }
 

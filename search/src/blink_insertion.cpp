@@ -121,16 +121,22 @@ void BlinkInsertion::take(WorkingSolution& solution, Pass& pass, const Insertion
   advance(pass);
 }
 
-void BlinkInsertion::apply(WorkingSolution& solution, std::vector<std::size_t> tasks, std::mt19937_64& rng,
-                           std::size_t max_routes, InsertionEngine& engine) const {
-  Pass pass;
-  begin(solution, std::move(tasks), rng, max_routes, pass);
+void BlinkInsertion::finish(WorkingSolution& solution, Pass& pass, InsertionEngine& engine,
+                            const Deadline* deadline) const {
   InsertionRequest request;
   InsertionChoice choice;
-  while (next(solution, pass, request)) {
+  for (std::size_t k = 0; next(solution, pass, request); ++k) {
+    if (deadline != nullptr && k % 64 == 0 && deadline->expired()) return;
     engine.price(std::span<const InsertionRequest>(&request, 1), std::span<InsertionChoice>(&choice, 1));
     take(solution, pass, choice);
   }
+}
+
+void BlinkInsertion::apply(WorkingSolution& solution, std::vector<std::size_t> tasks, std::mt19937_64& rng,
+                           std::size_t max_routes, InsertionEngine& engine, const Deadline* deadline) const {
+  Pass pass;
+  begin(solution, std::move(tasks), rng, max_routes, pass);
+  finish(solution, pass, engine, deadline);
 }
 
 }  // namespace routesolve::search

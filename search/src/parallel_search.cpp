@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "routesolve/search/hd/insertion_pricing.hpp"
 #include "routesolve/search/regions.hpp"
 #include "routesolve/search/worker_pool.hpp"
 #include <utility>
@@ -14,10 +15,7 @@ constexpr std::size_t kEpochIterations = 64;
 }
 
 std::uint64_t derive_seed(std::uint64_t seed, std::size_t i) {
-  std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (i + 1);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
+  return hd::mix(seed + 0x9E3779B97F4A7C15ULL * (i + 1));  // splitmix64
 }
 
 ParallelSearch::ParallelSearch(const SegmentModel& model, const Neighbours& adjacency,

@@ -221,17 +221,9 @@ Solution solve(const Problem& problem, const SolveOptions& options, const Engine
     WorkingSolution greedy(model, insertable);
     std::mt19937_64 rng(options.seed);
     const std::unique_ptr<InsertionEngine> segments = make_segment_engine();
-    const BlinkInsertion insertion(*adjacency, classes, 0.0);
-    BlinkInsertion::Pass pass;
-    insertion.begin(greedy, insertable, rng, greedy.vehicle_count(), pass);
-    InsertionRequest request;
-    InsertionChoice choice;
     // The time limit and the stop flag are polled every 64 insertions.
-    for (std::size_t k = 0; insertion.next(greedy, pass, request); ++k) {
-      if (k % 64 == 0 && deadline.expired()) break;
-      segments->price(std::span<const InsertionRequest>(&request, 1), std::span<InsertionChoice>(&choice, 1));
-      insertion.take(greedy, pass, choice);
-    }
+    BlinkInsertion(*adjacency, classes, 0.0)
+        .apply(greedy, insertable, rng, greedy.vehicle_count(), *segments, &deadline);
     state.load(greedy.plan());
   } else {
     RegretInsertion construction(state, classes, deadline, 3);

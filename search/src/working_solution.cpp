@@ -8,7 +8,19 @@ namespace routesolve::search {
 
 namespace {
 std::atomic<std::uint64_t> tour_versions{0};
+
+/// A version no other tour change in the process gets: each thread takes blocks of them from
+/// the shared counter, so that chains on several threads do not contend for it on every change.
+std::uint64_t next_version() {
+  constexpr std::uint64_t kBlock = std::uint64_t{1} << 20;
+  thread_local std::uint64_t next = 0, end = 0;
+  if (next == end) {
+    next = tour_versions.fetch_add(kBlock, std::memory_order_relaxed) + 1;
+    end = next + kBlock;
+  }
+  return next++;
 }
+}  // namespace
 
 WorkingSolution::WorkingSolution(const SegmentModel& model, const std::vector<std::size_t>& insertable)
     : model_(&model), insertable_(insertable) {
@@ -72,7 +84,7 @@ void WorkingSolution::rebuild(std::size_t v) {
 
 void WorkingSolution::refresh(std::size_t v, std::size_t prefix_from, std::size_t suffix_to) {
   Tour& tour = tours_[v];
-  tour.version = tour_versions.fetch_add(1, std::memory_order_relaxed) + 1;
+  tour.version = next_version();
   const SegmentModel& m = *model_;
   const std::size_t n = tour.tasks.size();
   cost_ -= tour.cost;

@@ -187,6 +187,19 @@ inline Descended run_descent(const Problem& p, const PackedProblem& packed, Move
 }
 
 
+/// (vehicle, task sequence) of every route of a solution: what two solves that made the same
+/// decisions share.
+inline std::vector<std::pair<std::size_t, std::vector<std::size_t>>> routes_of(const Solution& s) {
+  std::vector<std::pair<std::size_t, std::vector<std::size_t>>> out;
+  for (const Route& r : s.routes) {
+    out.emplace_back(r.vehicle, std::vector<std::size_t>{});
+    for (const Step& step : r.steps)
+      if (step.type == StepType::Job || step.type == StepType::Pickup || step.type == StepType::Delivery)
+        out.back().second.push_back(step.task);
+  }
+  return out;
+}
+
 /// True when every route of a solution passes schedule_route.
 inline bool all_feasible(const Problem& p, const RouteSet& rs) {
   for (std::size_t v = 0; v < rs.size(); ++v)

@@ -27,18 +27,6 @@
 namespace routesolve::cuda::batched {
 namespace {
 
-/// (vehicle, task sequence) of every route.
-std::vector<std::pair<std::size_t, std::vector<std::size_t>>> routes_of(const Solution& s) {
-  std::vector<std::pair<std::size_t, std::vector<std::size_t>>> out;
-  for (const Route& r : s.routes) {
-    out.emplace_back(r.vehicle, std::vector<std::size_t>{});
-    for (const Step& step : r.steps)
-      if (step.type == StepType::Job || step.type == StepType::Pickup || step.type == StepType::Delivery)
-        out.back().second.push_back(step.task);
-  }
-  return out;
-}
-
 Solution solve_on(const Problem& p, BackendKind backend, unsigned threads, std::uint64_t iterations,
                   std::uint64_t seed, Objective objective) {
   SolveOptions options;

@@ -32,18 +32,6 @@ SolveOptions fixed_work(std::uint64_t seed) {
   return options;
 }
 
-/// Task sequences of every route, in order.
-std::vector<std::vector<std::size_t>> sequences(const Solution& s) {
-  std::vector<std::vector<std::size_t>> out;
-  for (const Route& r : s.routes) {
-    out.emplace_back();
-    for (const Step& step : r.steps)
-      if (step.type == StepType::Job || step.type == StepType::Pickup || step.type == StepType::Delivery)
-        out.back().push_back(step.task);
-  }
-  return out;
-}
-
 TEST(Mismatches, ACorrectDeviceHasNoneAndNeverFallsBack) {
   const auto p = random_instance(21, 30, InstanceKind{true, true, false, true});
   CheckedEngine engine(std::make_unique<FaultyInsertion>(Faults{}), 1, 4);
@@ -68,7 +56,7 @@ TEST(Mismatches, AWrongDeltaIsCaughtAtOnceAndTheSearchGoesOnOnTheHostTwin) {
   // The search never saw the wrong choice: the same routes as the host twin's search.
   const auto host = cuda::insertion::make_host_engine(1);
   const Solution reference = cuda::insertion::solve_batched(*p, fixed_work(4), *host, "cuda-host");
-  EXPECT_EQ(sequences(s), sequences(reference));
+  EXPECT_EQ(cuda::batched::routes_of(s), cuda::batched::routes_of(reference));
   EXPECT_EQ(s.summary.cost, reference.summary.cost);
 }
 

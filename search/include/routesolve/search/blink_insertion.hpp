@@ -16,6 +16,7 @@
 
 #include "routesolve/search/insertion_engine.hpp"
 #include "routesolve/search/neighbours.hpp"
+#include "routesolve/search/search_control.hpp"
 #include "routesolve/search/vehicle_classes.hpp"
 #include "routesolve/search/working_solution.hpp"
 
@@ -49,9 +50,13 @@ class BlinkInsertion {
   /// other tour, or leaves the task out.
   void take(WorkingSolution& solution, Pass& pass, const InsertionChoice& choice) const;
 
-  /// A whole pass with one engine.
+  /// The rest of a pass with one engine, one request at a time; with a deadline, polled every
+  /// 64 requests, the tasks not reached when it expires stay out.
+  void finish(WorkingSolution& solution, Pass& pass, InsertionEngine& engine,
+              const Deadline* deadline = nullptr) const;
+  /// A whole pass with one engine (begin, then finish).
   void apply(WorkingSolution& solution, std::vector<std::size_t> tasks, std::mt19937_64& rng,
-             std::size_t max_routes, InsertionEngine& engine) const;
+             std::size_t max_routes, InsertionEngine& engine, const Deadline* deadline = nullptr) const;
 
  private:
   void sort(const WorkingSolution& solution, std::vector<std::size_t>& tasks, std::mt19937_64& rng) const;
