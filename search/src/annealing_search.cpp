@@ -61,6 +61,7 @@ void AnnealingSearch::begin_region(std::vector<char> vehicles, std::vector<char>
                                    const TourPlan& best, const Score& best_score) {
   current_.load(current);
   current_.set_region(std::move(vehicles), std::move(tasks));
+  descent_memory_.clear();  // what is movable changed
   epoch_best_plan_ = current;
   epoch_best_score_ = current_.score();
   if (better(best_score, best_score_, objective_) || best_plan_.empty()) {
@@ -69,7 +70,10 @@ void AnnealingSearch::begin_region(std::vector<char> vehicles, std::vector<char>
   }
 }
 
-void AnnealingSearch::end_region() { current_.set_region({}, {}); }
+void AnnealingSearch::end_region() {
+  current_.set_region({}, {});
+  descent_memory_.clear();
+}
 
 void AnnealingSearch::intensify() {
   for (std::size_t v : current_.touched()) polish_tour(current_, v);
@@ -78,7 +82,7 @@ void AnnealingSearch::intensify() {
   // unit for accept / revert; the tours the descent changes are polished again.
   std::vector<std::vector<std::size_t>> snapshot(current_.vehicle_count());
   for (std::size_t v = 0; v < current_.vehicle_count(); ++v) snapshot[v] = current_.tour(v).tasks;
-  if (descent_.run(current_, rng_, objective_) == 0) return;
+  if (descent_.run(current_, rng_, objective_, &descent_memory_, deadline_) == 0) return;
   for (std::size_t v = 0; v < current_.vehicle_count(); ++v)
     if (current_.tour(v).tasks != snapshot[v]) polish_tour(current_, v);
 }
@@ -137,7 +141,14 @@ void AnnealingSearch::cost_begin(double fraction) {
     if (std::find(tasks.begin(), tasks.end(), t) == tasks.end()) tasks.push_back(t);
   const std::size_t route_cap =
       objective_ == Objective::VehiclesThenCost ? std::max(best_score_.routes, before.routes) : current_.vehicle_count();
-  insertion_.begin(current_, std::move(tasks), rng_, route_cap, pass_);
+  std::size_t open_with = kNone;
+  const double routed = static_cast<double>(current_.insertable().size()) - static_cast<double>(before.unassigned);
+  if (parameters_.open_route > 0.0 && !tasks.empty() && current_.used_routes() < route_cap &&
+      routed >= parameters_.open_route_min_length * static_cast<double>(current_.used_routes())) {
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    if (unit(rng_) < parameters_.open_route) open_with = tasks[rng_() % tasks.size()];
+  }
+  insertion_.begin(current_, std::move(tasks), rng_, route_cap, pass_, open_with);
   pending_ = Pending::Cost;
 }
 

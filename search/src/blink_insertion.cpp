@@ -48,8 +48,16 @@ void BlinkInsertion::sort(const WorkingSolution& solution, std::vector<std::size
 }
 
 void BlinkInsertion::begin(const WorkingSolution& solution, std::vector<std::size_t> tasks, std::mt19937_64& rng,
-                           std::size_t max_routes, Pass& pass) const {
+                           std::size_t max_routes, Pass& pass, std::size_t open_with) const {
   sort(solution, tasks, rng);
+  pass.opening = false;
+  if (open_with != kNone) {
+    const auto it = std::find(tasks.begin(), tasks.end(), open_with);
+    if (it != tasks.end() && solution.used_routes() < max_routes) {
+      std::rotate(tasks.begin(), it, it + 1);
+      pass.opening = true;
+    }
+  }
   pass.tasks = std::move(tasks);
   pass.next = 0;
   pass.max_routes = max_routes;
@@ -78,7 +86,17 @@ bool BlinkInsertion::next(const WorkingSolution& solution, Pass& pass, Insertion
     pass.tried[v] = 1;
     pass.candidates.push_back(v);
   };
-  if (!pass.widened) {
+  auto empty_vehicles = [&] {
+    for (std::size_t c = 0; c < classes_->count(); ++c)
+      for (std::size_t v : classes_->members(c))
+        if (solution.tour_empty(v) && solution.in_region(v) && problem.compatible(v, task)) {
+          consider(v);
+          break;
+        }
+  };
+  if (pass.opening && pass.next == 0) {
+    empty_vehicles();
+  } else if (!pass.widened) {
     std::size_t seen = 0;
     for (std::size_t w : near_->of(task)) {
       if (seen >= near_tours_) break;
@@ -86,14 +104,7 @@ bool BlinkInsertion::next(const WorkingSolution& solution, Pass& pass, Insertion
       ++seen;
       consider(solution.route_of(w));
     }
-    if (solution.used_routes() < pass.max_routes) {
-      for (std::size_t c = 0; c < classes_->count(); ++c)
-        for (std::size_t v : classes_->members(c))
-          if (solution.tour_empty(v) && solution.in_region(v) && problem.compatible(v, task)) {
-            consider(v);
-            break;
-          }
-    }
+    if (solution.used_routes() < pass.max_routes) empty_vehicles();
   } else {
     for (std::size_t v = 0; v < solution.vehicle_count(); ++v)
       if (!solution.tour_empty(v)) consider(v);
@@ -108,7 +119,14 @@ bool BlinkInsertion::next(const WorkingSolution& solution, Pass& pass, Insertion
 
 void BlinkInsertion::take(WorkingSolution& solution, Pass& pass, const InsertionChoice& best) const {
   const std::size_t task = pass.tasks[pass.next];
-  if (!best.found()) {
+  if (pass.opening && pass.next == 0) {
+    pass.opening = false;
+    if (!best.found()) {  // no empty vehicle takes it: ask again as for any task
+      for (std::size_t v : pass.candidates) pass.tried[v] = 0;
+      pass.candidates.clear();
+      return;
+    }
+  } else if (!best.found()) {
     if (!pass.widened) {
       pass.widened = true;  // the next request tries every other non-empty tour
       return;

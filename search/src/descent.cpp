@@ -53,49 +53,81 @@ void polish_tour(WorkingSolution& solution, std::size_t v, std::size_t max_moves
 GranularDescent::GranularDescent(const Neighbours& near, const VehicleClasses& classes, Parameters parameters)
     : near_(&near), classes_(&classes), parameters_(parameters) {}
 
-bool GranularDescent::swap_star_pass(WorkingSolution& s, Objective objective, std::size_t& moves) const {
-  // Pairs of tours holding granular neighbours, in a fixed order.
+bool GranularDescent::swap_star_pass(WorkingSolution& s, Objective objective, DescentMemory& memory,
+                                     const Deadline* deadline, std::size_t& moves) const {
+  // Pairs of tours holding granular neighbours, one of them changed since the last pass, in a
+  // fixed order.
+  const std::uint64_t since = memory.swap_star;
+  const std::uint64_t begun = s.clock();
   const std::size_t nv = s.vehicle_count();
   std::vector<std::pair<std::size_t, std::size_t>> pairs;
-  for (std::size_t v = 0; v < nv; ++v)
+  for (std::size_t v = 0; v < nv; ++v) {
+    if (!s.in_region(v)) continue;
     for (std::size_t u : s.tour(v).tasks) {
-      if (!s.in_region(v)) break;
       const auto& near = near_->of(u);
       for (std::size_t x = 0; x < std::min(parameters_.neighbours, near.size()); ++x) {
         const std::size_t w = near[x];
         if (!s.movable(w) || s.route_of(w) == v) continue;
-        pairs.emplace_back(std::min(v, s.route_of(w)), std::max(v, s.route_of(w)));
+        const std::size_t v2 = s.route_of(w);
+        if (s.changed_at(v) <= since && s.changed_at(v2) <= since) continue;
+        pairs.emplace_back(std::min(v, v2), std::max(v, v2));
       }
     }
+  }
   std::sort(pairs.begin(), pairs.end());
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
   bool improved = false;
-  for (const auto& [v1, v2] : pairs) {
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    if (deadline != nullptr && k % 64 == 63 && deadline->expired()) return false;
+    const auto [v1, v2] = pairs[k];
     BestMove<WorkingSolution, SwapStar> best(objective);
     if (!best.offer(SwapStar(s, v1, v2, objective, best.bound()))) continue;
     best.apply(s);
     ++moves;
     improved = true;
   }
+  memory.swap_star = begun;
   return improved;
 }
 
-std::size_t GranularDescent::run(WorkingSolution& s, std::mt19937_64& rng, Objective objective) const {
+std::size_t GranularDescent::run(WorkingSolution& s, std::mt19937_64& rng, Objective objective,
+                                 DescentMemory* memory, const Deadline* deadline) const {
+  DescentMemory local;
+  DescentMemory& m = memory != nullptr ? *memory : local;
   const std::size_t nt = s.problem().tasks().size();
+  if (m.examined.size() != nt) m.examined.assign(nt, 0);
+  // Task u needs examining when its tour or the tour of one of its partners changed since.
+  auto stale = [&](std::size_t u) {
+    if (!s.movable(u)) return false;
+    const std::uint64_t seen = m.examined[u];
+    if (s.changed_at(s.route_of(u)) > seen) return true;
+    const auto& near = near_->of(u);
+    const std::size_t k = std::min(parameters_.neighbours, near.size());
+    for (std::size_t x = 0; x < k; ++x)
+      if (s.assigned(near[x]) && s.changed_at(s.route_of(near[x])) > seen) return true;
+    return false;
+  };
   std::vector<std::size_t> order;
-  order.reserve(nt);
-  for (std::size_t t = 0; t < nt; ++t)
-    if (s.movable(t)) order.push_back(t);
-  std::shuffle(order.begin(), order.end(), rng);
   std::size_t moves = 0;
   for (std::size_t pass = 0; pass < parameters_.max_passes; ++pass) {
+    order.clear();
+    for (std::size_t t = 0; t < nt; ++t)
+      if (stale(t)) order.push_back(t);
+    std::shuffle(order.begin(), order.end(), rng);
     bool improved = false;
-    for (std::size_t u : order) {
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      if (deadline != nullptr && i % 64 == 63 && deadline->expired()) return moves;
+      const std::size_t u = order[i];
+      const std::uint64_t seen = m.examined[u];
+      m.examined[u] = s.clock();
       const auto& near = near_->of(u);
       const std::size_t k = std::min(parameters_.neighbours, near.size());
       for (std::size_t x = 0; x < k; ++x) {
         const std::size_t w = near[x];
         if (!s.movable(u) || !s.movable(w) || s.route_of(u) == s.route_of(w)) continue;
+        // The moves of (u, w) depend on their two tours only: unchanged since u was examined,
+        // they still do not improve.
+        if (s.changed_at(s.route_of(u)) <= seen && s.changed_at(s.route_of(w)) <= seen) continue;
         BestMove<WorkingSolution, InterRelocate, InterSwap, InterTwoOptStar> best(objective);
         best.offer(InterRelocate(s, u, w, parameters_.max_chain, objective, best.bound()));
         best.offer(InterRelocate(s, w, u, parameters_.max_chain, objective, best.bound()));
@@ -107,7 +139,10 @@ std::size_t GranularDescent::run(WorkingSolution& s, std::mt19937_64& rng, Objec
         improved = true;
       }
     }
-    if (!improved && parameters_.swap_star) improved = swap_star_pass(s, objective, moves);
+    if (!improved && parameters_.swap_star) {
+      if (deadline != nullptr && deadline->expired()) return moves;
+      improved = swap_star_pass(s, objective, m, deadline, moves);
+    }
     if (!improved) break;
   }
   return moves;

@@ -87,10 +87,14 @@ void ParallelSearch::set_checkpoint(CheckpointFn sink, double every_s, double la
 
 TourPlan ParallelSearch::run(const TourPlan& start, const Deadline& deadline, double time_limit_s,
                              std::size_t iterations, const ProgressFn& on_epoch) {
-  for (AnnealingSearch& s : searches_) s.start(start);
+  const bool timed = time_limit_s > 0.0;
+  const Deadline search_deadline = deadline.sooner(time_limit_s);
+  for (AnnealingSearch& s : searches_) {
+    s.start(start);
+    s.set_deadline(&search_deadline);
+  }
   best_score_ = searches_.front().best_score();
   best_plan_ = searches_.front().best_plan();
-  const bool timed = time_limit_s > 0.0;
   // Share of the whole budget: what earlier runs spent (resume_from), then this run's part.
   auto fraction = [&](const AnnealingSearch& s) {
     const double by_work =
@@ -187,6 +191,7 @@ TourPlan ParallelSearch::run(const TourPlan& start, const Deadline& deadline, do
     }
     if (last) break;
   }
+  for (AnnealingSearch& s : searches_) s.set_deadline(nullptr);
   return best_plan_;
 }
 

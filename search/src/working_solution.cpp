@@ -36,6 +36,7 @@ WorkingSolution::WorkingSolution(const SegmentModel& model, const std::vector<st
   }
   tours_.resize(p.vehicles().size());
   empty_.assign(tours_.size(), 1);
+  changed_at_.assign(tours_.size(), 0);
   saved_.assign(tours_.size(), 0);
   for (std::size_t v = 0; v < tours_.size(); ++v) {
     tours_[v].vehicle = v;
@@ -85,6 +86,7 @@ void WorkingSolution::rebuild(std::size_t v) {
 void WorkingSolution::refresh(std::size_t v, std::size_t prefix_from, std::size_t suffix_to) {
   Tour& tour = tours_[v];
   tour.version = next_version();
+  changed_at_[v] = ++clock_;
   const SegmentModel& m = *model_;
   const std::size_t n = tour.tasks.size();
   cost_ -= tour.cost;

@@ -57,6 +57,11 @@ struct SolveOptions {
   BackendKind backend = BackendKind::Auto;
   DeviceOptions device;  ///< cuda backend: the device and the transfer mode
   double time_limit_s = 0.0;  ///< 0 = a fixed amount of work (`iterations`) instead of a time budget
+  /// Seconds of time_limit_s the caller spends outside solve() (reading the input, computing
+  /// matrices, and what it reserves for writing the output): the solve gets the rest, so that
+  /// the whole run holds the limit. The construction always completes (it is a small share at
+  /// every size); when nothing is left for the search, the result is the construction's.
+  double time_used_s = 0.0;
   /// Search iterations per chain (thread) when time_limit_s == 0; 0 = the backend's default
   /// (1,000). With a time limit, the search also stops after this many when it is non-zero.
   std::uint64_t iterations = 0;

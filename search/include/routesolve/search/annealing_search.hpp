@@ -52,6 +52,11 @@ class AnnealingSearch {
     /// Distinct solutions kept from the ends of cycles; a cycle restarts from the best or,
     /// with a pool, from one of the pool or the best drawn at random (0: from the best).
     std::size_t elite_pool = 0;
+    /// Share of the cost steps whose recreate seeds a new route with one of the removed tasks
+    /// (while the objective allows one more route, a vehicle is free and the used tours hold
+    /// at least open_route_min_length tasks on average).
+    double open_route = 0.0;
+    double open_route_min_length = 0.0;
     bool polish = false;  ///< intra-route 2-opt / or-opt after every step (else: on new bests only)
     bool descent = true;  ///< inter-route granular descent on every new best
     GranularDescent::Parameters granular;
@@ -69,6 +74,9 @@ class AnnealingSearch {
   /// One ruin-and-recreate step; `fraction` (0..1) is the share of the budget used so far.
   /// The recreate's positions are priced by the engine, one request at a time.
   void step(double fraction);
+  /// The search's time limit (with the solve's stop flag), polled inside the descents; the
+  /// deadline must outlive the steps (nullptr: none).
+  void set_deadline(const Deadline* deadline) noexcept { deadline_ = deadline; }
   /// Resuming: this search's share of the iterations earlier runs did (places it in its cycle).
   void resume(std::size_t iterations_done);
 
@@ -121,6 +129,8 @@ class AnnealingSearch {
   StringRemoval removal_;
   BlinkInsertion insertion_;
   GranularDescent descent_;
+  DescentMemory descent_memory_;  // what the descents on current_ have examined
+  const Deadline* deadline_ = nullptr;
   InsertionEngine* engine_;
   // the step in progress
   enum class Pending { None, Cost, Fleet };

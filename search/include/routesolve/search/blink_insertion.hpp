@@ -30,6 +30,7 @@ class BlinkInsertion {
     std::size_t next = 0;            ///< tasks[next] is being placed
     std::size_t max_routes = 0;
     bool widened = false;            ///< the request for tasks[next] covers every other tour
+    bool opening = false;            ///< tasks[0] is asked first for an empty vehicle only
     std::uint64_t key = 0;           ///< blink keys of this pass
     std::uint64_t asked = 0;         ///< requests so far
     std::vector<std::size_t> candidates;
@@ -41,9 +42,11 @@ class BlinkInsertion {
                  std::size_t near_tours = 24);
 
   /// Sorts `tasks` and starts a pass. New routes are opened only while fewer than `max_routes`
-  /// are used.
+  /// are used. With `open_with` (one of `tasks`), that task goes first and is offered only the
+  /// empty vehicles (one per class) before the usual tours: the pass seeds a new route with it
+  /// (when no empty vehicle can take it, the pass goes on as without).
   void begin(const WorkingSolution& solution, std::vector<std::size_t> tasks, std::mt19937_64& rng,
-             std::size_t max_routes, Pass& pass) const;
+             std::size_t max_routes, Pass& pass, std::size_t open_with = kNone) const;
   /// The request for the task being placed; false when the pass is done.
   bool next(const WorkingSolution& solution, Pass& pass, InsertionRequest& request) const;
   /// The engine's answer to the last request: inserts the task, or widens the request to every

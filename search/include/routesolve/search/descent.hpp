@@ -6,12 +6,23 @@
 //     nearest tasks w in another tour, the best move of InterRelocate (both ways), InterSwap and
 //     InterTwoOptStar is applied; when none improves anywhere, SwapStar is tried on every pair of
 //     tours that hold granular neighbours.
+//     With a DescentMemory, a descent examines only what changed since the last one on the same
+//     solution: task u's neighbourhood when u's tour or the tour of one of its granular
+//     neighbours changed after u was last examined, SWAP* on a pair of tours when one of them
+//     changed after the last complete SWAP* pass. A pair of tours that has not changed since it
+//     was found without an improving move still has none, so the result is a local optimum as
+//     with a full descent, at a cost that follows the change rather than the instance (a
+//     ruin-and-recreate step touches a few tours of hundreds).
 //   - polish_tour: intra-route first-improvement descent with TourTwoOpt and TourOrOpt.
 
 #include <cstddef>
 #include <random>
 
+#include <cstdint>
+#include <vector>
+
 #include "routesolve/search/neighbours.hpp"
+#include "routesolve/search/search_control.hpp"
 #include "routesolve/search/operators/or_opt.hpp"
 #include "routesolve/search/operators/relocate.hpp"
 #include "routesolve/search/operators/swap.hpp"
@@ -24,6 +35,18 @@
 
 namespace routesolve::search {
 
+/// What the descents on one WorkingSolution have examined (clock values of that solution).
+struct DescentMemory {
+  std::vector<std::uint64_t> examined;  ///< per task: clock when its neighbourhood was last examined
+  std::uint64_t swap_star = 0;          ///< clock at the start of the last complete SWAP* pass
+  /// Forget everything (the next descent examines the whole solution): for a new solution
+  /// object, or when the region changes what is movable.
+  void clear() {
+    examined.clear();
+    swap_star = 0;
+  }
+};
+
 class GranularDescent {
  public:
   struct Parameters {
@@ -35,12 +58,17 @@ class GranularDescent {
 
   GranularDescent(const Neighbours& near, const VehicleClasses& classes, Parameters parameters);
 
-  /// Runs the descent until no operator improves; returns the number of moves applied.
-  std::size_t run(WorkingSolution& s, std::mt19937_64& rng, Objective objective) const;
+  /// Runs the descent until no operator improves; returns the number of moves applied. With
+  /// `memory` (always the same for `s`), only what changed since the last run is examined; with
+  /// `deadline`, the descent stops when it expires (polled every 64 tasks and tour pairs).
+  std::size_t run(WorkingSolution& s, std::mt19937_64& rng, Objective objective, DescentMemory* memory = nullptr,
+                  const Deadline* deadline = nullptr) const;
 
  private:
-  /// SWAP* on every pair of tours that hold granular neighbours; true when a move was applied.
-  bool swap_star_pass(WorkingSolution& s, Objective objective, std::size_t& moves) const;
+  /// SWAP* on every pair of tours that hold granular neighbours, one of them changed since
+  /// memory.swap_star; true when a move was applied, false also when the deadline expired.
+  bool swap_star_pass(WorkingSolution& s, Objective objective, DescentMemory& memory, const Deadline* deadline,
+                      std::size_t& moves) const;
 
   const Neighbours* near_;
   const VehicleClasses* classes_;

@@ -21,6 +21,13 @@ class Deadline {
     return limit_s_ > 0.0 && elapsed() >= limit_s_;
   }
   [[nodiscard]] double limit() const noexcept { return limit_s_; }
+  /// The same clock and stop flag with a limit no later than `limit_s` (a stage's share of the
+  /// budget; limit_s <= 0 keeps this one's).
+  [[nodiscard]] Deadline sooner(double limit_s) const {
+    Deadline d = *this;
+    if (limit_s > 0.0 && (d.limit_s_ <= 0.0 || limit_s < d.limit_s_)) d.limit_s_ = limit_s;
+    return d;
+  }
 
  private:
   std::chrono::steady_clock::time_point start_;

@@ -83,6 +83,12 @@ class WorkingSolution {
   /// A routed task whose tour is in the region.
   [[nodiscard]] bool movable(std::size_t t) const { return assigned(t) && in_region(route_of(t)); }
 
+  /// This solution's change clock: it advances with every change of a tour, and
+  /// changed_at(v) is its value when tour v last changed (0: never since construction). A
+  /// descent that records when it last examined a task skips what has not changed since.
+  [[nodiscard]] std::uint64_t clock() const noexcept { return clock_; }
+  [[nodiscard]] std::uint64_t changed_at(std::size_t v) const { return changed_at_[v]; }
+
   [[nodiscard]] TourPlan plan() const;
   /// Loads a plan (one sequence per vehicle); the journal is cleared.
   void load(const TourPlan& plan);
@@ -99,6 +105,8 @@ class WorkingSolution {
   std::vector<std::size_t> insertable_;
   std::vector<Tour> tours_;
   std::vector<char> empty_;  // per vehicle: its tour is empty
+  std::vector<std::uint64_t> changed_at_;  // per vehicle: clock_ at its last change
+  std::uint64_t clock_ = 0;
   std::vector<std::size_t> route_of_, position_of_;
   std::vector<char> counted_;  // task counts as insertable (job or pickup on the list)
   Cost cost_ = 0;
