@@ -114,4 +114,17 @@ std::shared_ptr<void> pin_matrices(const Problem& problem) {
   return pins;
 }
 
+double time_pinned_copy(int device, std::size_t bytes) {
+  const DeviceGuard guard(device);
+  const Stream stream;
+  Event start, stop;
+  const DeviceBuffer<std::byte> to(bytes, stream);
+  const PinnedBuffer<std::byte> from(bytes);
+  start.record(stream);
+  RS_CUDA_CHECK(cudaMemcpyAsync(to.data(), from.data(), bytes, cudaMemcpyHostToDevice, stream.get()));
+  stop.record(stream);
+  stream.synchronize();
+  return Event::seconds_between(start, stop);
+}
+
 }  // namespace routesolve::cuda::detail

@@ -53,4 +53,8 @@ namespace routesolve::cuda::detail {
 
 std::shared_ptr<void> pin_matrices(const Problem& /*problem*/) { return {}; }
 
+double time_pinned_copy(int /*device*/, std::size_t /*bytes*/) {
+  throw Error(ErrorCode::Device, std::string("a pinned copy was timed but ") + kReason);
+}
+
 }  // namespace routesolve::cuda::detail
