@@ -283,7 +283,7 @@ class CudaSelfTestDevice final : public SelfTestDevice {
     return batched::make_device_engine(TransferMode::Pinned, index_);
   }
   std::unique_ptr<search::InsertionEngine> insertion_engine() override {
-    return insertion::make_device_engine(DeviceOptions{index_, TransferMode::Pinned});
+    return insertion::make_device_engine(DeviceOptions{index_, TransferMode::Pinned, {}});
   }
   double copy_seconds(std::size_t bytes) override { return detail::time_pinned_copy(index_, bytes); }
 
