@@ -53,7 +53,7 @@ struct DeviceOptions {
   TransferMode transfer = TransferMode::Pinned;
   /// Several devices (`--devices 0,1,...`): the matrix engine splits its source tiles over them,
   /// one host thread each; the search runs on the first. Empty: `index` alone.
-  std::vector<int> indices;
+  std::vector<int> indices{};
 };
 
 struct SolveOptions {

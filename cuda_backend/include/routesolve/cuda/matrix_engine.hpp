@@ -46,7 +46,7 @@ struct PhastOptions {
   /// per device, each with its own copy of the selection (empty: device_index alone). With
   /// MatrixDevice::Host the entries are virtual devices: each share runs on its own thread
   /// through the host twin, which is how the split is tested without a GPU.
-  std::vector<int> device_indices;
+  std::vector<int> device_indices{};
 };
 
 /// The tiles [first, second) that device `d` of `devices` computes out of `tiles`: contiguous
