@@ -83,7 +83,7 @@ void insertion_bench(benchmark::State& state, const std::string& name, const std
   if (kind == "cpu") engine = search::make_segment_engine();
   else if (kind == "cuda-host") engine = cuda::insertion::make_host_engine(1);
   else engine = cuda::insertion::make_device_engine(
-           DeviceOptions{0, kind == "cuda" ? TransferMode::Pinned : TransferMode::Naive});
+           DeviceOptions{0, kind == "cuda" ? TransferMode::Pinned : TransferMode::Naive, {}});
   // B solutions, each missing a tenth of its tasks (its own random tenth).
   std::vector<search::WorkingSolution> solutions;
   std::vector<std::vector<std::size_t>> out;

@@ -2,8 +2,8 @@
 //   Import/<Region>                          OSM .pbf import (largest SCC, car profile)
 //   CacheLoad/<Region>                       the same network from its .rsnet cache
 //   Matrix/<Region>/cpu/<n>/threads:<t>      n x n matrix between n random snapped stops
-// Regions come from ../shared/datasets/roads/osm (or $ROUTESOLVE_DATASETS); missing files are
-// skipped. Stops are uniform random points in the network's bounding box (fixed seed), kept when
+// Regions come from ../shared/datasets/roads/osm (or $ROUTESOLVE_BENCH_DATASETS, as run-all
+// exports, or $ROUTESOLVE_DATASETS); missing files are skipped. Stops are uniform random points in the network's bounding box (fixed seed), kept when
 // a road lies within 500 m, as dispatch stops would be. The matrix is the many-to-many query only:
 // the Boost graph is built once per network, as a long-running service would keep it.
 // Counters: seconds per matrix, settled nodes per second (summed over threads), nodes, arcs.
@@ -32,7 +32,8 @@ using namespace routesolve;
 namespace {
 
 fs::path datasets_dir() {
-  if (const char* env = std::getenv("ROUTESOLVE_DATASETS")) return env;
+  for (const char* name : {"ROUTESOLVE_BENCH_DATASETS", "ROUTESOLVE_DATASETS"})  // run-all exports the first
+    if (const char* env = std::getenv(name); env != nullptr && *env != '\0') return env;
   return ROUTESOLVE_BENCH_DATASETS;
 }
 

@@ -86,6 +86,12 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
   cmd.add_option("--device", o.device, "cuda backend: the CUDA device index, for the matrices and the search")
       ->check(CLI::Range(0, 1023))
       ->capture_default_str();
+  cmd.add_option("--devices", o.devices,
+                 "cuda backend: several CUDA devices (0,1,...): the matrix sweeps are split over them, the search "
+                 "runs on the first")
+      ->delimiter(',')
+      ->check(CLI::Range(0, 1023))
+      ->excludes("--device");
   cmd.add_option("--network", o.network,
                  "Road network (.osm.pbf, .gr, edge list or .rsnet cache): travel matrices for input "
                  "with coordinates and no matrices");
@@ -126,7 +132,8 @@ SolveOptions make_solve_options(const RunOptions& o) {
   options.seed = o.seed;
   options.threads = o.threads;
   options.device.transfer = parse_transfer_mode(o.transfer);
-  options.device.index = o.device;
+  options.device.index = o.devices.empty() ? o.device : o.devices.front();
+  options.device.indices = o.devices;
   options.objective =
       o.objective == "vehicles-then-cost" ? Objective::VehiclesThenCost : Objective::Cost;
   options.stop = &g_stop;
@@ -158,7 +165,9 @@ ProblemPtr load_problem(const fs::path& input, const RunOptions& o, LoadExtras* 
     dispatch::MatrixOptions m;
     m.network = o.network;
     m.backend = parse_backend(o.backend);
-    m.device = {.index = o.device, .transfer = parse_transfer_mode(o.transfer)};
+    m.device = {.index = o.devices.empty() ? o.device : o.devices.front(),
+                .transfer = parse_transfer_mode(o.transfer),
+                .indices = o.devices};
     m.threads = o.threads;
     m.max_snap_m = o.max_snap;
     // Refuse before loading a network when the matrices cannot fit.

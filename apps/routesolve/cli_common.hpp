@@ -43,6 +43,7 @@ struct RunOptions {
   std::string profile_out;          ///< solve: the stage profile as JSON (stage_profile.hpp)
   std::string trace;                ///< solve: the best solution over time, as CSV
   int device = 0;                    ///< cuda: the CUDA device index
+  std::vector<int> devices;          ///< cuda: --devices, the matrix engine's devices (first: the search's)
   std::string transfer = "batched";  ///< cuda: batched (pinned) or naive transfers, matrices and search
   std::string network;       ///< road network (OSM, DIMACS, edge list, .rsnet) for coordinate-only input
   double max_snap = 1000.0;  ///< metres between a stop and the road it is attached to

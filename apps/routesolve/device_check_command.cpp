@@ -1,18 +1,23 @@
 // `routesolve device-check`: runs the self-test of every CUDA device now (small random problems
 // through every kernel family, compared exactly with the host twin) and prints one line per
-// device. Exit status: 0 when every device passed, 1 when one failed, 3 when there is none.
+// device. With --calibrate, also measures each passing device's rates for `--backend auto` and
+// writes its calibration file (dispatch/calibration.hpp). Exit status: 0 when every device
+// passed, 1 when one failed, 3 when there is none.
 
 #include <fmt/core.h>
 
+#include <string>
+
 
 #include "cli_common.hpp"
+#include "routesolve/dispatch/calibration.hpp"
 #include "routesolve/dispatch/device_fallback.hpp"
 #include "routesolve/error.hpp"
 
 namespace routesolve::app {
 namespace {
 
-int run_device_check() {
+int run_device_check(bool calibrate) {
   const dispatch::DeviceReport report = dispatch::check_devices();
   if (report.devices.empty()) {
     fmt::print("no CUDA device: {}\n", report.none_reason);
@@ -23,6 +28,8 @@ int run_device_check() {
     fmt::print("{}\n", d.line);
     all = all && d.passed;
   }
+  if (calibrate)
+    for (const std::string& line : dispatch::calibrate_devices()) fmt::print("{}\n", line);
   return all ? 0 : 1;
 }
 
@@ -32,7 +39,11 @@ void add_device_check_command(CLI::App& app, int* exit_status) {
   auto* cmd = app.add_subcommand("device-check",
                                  "Self-test every CUDA device against the host twin; one line per device "
                                  "(exit 0: all passed, 1: one failed, 3: no device)");
-  cmd->callback([exit_status] { *exit_status = run_device_check(); });
+  static bool calibrate = false;
+  cmd->add_flag("--calibrate", calibrate,
+                "Also measure each passing device's rates for --backend auto and write its calibration file "
+                "($ROUTESOLVE_CALIBRATION_DIR, else ~/.config/routesolve)");
+  cmd->callback([exit_status] { *exit_status = run_device_check(calibrate); });
 }
 
 }  // namespace routesolve::app

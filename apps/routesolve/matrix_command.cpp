@@ -52,7 +52,7 @@ int run_matrix(const MatrixArgs& a) {
   if (points.ids.empty()) throw invalid_input(a.points, "no points");
 
   dispatch::MatrixOptions options;
-  options.device = {.index = a.device, .transfer = parse_transfer_mode(a.transfer)};
+  options.device = {.index = a.device, .transfer = parse_transfer_mode(a.transfer), .indices = {}};
   options.threads = a.threads;
   auto profile = std::make_shared<dispatch::EngineProfile>();
   const network::NodeMatrixFunction engine = dispatch::make_node_engine(engine_kind, a.network, router, options, profile);

@@ -39,6 +39,7 @@ Placement place(std::string_view raw) {
       {"matrix_h2d", {"matrix", "h2d"}},
       {"matrix_sweeps", {"matrix", "sweeps"}},
       {"matrix_d2h", {"matrix", "d2h"}},
+      {"matrix_unpack", {"matrix", "unpack"}},
       {"h2d", {"h2d", ""}},
       {"kernel", {"kernels", ""}},
       {"kernels", {"kernels", ""}},

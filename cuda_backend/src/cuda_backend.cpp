@@ -8,6 +8,10 @@
 // with the batched route-evaluation kernel, and checked to equal both the host twin and the
 // figures of the solution exactly; any difference is a bug (Error Internal). The profile gets
 // the search's stages (batched_solve.hpp), then "check" (the route re-evaluation).
+//
+// Memory: the problem's matrices are the one host copy (pinned for the solve, host_pin.hpp);
+// the engine holds the one device copy during the search and is gone before the route check
+// uploads its own.
 
 #include "routesolve/cuda/cuda_backend.hpp"
 
@@ -21,6 +25,7 @@
 
 #include "routesolve/cuda/route_eval.hpp"
 #include "routesolve/error.hpp"
+#include "host_pin.hpp"
 #include "insertion/batched_solve.hpp"
 #include "routesolve/cuda/self_test.hpp"
 
@@ -47,12 +52,16 @@ class CudaBackend final : public Backend {
   Solution solve(const Problem& problem, const SolveOptions& options) override {
     // Every device choice is checked on the host; a mismatch sends the rest of the search to the
     // host twin (and the solution says so).
-    insertion::CheckedEngine engine(insertion::make_device_engine(options.device), std::max(1u, options.threads));
+    const std::shared_ptr<void> pinned = detail::pin_matrices(problem);
     int multiprocessors = 1;
     for (const DeviceInfo& d : devices())
       if (d.index == options.device.index) multiprocessors = d.multiprocessors;
-    Solution solution =
-        insertion::solve_checked(problem, options, engine, insertion::device_chains(problem, options, multiprocessors));
+    Solution solution;
+    {
+      insertion::CheckedEngine engine(insertion::make_device_engine(options.device), std::max(1u, options.threads));
+      solution = insertion::solve_checked(problem, options, engine,
+                                          insertion::device_chains(problem, options, multiprocessors));
+    }
     const bool on_device = solution.fallback.empty();
     const auto t0 = std::chrono::steady_clock::now();
 

@@ -3,9 +3,14 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
+#include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "device_runtime.hpp"
+#include "host_pin.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
 
 namespace routesolve::cuda {
@@ -95,3 +100,31 @@ std::string device_unavailable_reason() {
 }
 
 }  // namespace routesolve::cuda
+
+namespace routesolve::cuda::detail {
+
+std::shared_ptr<void> pin_matrices(const Problem& problem) {
+  std::set<const std::int64_t*> seen;
+  auto pins = std::make_shared<std::vector<HostRegistration>>();
+  for (std::size_t t = 0; t < problem.travel_count(); ++t) {
+    const TravelView v = problem.travel_by_index(t);
+    for (const std::int64_t* m : {v.durations, v.distances, v.costs})
+      if (m != nullptr && seen.insert(m).second) pins->emplace_back(m, v.n * v.n * sizeof(std::int64_t));
+  }
+  return pins;
+}
+
+double time_pinned_copy(int device, std::size_t bytes) {
+  const DeviceGuard guard(device);
+  const Stream stream;
+  Event start, stop;
+  const DeviceBuffer<std::byte> to(bytes, stream);
+  const PinnedBuffer<std::byte> from(bytes);
+  start.record(stream);
+  RS_CUDA_CHECK(cudaMemcpyAsync(to.data(), from.data(), bytes, cudaMemcpyHostToDevice, stream.get()));
+  stop.record(stream);
+  stream.synchronize();
+  return Event::seconds_between(start, stop);
+}
+
+}  // namespace routesolve::cuda::detail

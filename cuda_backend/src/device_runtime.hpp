@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "device_memory.hpp"
 #include "device_span.cuh"
 #include "routesolve/error.hpp"
 
@@ -67,16 +68,21 @@ class DeviceGuard {
   bool changed_ = false;
 };
 
-/// A CUDA stream that does not synchronise with the legacy default stream.
+/// A CUDA stream that does not synchronise with the legacy default stream, or (legacy()) the
+/// legacy default stream itself, which every plain cudaMemcpy runs on: the naive transfer mode
+/// puts its kernels there, so that they are ordered after its synchronous pageable copies.
 class Stream {
  public:
   Stream() { RS_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  /// The legacy default stream (not owned).
+  static Stream legacy() noexcept { return Stream(cudaStreamLegacy, false); }
   ~Stream() {
-    if (stream_ != nullptr) (void)cudaStreamDestroy(stream_);
+    if (stream_ != nullptr && owned_) (void)cudaStreamDestroy(stream_);
   }
-  Stream(Stream&& o) noexcept : stream_(std::exchange(o.stream_, nullptr)) {}
+  Stream(Stream&& o) noexcept : stream_(std::exchange(o.stream_, nullptr)), owned_(o.owned_) {}
   Stream& operator=(Stream&& o) noexcept {
     std::swap(stream_, o.stream_);
+    std::swap(owned_, o.owned_);
     return *this;
   }
   Stream(const Stream&) = delete;
@@ -86,7 +92,9 @@ class Stream {
   void synchronize() const { RS_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
  private:
+  Stream(cudaStream_t stream, bool owned) noexcept : stream_(stream), owned_(owned) {}
   cudaStream_t stream_ = nullptr;
+  bool owned_ = true;
 };
 
 /// A timing event.
@@ -212,6 +220,72 @@ class PinnedBuffer {
  private:
   T* ptr_ = nullptr;
   std::size_t count_ = 0;
+};
+
+/// The engines' memory check (device_memory.hpp) against the current device's free memory
+/// (cudaMemGetInfo) and the host memory available for pinning.
+inline void check_device_memory(const std::string& what, int device, const MemoryNeed& need) {
+  std::size_t free = 0, total = 0;
+  RS_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  check_memory(what, device, need, MemoryFree{free, need.pinned > 0 ? host_available_bytes() : 0});
+}
+
+/// PairedBuffer's allocator on the current device: pinned (cudaHostAlloc) or pageable host
+/// memory, and cudaMalloc'd device memory. Allocation failures throw Error(OutOfMemory).
+class CudaBufferAllocator final : public BufferAllocator {
+ public:
+  explicit CudaBufferAllocator(bool pinned) noexcept : pinned_(pinned) {}
+  void* allocate_host(std::size_t bytes) override {
+    if (!pinned_) return ::operator new(bytes);
+    void* p = nullptr;
+    RS_CUDA_CHECK(cudaHostAlloc(&p, bytes, cudaHostAllocDefault));
+    return p;
+  }
+  void free_host(void* p) noexcept override {
+    if (pinned_) {
+      (void)cudaFreeHost(p);
+    } else {
+      ::operator delete(p);
+    }
+  }
+  void* allocate_device(std::size_t bytes) override {
+    void* p = nullptr;
+    RS_CUDA_CHECK(cudaMalloc(&p, bytes));
+    return p;
+  }
+  void free_device(void* p) noexcept override { (void)cudaFree(p); }
+
+ private:
+  bool pinned_;
+};
+
+/// Pins (cudaHostRegister) host memory that already exists, such as a problem's matrices, for
+/// the guard's lifetime: copies from it are then DMA transfers without a staging copy. Where the
+/// registration fails (no memory to lock, or the range is registered already) the memory stays
+/// pageable and the copies stay correct, only slower.
+class HostRegistration {
+ public:
+  HostRegistration(const void* data, std::size_t bytes) noexcept {
+    if (data == nullptr || bytes == 0) return;
+    // cudaHostRegister does not write the memory; its API takes a non-const pointer.
+    void* p = const_cast<void*>(data);
+    if (cudaHostRegister(p, bytes, cudaHostRegisterDefault) == cudaSuccess) {
+      data_ = p;
+    } else {
+      (void)cudaGetLastError();
+    }
+  }
+  ~HostRegistration() {
+    if (data_ != nullptr) (void)cudaHostUnregister(data_);
+  }
+  HostRegistration(HostRegistration&& o) noexcept : data_(std::exchange(o.data_, nullptr)) {}
+  HostRegistration& operator=(HostRegistration&&) = delete;
+  HostRegistration(const HostRegistration&) = delete;
+  HostRegistration& operator=(const HostRegistration&) = delete;
+  [[nodiscard]] bool pinned() const noexcept { return data_ != nullptr; }
+
+ private:
+  void* data_ = nullptr;
 };
 
 }  // namespace routesolve::cuda::detail

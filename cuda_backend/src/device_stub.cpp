@@ -1,11 +1,13 @@
 // Stand-in for the device runtime in builds without nvcc (ROUTESOLVE_CUDA=OFF or no CUDA
 // toolkit): no devices, a reason that says so, and device evaluation that throws Error(Device).
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "routesolve/cuda/cuda_backend.hpp"
 #include "routesolve/cuda/route_eval.hpp"
+#include "host_pin.hpp"
 #include "routesolve/error.hpp"
 
 namespace routesolve::cuda {
@@ -46,3 +48,13 @@ std::vector<RouteTotals> evaluate_routes_device(const RouteBatch& batch,
 }
 
 }  // namespace routesolve::cuda
+
+namespace routesolve::cuda::detail {
+
+std::shared_ptr<void> pin_matrices(const Problem& /*problem*/) { return {}; }
+
+double time_pinned_copy(int /*device*/, std::size_t /*bytes*/) {
+  throw Error(ErrorCode::Device, std::string("a pinned copy was timed but ") + kReason);
+}
+
+}  // namespace routesolve::cuda::detail

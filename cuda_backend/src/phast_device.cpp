@@ -41,9 +41,10 @@ struct DevicePhast::Impl {
   std::string name;
   Stream compute, copy;  // declared before the buffers: they are freed on these streams
 
-  // The uploaded selection.
-  DeviceBuffer<std::byte> graph_bytes;  // pinned mode: every array in one buffer
-  PinnedBuffer<std::byte> graph_staging;
+  // The uploaded selection. Pinned mode: every array in one buffer, staged in pinned memory
+  // (grown together: PairedBuffer).
+  CudaBufferAllocator allocator{true};
+  PairedBuffer graph{allocator};
   DeviceBuffer<std::uint32_t> first_in, tail, target_local;  // naive mode
   DeviceBuffer<Key> weight;
   SweepGraphView view;
@@ -62,7 +63,9 @@ struct DevicePhast::Impl {
   std::vector<Key> out_host;  // naive mode
 
   // Constructed under a DeviceGuard of `device_index` (the streams and events are its own).
-  Impl(int device_index, TransferMode m) : device(device_index), mode(m) {
+  // Naive mode runs on the legacy default stream, where its synchronous pageable copies run.
+  Impl(int device_index, TransferMode m)
+      : device(device_index), mode(m), compute(m == TransferMode::Naive ? Stream::legacy() : Stream()) {
     cudaDeviceProp prop{};
     RS_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
     name = prop.name;
@@ -107,9 +110,10 @@ void DevicePhast::upload(const Selection& sel, MatrixProfile* profile) {
     const std::size_t o_targets = align_up(o_weight + sel.weight.size() * sizeof(Key));
     const std::size_t total = align_up(o_targets + sel.target_local.size() * sizeof(std::uint32_t));
     d.compute.synchronize();  // the staging buffer may still feed the previous upload
-    if (d.graph_staging.size() < total) d.graph_staging = PinnedBuffer<std::byte>(total);
-    reserve(d.graph_bytes, total, d.compute);
-    std::byte* h = d.graph_staging.data();
+    if (d.graph.device_capacity() < total)
+      check_device_memory("the PHAST matrix engine", d.device, {total + d.nodes * 256 * sizeof(Key), total});
+    d.graph.reserve(total);
+    std::byte* h = d.graph.host();
     const auto put = [h](std::size_t at, const auto& v) {
       if (!v.empty()) std::memcpy(h + at, v.data(), v.size() * sizeof(v[0]));
     };
@@ -117,8 +121,8 @@ void DevicePhast::upload(const Selection& sel, MatrixProfile* profile) {
     put(o_tail, sel.tail);
     put(o_weight, sel.weight);
     put(o_targets, sel.target_local);
-    RS_CUDA_CHECK(cudaMemcpyAsync(d.graph_bytes.data(), h, total, cudaMemcpyHostToDevice, d.compute.get()));
-    const std::byte* g = d.graph_bytes.data();
+    RS_CUDA_CHECK(cudaMemcpyAsync(d.graph.device(), h, total, cudaMemcpyHostToDevice, d.compute.get()));
+    const std::byte* g = d.graph.device();
     d.view = SweepGraphView{{reinterpret_cast<const std::uint32_t*>(g + o_first), sel.first_in.size()},
                             {reinterpret_cast<const std::uint32_t*>(g + o_tail), sel.tail.size()},
                             {reinterpret_cast<const Key*>(g + o_weight), sel.weight.size()}};
@@ -129,9 +133,7 @@ void DevicePhast::upload(const Selection& sel, MatrixProfile* profile) {
     const auto send = [&](auto& buffer, const auto& v) {
       buffer = std::decay_t<decltype(buffer)>(v.size(), d.compute);
       if (!v.empty())
-        RS_CUDA_CHECK(cudaMemcpyAsync(buffer.data(), v.data(), v.size() * sizeof(v[0]), cudaMemcpyHostToDevice,
-                                      d.compute.get()));
-      d.compute.synchronize();
+        RS_CUDA_CHECK(cudaMemcpy(buffer.data(), v.data(), v.size() * sizeof(v[0]), cudaMemcpyHostToDevice));
       bytes += v.size() * sizeof(v[0]);
       ++copies;
     };
@@ -158,41 +160,41 @@ void DevicePhast::run(std::size_t tiles, std::uint32_t width, const SeedFn& make
   const std::size_t targets = d.targets.size();
   const std::size_t out_count = targets * width;
   reserve(d.tile, d.nodes * width, d.compute);
-  double upward = 0.0, h2d = 0.0, sweep = 0.0, d2h = 0.0;
+  double upward = 0.0, h2d = 0.0, sweep = 0.0, d2h = 0.0, unpacked = 0.0;
   std::size_t h2d_bytes = 0, h2d_copies = 0, d2h_bytes = 0, d2h_copies = 0;
 
   if (d.mode == TransferMode::Naive) {
+    // Per tile: the seeds up and the result tile down, each one synchronous cudaMemcpy from
+    // pageable memory on the legacy default stream (the sweeps' stream in this mode); no overlap.
     for (std::size_t i = 0; i < tiles; ++i) {
       auto at = Clock::now();
       d.seeds_host.clear();
       make_seeds(i, &d.seeds_host);
       upward += seconds_since(at);
-      at = Clock::now();
       reserve(d.seeds_dev[0], d.seeds_host.size(), d.compute);
+      reserve(d.out_dev[0], out_count, d.compute);
+      d.h2d_start[0].record(d.compute);
       if (!d.seeds_host.empty())
-        RS_CUDA_CHECK(cudaMemcpyAsync(d.seeds_dev[0].data(), d.seeds_host.data(), d.seeds_host.size() * sizeof(Seed),
-                                      cudaMemcpyHostToDevice, d.compute.get()));
-      d.compute.synchronize();
-      h2d += seconds_since(at);
+        RS_CUDA_CHECK(cudaMemcpy(d.seeds_dev[0].data(), d.seeds_host.data(), d.seeds_host.size() * sizeof(Seed),
+                                 cudaMemcpyHostToDevice));
+      d.h2d_done[0].record(d.compute);
       h2d_bytes += d.seeds_host.size() * sizeof(Seed);
       ++h2d_copies;
-      at = Clock::now();
-      reserve(d.out_dev[0], out_count, d.compute);
       d.sweep_tile(d.seeds_host.size(), width, 0);
       launch_gather(d.tile.data(), width, d.targets, d.out_dev[0].data(), d.compute.get());
-      d.compute.synchronize();
-      sweep += seconds_since(at);
-      at = Clock::now();
+      d.gathered[0].record(d.compute);
       d.out_host.resize(out_count);
-      for (std::size_t j = 0; j < targets; ++j) {  // one copy per result row
-        RS_CUDA_CHECK(cudaMemcpyAsync(d.out_host.data() + j * width, d.out_dev[0].data() + j * width,
-                                      width * sizeof(Key), cudaMemcpyDeviceToHost, d.compute.get()));
-        d.compute.synchronize();
-      }
-      d2h_copies += targets;
+      RS_CUDA_CHECK(cudaMemcpy(d.out_host.data(), d.out_dev[0].data(), out_count * sizeof(Key), cudaMemcpyDeviceToHost));
+      d.d2h_done[0].record(d.compute);
+      d.compute.synchronize();
+      h2d += Event::seconds_between(d.h2d_start[0], d.h2d_done[0]);
+      sweep += Event::seconds_between(d.h2d_done[0], d.gathered[0]);
+      d2h += Event::seconds_between(d.gathered[0], d.d2h_done[0]);
+      ++d2h_copies;
       d2h_bytes += out_count * sizeof(Key);
+      at = Clock::now();
       unpack(i, d.out_host.data());
-      d2h += seconds_since(at);
+      unpacked += seconds_since(at);
     }
   } else {
     bool pending[2] = {false, false};  // buffer b holds a tile whose results are not unpacked yet
@@ -204,7 +206,7 @@ void DevicePhast::run(std::size_t tiles, std::uint32_t width, const SeedFn& make
       d2h += Event::seconds_between(d.d2h_start[b], d.d2h_done[b]);
       const auto at = Clock::now();
       unpack(tile_index, d.out_pinned[b].data());
-      d2h += seconds_since(at);
+      unpacked += seconds_since(at);
       pending[b] = false;
     };
     for (std::size_t i = 0; i < tiles; ++i) {
@@ -249,6 +251,7 @@ void DevicePhast::run(std::size_t tiles, std::uint32_t width, const SeedFn& make
     profile->h2d += h2d;
     profile->sweep += sweep;
     profile->d2h += d2h;
+    profile->unpack += unpacked;
     profile->h2d_bytes += h2d_bytes;
     profile->h2d_copies += h2d_copies;
     profile->d2h_bytes += d2h_bytes;

@@ -1,11 +1,15 @@
 // Device path of the batched route evaluation: transfers, launch and timing around the kernel of
 // route_eval.cu. CUDA builds only (the stub in device_stub.cpp stands in otherwise).
 //
-// Pinned mode: every input (matrix table, matrices, CSR arrays) is packed into one pinned
-// staging buffer laid out exactly like one device buffer, so a single cudaMemcpyAsync moves it;
-// the results come back through pinned memory. Naive mode: one allocation and one copy per array
-// from pageable memory, as code written without the transfer in mind does. Everything runs on
-// the evaluator's non-blocking stream; copies and kernel are timed with events.
+// Pinned mode: the small arrays (matrix table, CSR arrays) are packed into one pinned staging
+// buffer laid out like the front of the one device buffer and moved by a single cudaMemcpyAsync;
+// each matrix is copied straight from the caller's memory (no host copy of it: the cuda backend
+// pins the problem's matrices for the solve), on the evaluator's non-blocking stream; the
+// results come back through pinned memory. Staging and device buffer grow together
+// (PairedBuffer: a failed growth leaves both as they were). Naive mode: one allocation and one
+// synchronous cudaMemcpy per array from pageable memory, kernel included, on the legacy default
+// stream, as code written without the transfer in mind does. Copies and kernel are timed with
+// events on the stream they run on.
 
 #include <chrono>
 #include <cstddef>
@@ -28,7 +32,6 @@ using detail::DeviceBuffer;
 using detail::DeviceGuard;
 using detail::DeviceSpan;
 using detail::Event;
-using detail::PinnedBuffer;
 using detail::RouteEvalView;
 using detail::Stream;
 
@@ -42,7 +45,8 @@ struct Layout {
     std::size_t durations = 0, distances = 0, costs = 0;
     bool has_distances = false;
   };
-  std::size_t table = 0, offsets = 0, visits = 0, travel = 0, start = 0, end = 0, total = 0;
+  /// The small arrays lie in [0, small): what the staging buffer holds; the matrices follow.
+  std::size_t table = 0, offsets = 0, visits = 0, travel = 0, start = 0, end = 0, small = 0, total = 0;
   std::vector<Matrices> matrices;
 
   explicit Layout(const RouteBatch& batch) {
@@ -53,6 +57,12 @@ struct Layout {
       return here;
     };
     table = place(batch.travel.size() * sizeof(TravelView));
+    offsets = place(batch.route_offsets.size() * sizeof(std::uint32_t));
+    visits = place(batch.visits.size() * sizeof(std::uint32_t));
+    travel = place(batch.route_travel.size() * sizeof(std::uint32_t));
+    start = place(batch.route_start.size() * sizeof(std::int32_t));
+    end = place(batch.route_end.size() * sizeof(std::int32_t));
+    small = at;
     for (const TravelView& m : batch.travel) {
       const std::size_t bytes = m.n * m.n * sizeof(std::int64_t);
       Matrices placed;
@@ -62,11 +72,6 @@ struct Layout {
       placed.costs = place(bytes);
       matrices.push_back(placed);
     }
-    offsets = place(batch.route_offsets.size() * sizeof(std::uint32_t));
-    visits = place(batch.visits.size() * sizeof(std::uint32_t));
-    travel = place(batch.route_travel.size() * sizeof(std::uint32_t));
-    start = place(batch.route_start.size() * sizeof(std::int32_t));
-    end = place(batch.route_end.size() * sizeof(std::int32_t));
     total = at;
   }
 };
@@ -96,7 +101,8 @@ int checked_device(int device) {
 
 struct DeviceRouteEvaluator::Impl {
   /// Constructed under a DeviceGuard of `d` (the stream and events are its own).
-  Impl(const DeviceEvalOptions& o, int d) : options(o), device(d) {}
+  Impl(const DeviceEvalOptions& o, int d)
+      : options(o), device(d), stream(o.transfer == TransferMode::Naive ? Stream::legacy() : Stream()) {}
 
   std::vector<RouteTotals> evaluate(const RouteBatch& batch, DeviceEvalTimings& timings);
   void evaluate_pinned(const RouteBatch& batch, DeviceEvalTimings& timings,
@@ -108,11 +114,11 @@ struct DeviceRouteEvaluator::Impl {
   int device;
   Stream stream;  // declared before the buffers: they are freed on it
   Event start, copied, computed, done;
-  // Pinned mode workspace, grown to the largest batch seen.
-  PinnedBuffer<std::byte> staging;
-  DeviceBuffer<std::byte> inputs;
-  PinnedBuffer<RouteTotals> results_host;
-  DeviceBuffer<RouteTotals> results;
+  // Pinned mode workspace, grown to the largest batch seen: the inputs (staging: the small
+  // arrays only) and the results.
+  detail::CudaBufferAllocator allocator{true};
+  detail::PairedBuffer inputs{allocator};
+  detail::PairedBuffer results{allocator};
 };
 
 std::vector<RouteTotals> DeviceRouteEvaluator::Impl::evaluate(const RouteBatch& batch,
@@ -141,26 +147,21 @@ void DeviceRouteEvaluator::Impl::evaluate_pinned(const RouteBatch& batch,
   const auto t0 = std::chrono::steady_clock::now();
   const std::size_t routes = batch.size();
   const Layout layout(batch);
-  if (staging.size() < layout.total) {
-    staging = PinnedBuffer<std::byte>(layout.total);
-    inputs = DeviceBuffer<std::byte>(layout.total, stream);
-  }
-  if (results.size() < routes) {
-    results_host = PinnedBuffer<RouteTotals>(routes);
-    results = DeviceBuffer<RouteTotals>(routes, stream);
-  }
+  const std::size_t result_bytes = routes * sizeof(RouteTotals);
+  if (inputs.device_capacity() < layout.total || results.device_capacity() < result_bytes)
+    detail::check_device_memory("the route evaluation", device,
+                                {layout.total + result_bytes, layout.small + result_bytes});
+  inputs.reserve(layout.small, layout.total);
+  results.reserve(result_bytes);
 
-  // Pack. The matrix table holds device addresses: the layout is the device buffer's.
-  std::byte* host = staging.data();
-  const std::byte* dev = inputs.data();
+  // Pack the small arrays. The matrix table holds device addresses: the layout is the device
+  // buffer's.
+  std::byte* host = inputs.host();
+  const std::byte* dev = inputs.device();
   std::vector<TravelView> table(batch.travel.size());
   for (std::size_t t = 0; t < batch.travel.size(); ++t) {
     const TravelView& m = batch.travel[t];
     const Layout::Matrices& at = layout.matrices[t];
-    const std::size_t cells = m.n * m.n;
-    put(host, at.durations, m.durations, cells);
-    if (at.has_distances) put(host, at.distances, m.distances, cells);
-    put(host, at.costs, m.costs, cells);
     table[t] = TravelView{
         m.n, reinterpret_cast<const std::int64_t*>(dev + at.durations),
         at.has_distances ? reinterpret_cast<const std::int64_t*>(dev + at.distances) : nullptr,
@@ -182,33 +183,46 @@ void DeviceRouteEvaluator::Impl::evaluate_pinned(const RouteBatch& batch,
   view.route_start = span_at<std::int32_t>(dev, layout.start, routes);
   view.route_end = span_at<std::int32_t>(dev, layout.end, routes);
 
+  std::size_t copies = 1;
   start.record(stream);
-  RS_CUDA_CHECK(cudaMemcpyAsync(inputs.data(), staging.data(), layout.total, cudaMemcpyHostToDevice,
-                                stream.get()));
+  RS_CUDA_CHECK(cudaMemcpyAsync(inputs.device(), host, layout.small, cudaMemcpyHostToDevice, stream.get()));
+  for (std::size_t t = 0; t < batch.travel.size(); ++t) {
+    const TravelView& m = batch.travel[t];
+    const Layout::Matrices& at = layout.matrices[t];
+    const std::size_t bytes = m.n * m.n * sizeof(std::int64_t);
+    const auto copy = [&](std::size_t offset, const std::int64_t* from) {
+      if (bytes == 0) return;
+      RS_CUDA_CHECK(cudaMemcpyAsync(inputs.device() + offset, from, bytes, cudaMemcpyHostToDevice, stream.get()));
+      ++copies;
+    };
+    copy(at.durations, m.durations);
+    if (at.has_distances) copy(at.distances, m.distances);
+    copy(at.costs, m.costs);
+  }
   copied.record(stream);
-  detail::launch_route_eval(view, {results.data(), routes}, stream.get());
+  auto* results_dev = reinterpret_cast<RouteTotals*>(results.device());
+  detail::launch_route_eval(view, {results_dev, routes}, stream.get());
   computed.record(stream);
-  RS_CUDA_CHECK(cudaMemcpyAsync(results_host.data(), results.data(), routes * sizeof(RouteTotals),
-                                cudaMemcpyDeviceToHost, stream.get()));
+  RS_CUDA_CHECK(cudaMemcpyAsync(results.host(), results_dev, result_bytes, cudaMemcpyDeviceToHost, stream.get()));
   done.record(stream);
   stream.synchronize();
   timings.h2d_bytes = layout.total;
-  timings.h2d_copies = 1;
-  std::memcpy(out.data(), results_host.data(), routes * sizeof(RouteTotals));
+  timings.h2d_copies = copies;
+  std::memcpy(out.data(), results.host(), result_bytes);
 }
 
 void DeviceRouteEvaluator::Impl::evaluate_naive(const RouteBatch& batch, DeviceEvalTimings& timings,
                                                 std::vector<RouteTotals>& out) {
-  // Pageable sources: each cudaMemcpyAsync stages through the driver and blocks the host,
-  // which is the behaviour this mode exists to measure. Still on our stream, not the default.
+  // Pageable sources, one synchronous cudaMemcpy per array on the legacy default stream (the
+  // evaluator's stream in this mode, so that the kernel is ordered after the copies): the
+  // behaviour this mode exists to measure.
   const std::size_t routes = batch.size();
   std::vector<DeviceBuffer<std::int64_t>> matrices;
   std::vector<TravelView> table(batch.travel.size());
   std::size_t bytes = 0, copies = 0;
   const auto upload = [&](auto* dst, const auto* src, std::size_t count) {
     if (count == 0) return;
-    RS_CUDA_CHECK(
-        cudaMemcpyAsync(dst, src, count * sizeof(*src), cudaMemcpyHostToDevice, stream.get()));
+    RS_CUDA_CHECK(cudaMemcpy(dst, src, count * sizeof(*src), cudaMemcpyHostToDevice));
     bytes += count * sizeof(*src);
     ++copies;
   };
@@ -253,8 +267,7 @@ void DeviceRouteEvaluator::Impl::evaluate_naive(const RouteBatch& batch, DeviceE
   view.route_end = d_end.cview();
   detail::launch_route_eval(view, d_results.view(), stream.get());
   computed.record(stream);
-  RS_CUDA_CHECK(cudaMemcpyAsync(out.data(), d_results.data(), routes * sizeof(RouteTotals),
-                                cudaMemcpyDeviceToHost, stream.get()));
+  RS_CUDA_CHECK(cudaMemcpy(out.data(), d_results.data(), routes * sizeof(RouteTotals), cudaMemcpyDeviceToHost));
   done.record(stream);
   stream.synchronize();
   timings.h2d_bytes = bytes;

@@ -21,6 +21,7 @@
 #include "routesolve/problem.hpp"
 #include "routesolve/solution.hpp"
 #include "routesolve/timing.hpp"
+#include "host_pin.hpp"
 #include "insertion/insertion_engines.hpp"
 #include "routesolve/search/blink_insertion.hpp"
 #include "routesolve/search/neighbours.hpp"
@@ -208,33 +209,50 @@ void check_moves(SelfTestDevice& device, const Problem& problem, Rng& rng) {
       throw Differs{"move application: solution " + std::to_string(s) + " after the rounds differs from the host twin"};
 }
 
-/// The search's insertion pricing: three partial solutions of the problem, a request for every
-/// task left out of each (every tour a candidate, one in five positions blinking), priced in
-/// one call on the device and on the host twin; every choice must be the same.
-void check_insertion(SelfTestDevice& device, const Problem& problem, Rng& rng) {
-  const search::SegmentModel model(problem);
-  if (!model.supported()) return;
+/// Partial solutions of a problem and a request for every task left out of each (every tour a
+/// candidate, one in five positions blinking): the insertion engine's inputs.
+struct InsertionInputs {
+  std::vector<search::WorkingSolution> solutions;
+  std::vector<std::size_t> all;  ///< every vehicle
+  std::vector<search::InsertionRequest> requests;
+  std::size_t rows = 0;          ///< positions the requests price (tour sizes + 1, summed)
+};
+
+/// False when the problem has no segment model (nothing to price).
+bool insertion_inputs(const Problem& problem, const search::SegmentModel& model, int count, Rng& rng,
+                      InsertionInputs& in) {
+  if (!model.supported()) return false;
   std::vector<std::size_t> insertable;
   for (std::size_t t = 0; t < problem.tasks().size(); ++t)
     if (problem.task(t).type != TaskType::Delivery) insertable.push_back(t);
   const search::VehicleClasses classes(problem);
   const search::Neighbours near(problem, 8);
   const auto reference = search::make_segment_engine();
-  std::vector<search::WorkingSolution> solutions;
-  solutions.reserve(3);
-  for (int s = 0; s < 3; ++s) {
-    solutions.emplace_back(model, insertable);
+  in.solutions.reserve(static_cast<std::size_t>(count));
+  for (int s = 0; s < count; ++s) {
+    in.solutions.emplace_back(model, insertable);
     std::vector<std::size_t> some;
     for (std::size_t t : insertable)
       if (draw(rng, 0, 2) != 0) some.push_back(t);
-    search::BlinkInsertion(near, classes, 0.1).apply(solutions.back(), some, rng, problem.vehicles().size(), *reference);
+    search::BlinkInsertion(near, classes, 0.1).apply(in.solutions.back(), some, rng, problem.vehicles().size(), *reference);
   }
-  std::vector<std::size_t> all(problem.vehicles().size());
-  std::iota(all.begin(), all.end(), std::size_t{0});
-  std::vector<search::InsertionRequest> requests;
-  for (const search::WorkingSolution& s : solutions)
-    for (std::size_t t : s.unassigned_tasks())
-      requests.push_back({&s, t, all, rng(), search::blink_threshold(0.2)});
+  in.all.resize(problem.vehicles().size());
+  std::iota(in.all.begin(), in.all.end(), std::size_t{0});
+  for (const search::WorkingSolution& s : in.solutions)
+    for (std::size_t t : s.unassigned_tasks()) {
+      in.requests.push_back({&s, t, in.all, rng(), search::blink_threshold(0.2)});
+      for (std::size_t v : in.all) in.rows += s.tour(v).size() + 1;
+    }
+  return true;
+}
+
+/// The search's insertion pricing: three partial solutions of the problem, their requests
+/// priced in one call on the device and on the host twin; every choice must be the same.
+void check_insertion(SelfTestDevice& device, const Problem& problem, Rng& rng) {
+  const search::SegmentModel model(problem);
+  InsertionInputs in;
+  if (!insertion_inputs(problem, model, 3, rng, in)) return;
+  const std::vector<search::InsertionRequest>& requests = in.requests;
   std::vector<search::InsertionChoice> expected(requests.size()), found(requests.size());
   insertion::make_host_engine(1)->price(requests, expected);
   device.insertion_engine()->price(requests, found);
@@ -265,8 +283,9 @@ class CudaSelfTestDevice final : public SelfTestDevice {
     return batched::make_device_engine(TransferMode::Pinned, index_);
   }
   std::unique_ptr<search::InsertionEngine> insertion_engine() override {
-    return insertion::make_device_engine(DeviceOptions{index_, TransferMode::Pinned});
+    return insertion::make_device_engine(DeviceOptions{index_, TransferMode::Pinned, {}});
   }
+  double copy_seconds(std::size_t bytes) override { return detail::time_pinned_copy(index_, bytes); }
 
  private:
   int index_;
@@ -285,7 +304,52 @@ std::unique_ptr<SelfTestDevice> make_cuda_self_test_device(int index) {
   return std::make_unique<CudaSelfTestDevice>(index, at->name);
 }
 
-SelfTestResult run_self_test(SelfTestDevice& device, int index, unsigned long long seed) {
+DeviceRates measure_rates(SelfTestDevice& device, int repetitions, unsigned long long seed) {
+  Rng rng(seed);
+  const ProblemPtr problem = random_problem(60, rng);
+  const search::SegmentModel model(*problem);
+  InsertionInputs in;
+  DeviceRates rates;
+  if (!insertion_inputs(*problem, model, 8, rng, in) || in.requests.empty())
+    throw Error(ErrorCode::Internal, "measure_rates: the random problem has nothing to price");
+  // One request, then the batch repeated to about 20,000 rows: the slope is the cost of a row.
+  const std::vector<search::InsertionRequest> one(in.requests.begin(), in.requests.begin() + 1);
+  std::size_t one_rows = 0;
+  for (std::size_t v : in.all) one_rows += one.front().solution->tour(v).size() + 1;
+  std::vector<search::InsertionRequest> many;
+  std::size_t many_rows = 0;
+  while (many_rows < 20000) {
+    many.insert(many.end(), in.requests.begin(), in.requests.end());
+    many_rows += in.rows;
+  }
+  const auto engine = device.insertion_engine();
+  std::vector<search::InsertionChoice> out(many.size());
+  const auto fastest = [&](const std::vector<search::InsertionRequest>& requests) {
+    double best = 0.0;
+    for (int r = 0; r <= std::max(1, repetitions); ++r) {  // the first call warms up: not counted
+      const auto t0 = Clock::now();
+      engine->price(requests, std::span<search::InsertionChoice>(out.data(), requests.size()));
+      const double s = seconds_since(t0);
+      if (r == 1 || (r > 1 && s < best)) best = s;
+    }
+    return best;
+  };
+  const double t_one = fastest(one), t_many = fastest(many);
+  rates.round_overhead_s = t_one;
+  rates.device_row_s = std::max(1e-12, (t_many - t_one) / static_cast<double>(many_rows - one_rows));
+  constexpr std::size_t kCopy = std::size_t{8} << 20;
+  double copy = 0.0;
+  for (int r = 0; r <= std::max(1, repetitions); ++r) {
+    const double s = device.copy_seconds(kCopy);
+    if (r == 1 || (r > 1 && s < copy)) copy = s;
+  }
+  rates.h2d_bytes_per_s = static_cast<double>(kCopy) / std::max(copy, 1e-9);
+  rates.measured = true;
+  rates.source = "self-test";
+  return rates;
+}
+
+SelfTestResult run_self_test(SelfTestDevice& device, int index, unsigned long long seed, int repetitions) {
   SelfTestResult result;
   result.index = index;
   const auto t0 = Clock::now();
@@ -297,6 +361,9 @@ SelfTestResult run_self_test(SelfTestDevice& device, int index, unsigned long lo
     check_route_eval(device, *problem, rng);
     check_moves(device, *problem, rng);
     check_insertion(device, *problem, rng);
+    result.seconds = seconds_since(t0);
+    result.rates = measure_rates(device, repetitions);
+    result.rates.fixed_s = result.seconds;
     result.passed = true;
   } catch (const Differs& d) {
     result.reason = "self-test mismatch: " + d.what;
@@ -307,6 +374,7 @@ SelfTestResult run_self_test(SelfTestDevice& device, int index, unsigned long lo
   } catch (const std::exception& e) {
     result.reason = e.what();
   }
+  if (!result.passed) result.rates = DeviceRates{};
   result.seconds = seconds_since(t0);
   return result;
 }

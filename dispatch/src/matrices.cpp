@@ -106,11 +106,15 @@ network::NodeMatrixFunction make_node_engine(BackendKind engine, const std::stri
                                              std::shared_ptr<EngineProfile> profile) {
   if (engine == BackendKind::Cpu) return {};
   if (engine == BackendKind::Auto) throw Error(ErrorCode::Internal, "make_node_engine: resolve auto first");
-  if (engine == BackendKind::Cuda) (void)use_device(BackendKind::Cuda, options.device.index);  // throws when unusable
+  const std::vector<int> indices =
+      options.device.indices.empty() ? std::vector<int>{options.device.index} : options.device.indices;
+  if (engine == BackendKind::Cuda)
+    for (const int index : indices) (void)use_device(BackendKind::Cuda, index);  // throws when unusable
   cuda::PhastOptions phast;
   phast.device = engine == BackendKind::Cuda ? cuda::MatrixDevice::Cuda : cuda::MatrixDevice::Host;
   phast.transfer = options.device.transfer;
-  phast.device_index = options.device.index;
+  phast.device_index = indices.front();
+  if (engine == BackendKind::Cuda) phast.device_indices = indices;
   phast.threads = options.threads;
   double ch_load = 0.0;
   const auto ch = open_ch(network_file, router.graph(), &ch_load);
@@ -124,7 +128,8 @@ network::NodeMatrixFunction make_node_engine(BackendKind engine, const std::stri
       call.ch_load = ch_load;
       profile->stages = {{"ch_load", ch_load},         {"matrix_selection", call.selection},
                          {"matrix_upward", call.upward}, {"matrix_h2d", call.h2d},
-                         {"matrix_sweeps", call.sweep},  {"matrix_d2h", call.d2h}};
+                         {"matrix_sweeps", call.sweep},  {"matrix_d2h", call.d2h},
+                         {"matrix_unpack", call.unpack}};
       profile->work = call.relaxations;
       profile->seconds = call.total;
       profile->summary = cuda::format_profile(call);

@@ -58,7 +58,19 @@ Solution solve(const Problem& problem, const SolveOptions& options) {
     fallback = choice.fallback;
   }
   auto backend = make_backend(kind);
-  Solution solution = backend->solve(problem, options);
+  Solution solution;
+  try {
+    solution = backend->solve(problem, options);
+  } catch (const Error& e) {
+    // The device refused before allocating ("needs X, Y available"): auto continues on the
+    // host twin and says why; an explicit --backend cuda fails with the reason.
+    if (kind != BackendKind::Cuda || options.backend != BackendKind::Auto || e.code() != ErrorCode::OutOfMemory)
+      throw;
+    kind = BackendKind::CudaHost;
+    fallback = "device " + std::to_string(options.device.index) + ": " + e.what() + "; continued on cuda-host";
+    backend = make_backend(kind);
+    solution = backend->solve(problem, options);
+  }
   if (solution.backend.empty()) solution.backend = std::string(backend->name());
   // A device result that did not check out mid-solve (the search finished on the host twin):
   // the device is not used again by this process.

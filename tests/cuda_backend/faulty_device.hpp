@@ -4,7 +4,10 @@
 // wrong on purpose (a flipped PHAST entry, route total, priced move, round gain or insertion
 // choice) or to fail allocating.
 
+#include <chrono>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -125,6 +128,14 @@ class TwinDevice final : public cuda::SelfTestDevice {
   }
   std::unique_ptr<search::InsertionEngine> insertion_engine() override {
     return std::make_unique<FaultyInsertion>(faults_);
+  }
+  /// A host memcpy stands in for the pinned copy.
+  double copy_seconds(std::size_t bytes) override {
+    std::vector<std::byte> from(bytes, std::byte{1}), to(bytes);
+    const auto t0 = std::chrono::steady_clock::now();
+    std::memcpy(to.data(), from.data(), bytes);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return to[bytes / 2] == std::byte{1} ? s : 0.0;
   }
 
  private:

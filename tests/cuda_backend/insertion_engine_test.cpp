@@ -206,7 +206,7 @@ TEST(InsertionDevice, DeviceEngineEqualsTheHostTwin) {
       options.threads = 1 + seed % 4;  // chains in lockstep: batches of several requests
       auto host = insertion::make_host_engine(1);
       const Solution a = insertion::solve_batched(*p, options, *host, "cuda-host");
-      insertion::CheckedEngine checked(insertion::make_device_engine(DeviceOptions{0, mode}), 1, 1);
+      insertion::CheckedEngine checked(insertion::make_device_engine(DeviceOptions{0, mode, {}}), 1, 1);
       const Solution b = insertion::solve_checked(*p, options, checked);
       EXPECT_EQ(b.mismatches, 0u) << b.fallback;
       EXPECT_EQ(routes_of(a), routes_of(b)) << "seed " << seed;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "road_graph_fixture.hpp"
 #include "routesolve/contraction_hierarchy.hpp"
@@ -141,6 +142,68 @@ TEST(PhastHost, Rome99EqualsDijkstra) {
   const auto targets = test::random_nodes(g.node_count(), 500, 6);
   PhastMatrixEngine engine(g, ch, host_options(0, 2));
   EXPECT_EQ(test::first_difference(engine.compute(sources, targets), test::reference_matrices(g, sources, targets)), "");
+}
+
+TEST(PhastSplit, TileSharesCoverEveryTileOnceInOrder) {
+  for (std::size_t tiles = 0; tiles <= 13; ++tiles)
+    for (std::size_t devices = 1; devices <= 5; ++devices) {
+      std::size_t next = 0;
+      for (std::size_t d = 0; d < devices; ++d) {
+        const auto [first, last] = tile_share(tiles, devices, d);
+        EXPECT_EQ(first, next) << tiles << " tiles, device " << d << " of " << devices;
+        EXPECT_LE(last - first, tiles / devices + 1);
+        EXPECT_GE(last - first, tiles / devices);
+        next = last;
+      }
+      EXPECT_EQ(next, tiles);
+    }
+}
+
+TEST(PhastSplit, SourceTilesSplitOverVirtualDevicesEqualOneDevice) {
+  // The split of the multi-device engine on the host twin: every virtual device sweeps its
+  // share of the source tiles on its own thread; the matrices equal one device's and Dijkstra's.
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    const RoadGraph g = seed % 2 == 0 ? test::grid_graph(30, 20, seed) : test::random_graph(600, 1.6, 300, seed);
+    const ContractionHierarchy ch = build_contraction_hierarchy(g);
+    const auto sources = test::random_nodes(g.node_count(), 70 + seed * 13, seed);  // partial last tile
+    const auto targets = test::random_nodes(g.node_count(), 90, seed + 20);
+    PhastMatrixEngine one(g, ch, host_options(16, 1));
+    const NodeMatrices expected = one.compute(sources, targets);
+    ASSERT_EQ(test::first_difference(expected, test::reference_matrices(g, sources, targets)), "");
+    for (const std::vector<int>& devices : {std::vector<int>{0, 1}, std::vector<int>{0, 1, 2}, std::vector<int>{3, 1, 0, 2, 4, 5, 6, 7, 8}}) {
+      PhastOptions o = host_options(16, 4);
+      o.device_indices = devices;
+      PhastMatrixEngine split(g, ch, o);
+      MatrixProfile p;
+      EXPECT_EQ(test::first_difference(split.compute(sources, targets, &p), expected), "")
+          << "seed " << seed << ", " << devices.size() << " virtual devices";
+      EXPECT_NE(p.device.find("split over " + std::to_string(devices.size()) + " virtual devices"), std::string::npos)
+          << p.device;
+      EXPECT_EQ(p.h2d, 0.0);  // the host twin moves nothing: unpacking is not a transfer
+      EXPECT_EQ(p.d2h, 0.0);
+      EXPECT_EQ(test::first_difference(split.compute(sources, targets, &p), expected), "") << "second call";
+    }
+  }
+}
+
+TEST(PhastDevice, SeveralDevicesEqualTheHostTwin) {
+  REQUIRE_CUDA_DEVICE();
+  const RoadGraph g = test::random_graph(1500, 1.8, 300, 9);
+  const ContractionHierarchy ch = build_contraction_hierarchy(g);
+  const auto sources = test::random_nodes(g.node_count(), 700, 1);
+  const auto targets = test::random_nodes(g.node_count(), 300, 2);
+  PhastMatrixEngine host(g, ch, host_options(0, 2));
+  const NodeMatrices expected = host.compute(sources, targets);
+  // Every usable device, and device 0 listed twice (two threads, two engines on one device).
+  std::vector<int> all;
+  for (const DeviceInfo& d : devices()) all.push_back(d.index);
+  for (const std::vector<int>& list : {all, std::vector<int>{all.front(), all.front()}}) {
+    PhastOptions o;
+    o.device = MatrixDevice::Cuda;
+    o.device_indices = list;
+    PhastMatrixEngine split(g, ch, o);
+    EXPECT_EQ(test::first_difference(split.compute(sources, targets), expected), "") << list.size() << " devices";
+  }
 }
 
 TEST(PhastDevice, ThrowsDeviceErrorWithoutDevice) {

@@ -8,6 +8,7 @@
 
 #include "routesolve/dispatch/auto_policy.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
+#include "routesolve/cuda/self_test.hpp"
 #include "routesolve/solve.hpp"
 
 namespace routesolve::dispatch {
@@ -37,25 +38,54 @@ TEST(AutoPolicy, WithoutADeviceAlwaysTheCpu) {
   }
 }
 
-TEST(AutoPolicy, WithTheEstimatedRatesTheSearchStaysOnTheCpu) {
-  // An insertion round costs the device a launch and two copies whatever its size, and pricing
-  // is a third of a step: with the estimates the device does fewer chain steps than the cpu.
+TEST(AutoPolicy, WithoutMeasuredDeviceRatesAutoNeverPicksTheDevice) {
+  // No constants for a device nobody measured: a usable device without a measurement (no
+  // self-test figures, no calibration file) leaves every problem on the cpu, saying why.
   for (const std::size_t tasks : {10u, 100u, 1000u, 5000u, 30000u})
     for (const unsigned threads : {1u, 16u}) {
       const AutoEstimate e = estimate_auto(inputs(tasks, 60.0, true, threads));
       EXPECT_FALSE(e.use_device) << tasks << " tasks, " << threads << " threads: " << e.why;
-      EXPECT_LT(e.gain, 1.5);
-      EXPECT_NE(e.why.find("chain steps/s"), std::string::npos) << e.why;
+      EXPECT_NE(e.why.find("not measured"), std::string::npos) << e.why;
     }
+  cuda::DeviceRates unmeasured;
+  EXPECT_FALSE(with_device(unmeasured).device_measured);
+  EXPECT_FALSE(estimate_auto(inputs(5000, 60.0), with_device(unmeasured)).use_device);
+}
+
+/// Rates as a measurement of a fast device would give them.
+AutoRates measured_fast() {
+  cuda::DeviceRates d;
+  d.measured = true;
+  d.round_overhead_s = 1e-6;
+  d.device_row_s = 0.01e-9;
+  d.h2d_bytes_per_s = 2.0e10;
+  d.fixed_s = 0.25;
+  d.source = "test";
+  AutoRates fast = with_device(d);
+  fast.pricing_share = 0.9;
+  return fast;
+}
+
+TEST(AutoPolicy, WithMeasuredSlowRoundsTheSearchStaysOnTheCpu) {
+  // A measured round overhead of 40 us and a third of a step in pricing: the device does fewer
+  // chain steps than the cpu.
+  AutoRates slow = measured_fast();
+  slow.pricing_share = 0.32;
+  slow.round_overhead_s = 40e-6;
+  slow.device_row_s = 0.2e-9;
+  for (const std::size_t tasks : {10u, 1000u, 30000u}) {
+    const AutoEstimate e = estimate_auto(inputs(tasks, 60.0, true, 16), slow);
+    EXPECT_FALSE(e.use_device) << e.why;
+    EXPECT_LT(e.gain, 1.5);
+    EXPECT_NE(e.why.find("chain steps/s"), std::string::npos) << e.why;
+    EXPECT_NE(e.why.find("device rates: test"), std::string::npos) << e.why;
+  }
 }
 
 TEST(AutoPolicy, ADeviceMeasuredFastEnoughWins) {
   // The model is the rates: a round overhead of 1 us and a host that spends most of a step
   // pricing make the device pay for large problems, not for small ones.
-  AutoRates fast;
-  fast.round_overhead_s = 1e-6;
-  fast.pricing_share = 0.9;
-  fast.device_row_s = 0.01e-9;
+  const AutoRates fast = measured_fast();
   const AutoEstimate big = estimate_auto(inputs(5000, 60.0), fast);
   EXPECT_TRUE(big.use_device) << big.why;
   EXPECT_GT(big.chains, 100u);
@@ -66,10 +96,7 @@ TEST(AutoPolicy, ADeviceMeasuredFastEnoughWins) {
 }
 
 TEST(AutoPolicy, FixedCostMustFitTheTimeLimit) {
-  AutoRates fast;
-  fast.round_overhead_s = 1e-6;
-  fast.pricing_share = 0.9;
-  fast.device_row_s = 0.01e-9;
+  const AutoRates fast = measured_fast();
   // A 20,000-location matrix is ~9.6 GB of uploads: fine for a minute, not for 2 s.
   const AutoEstimate big_short = estimate_auto(inputs(5000, 2.0, true, 1, 20000), fast);
   const AutoEstimate big_long = estimate_auto(inputs(5000, 60.0, true, 1, 20000), fast);

@@ -51,6 +51,9 @@ TransferMode parse_transfer_mode(std::string_view text, std::string_view field =
 struct DeviceOptions {
   int index = 0;  ///< CUDA device index (the process-wide numbering of the CUDA runtime)
   TransferMode transfer = TransferMode::Pinned;
+  /// Several devices (`--devices 0,1,...`): the matrix engine splits its source tiles over them,
+  /// one host thread each; the search runs on the first. Empty: `index` alone.
+  std::vector<int> indices{};
 };
 
 struct SolveOptions {

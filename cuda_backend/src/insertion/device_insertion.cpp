@@ -4,8 +4,11 @@
 // when their version changed, and everything that moves (the batch's arrays and the changed
 // tours' records) in one pinned staging buffer and one cudaMemcpyAsync; the kernels move the
 // records into the store, price every row and reduce per request; one copy brings the best rows
-// back. TransferMode::Naive instead copies every array and every changed tour from pageable
-// memory with its own cudaMemcpy (the transfers of a first port, kept measurable). CUDA builds only.
+// back. The travel matrices go up once, each straight from the problem's own memory (pinned by
+// the backend for the solve): no host copy of a matrix is made. TransferMode::Naive instead
+// copies every array and every changed tour from pageable memory with its own synchronous
+// cudaMemcpy and runs its kernels on the legacy default stream (the transfers of a first port,
+// kept measurable). CUDA builds only.
 
 #include <cuda_runtime_api.h>
 
@@ -29,7 +32,6 @@ namespace {
 using detail::DeviceBuffer;
 using detail::DeviceGuard;
 using detail::Event;
-using detail::PinnedBuffer;
 using detail::Stream;
 using detail::insertion::Move;
 
@@ -59,7 +61,10 @@ int checked_device(int device) {
 class DeviceEngine final : public BatchedEngine {
  public:
   explicit DeviceEngine(const DeviceOptions& options)
-      : transfer_(options.transfer), device_(checked_device(options.index)), guard_(device_) {}
+      : transfer_(options.transfer),
+        device_(checked_device(options.index)),
+        guard_(device_),
+        stream_(transfer_ == TransferMode::Naive ? Stream::legacy() : Stream()) {}
 
   [[nodiscard]] std::string name() const override {
     return "cuda device " + std::to_string(device_) +
@@ -117,30 +122,31 @@ class DeviceEngine final : public BatchedEngine {
       for (const std::int64_t* m : {tv.durations, tv.distances, tv.costs})
         if (m != nullptr && !matrices.count(m)) matrices[m] = layout.add(tv.n * tv.n * sizeof(std::int64_t));
     }
-    std::size_t free = 0, total = 0;
-    RS_CUDA_CHECK(cudaMemGetInfo(&free, &total));
-    if (layout.total > free)
-      throw Error(ErrorCode::OutOfMemory, "cuda insertion engine: the problem needs " + std::to_string(layout.total) +
-                                              " bytes on device " + std::to_string(device_) + ", " +
-                                              std::to_string(free) + " are free");
+    detail::check_device_memory("the cuda insertion engine", device_, {layout.total, 0});
     DeviceBuffer<std::byte> statics(layout.total, stream_);
-    std::vector<std::byte> host(layout.total);
+    // The small part (task segments, capacities) staged; each matrix straight from the problem.
+    std::vector<std::byte> host(caps_at + nv * std::max<std::size_t>(1, dims) * sizeof(std::int64_t));
     if (nt > 0) std::memcpy(host.data() + tasks_at, &model.task(0), nt * sizeof(RouteSegment));
     for (std::size_t v = 0; v < nv; ++v)
       for (std::size_t d = 0; d < dims; ++d)
         std::memcpy(host.data() + caps_at + (v * dims + d) * sizeof(std::int64_t), &model.limits(v).capacity[d],
                     sizeof(std::int64_t));
-    for (const auto& [m, at] : matrices) {
-      const std::size_t n = model.travel(0).n;
-      std::memcpy(host.data() + at, m, n * n * sizeof(std::int64_t));
-    }
+    const auto copy = [&](std::size_t at, const void* from, std::size_t bytes) {
+      if (transfer_ == TransferMode::Naive) {
+        RS_CUDA_CHECK(cudaMemcpy(statics.data() + at, from, bytes, cudaMemcpyHostToDevice));
+      } else {
+        RS_CUDA_CHECK(cudaMemcpyAsync(statics.data() + at, from, bytes, cudaMemcpyHostToDevice, stream_.get()));
+      }
+      stats_.h2d_bytes += bytes;
+      ++stats_.h2d_copies;
+    };
     start_.record(stream_);
-    RS_CUDA_CHECK(cudaMemcpyAsync(statics.data(), host.data(), host.size(), cudaMemcpyHostToDevice, stream_.get()));
+    copy(0, host.data(), host.size());
+    const std::size_t cells = model.travel(0).n * model.travel(0).n;
+    for (const auto& [m, at] : matrices) copy(at, m, cells * sizeof(std::int64_t));
     stop_.record(stream_);
     stream_.synchronize();
     stats_.h2d += Event::seconds_between(start_, stop_);
-    stats_.h2d_bytes += host.size();
-    ++stats_.h2d_copies;
     // Committed only now: a failure above leaves the previous model's data in place.
     statics_ = std::move(statics);
     model_ = &model;
@@ -231,18 +237,15 @@ class DeviceEngine final : public BatchedEngine {
     at_.delta = l.add(rows * sizeof(std::int64_t));
     at_.j = l.add(rows * sizeof(std::uint64_t));
     at_.best = l.add(nr * sizeof(BestRow));
-    // Grow the device buffer, then the staging buffers; each replaces its old one only once
-    // allocated, so a failure leaves both consistent.
-    if (batch_dev_.size() < l.total) batch_dev_ = DeviceBuffer<std::byte>(l.total + l.total / 2, stream_);
-    if (transfer_ == TransferMode::Pinned) {
-      if (up_.size() < at_.up) up_ = PinnedBuffer<std::byte>(at_.up + at_.up / 2);
-      if (down_.size() < nr * sizeof(BestRow)) down_ = PinnedBuffer<std::byte>(2 * nr * sizeof(BestRow));
-      staging_ = up_.data();
-    } else {
-      pageable_.resize(at_.up);
-      staging_ = pageable_.data();
-    }
-    std::byte* base = batch_dev_.data();
+    // The staging (uploaded part, then the best rows coming back) and the device buffer grow
+    // together: a failed growth leaves both as they were (PairedBuffer).
+    const std::size_t host_bytes = std::max(at_.up, nr * sizeof(BestRow));
+    if (io_.host_capacity() < host_bytes || io_.device_capacity() < l.total)
+      detail::check_device_memory("the cuda insertion engine's batch", device_,
+                                  {l.total, transfer_ == TransferMode::Pinned ? host_bytes : 0});
+    io_.reserve(host_bytes, l.total);
+    staging_ = io_.host();
+    std::byte* base = io_.device();
     auto* slots = reinterpret_cast<hd::TourView*>(staging_ + at_.slots);
     for (std::size_t s = 0; s < ns; ++s) {
       hd::TourView t = batch_.slots[s];
@@ -289,7 +292,7 @@ class DeviceEngine final : public BatchedEngine {
   }
 
   void run() {
-    std::byte* base = batch_dev_.data();
+    std::byte* base = io_.device();
     const std::size_t nr = batch_.inserted.size();
     start_.record(stream_);
     if (transfer_ == TransferMode::Pinned) {
@@ -321,12 +324,11 @@ class DeviceEngine final : public BatchedEngine {
     priced_.record(stream_);
     best_host_.resize(nr);
     if (transfer_ == TransferMode::Pinned) {
-      RS_CUDA_CHECK(cudaMemcpyAsync(down_.data(), best, nr * sizeof(BestRow), cudaMemcpyDeviceToHost, stream_.get()));
+      RS_CUDA_CHECK(cudaMemcpyAsync(staging_, best, nr * sizeof(BestRow), cudaMemcpyDeviceToHost, stream_.get()));
       stop_.record(stream_);
       stream_.synchronize();
-      std::memcpy(best_host_.data(), down_.data(), nr * sizeof(BestRow));
+      std::memcpy(best_host_.data(), staging_, nr * sizeof(BestRow));
     } else {
-      stream_.synchronize();
       RS_CUDA_CHECK(cudaMemcpy(best_host_.data(), best, nr * sizeof(BestRow), cudaMemcpyDeviceToHost));
       stop_.record(stream_);
       stream_.synchronize();
@@ -348,9 +350,9 @@ class DeviceEngine final : public BatchedEngine {
   Stream stream_;
   Event start_, copied_, priced_, stop_;
   const search::SegmentModel* model_ = nullptr;
-  DeviceBuffer<std::byte> statics_, store_, batch_dev_;
-  PinnedBuffer<std::byte> up_, down_;
-  std::vector<std::byte> pageable_;
+  DeviceBuffer<std::byte> statics_, store_;
+  detail::CudaBufferAllocator allocator_{transfer_ == TransferMode::Pinned};
+  detail::PairedBuffer io_{allocator_};  // staging (pinned, or pageable when naive) + device
   std::byte* staging_ = nullptr;
   const RouteSegment* task_segments_ = nullptr;
   std::vector<TravelView> travel_;

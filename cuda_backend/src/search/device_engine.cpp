@@ -80,10 +80,7 @@ class DeviceEngine final : public MoveEngine {
     const std::size_t prefix = prefix_bytes(batch.positions, problem_->dims);
     grow(prefix_dev_, prefix);
     grow(work_dev_, detail::batched::evaluate_workspace_bytes(segments, problem_->neighbours, batch.routes));
-    if (best_dev_.size() < segments) {
-      best_dev_ = DeviceBuffer<Move>(segments, stream_);
-      best_host_ = PinnedBuffer<Move>(segments);
-    }
+    grow_best(segments);
 
     start_.record(stream_);
     std::size_t copies = 0;
@@ -137,10 +134,7 @@ class DeviceEngine final : public MoveEngine {
     for (auto& buffer : batch_pair_) grow(buffer, bytes);
     cur_ = 0;
     const std::uint64_t segments = std::uint64_t{batch.solutions} * problem_->tasks;
-    if (best_dev_.size() < segments) {
-      best_dev_ = DeviceBuffer<Move>(segments, stream_);
-      best_host_ = PinnedBuffer<Move>(segments);
-    }
+    grow_best(segments);
     grow(prefix_dev_, prefix_bytes(batch.positions, problem_->dims));
     grow(work_dev_, detail::batched::evaluate_workspace_bytes(segments, problem_->neighbours, batch.routes,
                                                              batch.solutions));
@@ -239,6 +233,16 @@ class DeviceEngine final : public MoveEngine {
         return device;
       }
     throw Error(ErrorCode::Device, "CUDA device " + std::to_string(device) + " is not usable");
+  }
+
+  /// The best moves' device buffer and its pinned copy, both allocated before either replaces
+  /// its old one: a failure leaves the pair as it was.
+  void grow_best(std::uint64_t segments) {
+    if (best_dev_.size() >= segments && best_host_.size() >= segments) return;
+    DeviceBuffer<Move> device(segments, stream_);
+    PinnedBuffer<Move> host(segments);
+    best_dev_ = std::move(device);
+    best_host_ = std::move(host);
   }
 
   void grow(DeviceBuffer<std::byte>& buffer, std::size_t bytes) {

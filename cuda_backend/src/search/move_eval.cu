@@ -8,6 +8,7 @@
 #include <cub/device/device_segmented_radix_sort.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
 
+#include "../device_memory.hpp"
 #include "../device_runtime.hpp"
 #include "move_eval_launch.hpp"
 
@@ -34,6 +35,8 @@ struct Workspace {
   std::size_t scan_temp = 0, scan_bytes = 0;
   std::size_t keys_in = 0, keys_out = 0, values = 0, sort_segments = 0, sort_temp = 0, sort_bytes = 0;
   Workspace(std::uint64_t segments, u32 k, u32 routes = 0, u32 solutions = 0) {
+    // CUB's segment counts and our offsets are 32-bit: refuse before sizing anything.
+    check_offset_limit("the batched move evaluation", segments, std::max<u32>(k, 1));
     const std::uint64_t n = segments * k;
     std::size_t at = 0;
     const auto place = [&at](std::size_t bytes) {

@@ -19,6 +19,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "routesolve/contraction_hierarchy.hpp"
@@ -41,7 +42,16 @@ struct PhastOptions {
   unsigned tile_width = 0;  ///< sources per tile (multiple of 8, <= 256); 0: 32 host, 256 device
   unsigned threads = 0;     ///< host threads; 0: all hardware threads
   int device_index = 0;     ///< CUDA device
+  /// Several devices: the source tiles are split over them in contiguous shares, one host thread
+  /// per device, each with its own copy of the selection (empty: device_index alone). With
+  /// MatrixDevice::Host the entries are virtual devices: each share runs on its own thread
+  /// through the host twin, which is how the split is tested without a GPU.
+  std::vector<int> device_indices{};
 };
+
+/// The tiles [first, second) that device `d` of `devices` computes out of `tiles`: contiguous
+/// shares whose sizes differ by one at most, in device order.
+std::pair<std::size_t, std::size_t> tile_share(std::size_t tiles, std::size_t devices, std::size_t d) noexcept;
 
 /// Where the time of one compute() went, in seconds, and how much work it did. Host-twin stage
 /// times are thread-seconds scaled to wall time (the stages run interleaved on every thread).
@@ -51,7 +61,8 @@ struct MatrixProfile {
   double upward = 0.0;     ///< forward CH searches of the sources (host)
   double h2d = 0.0;        ///< host -> device copies (graph, seeds, target ids)
   double sweep = 0.0;      ///< downward sweeps (kernels or host loop), target gather included
-  double d2h = 0.0;        ///< device -> host copies of result tiles, unpacking into the matrices
+  double d2h = 0.0;        ///< device -> host copies of result tiles (device events; 0 on the host twin)
+  double unpack = 0.0;     ///< unpacking result tiles into the matrices (host work, not a transfer)
   double total = 0.0;      ///< wall time of compute()
   std::uint64_t relaxations = 0;  ///< (min,+) relaxations of the sweeps (arcs x sources)
   std::size_t selected_nodes = 0, selected_arcs = 0, levels = 0, tiles = 0, tile_width = 0;

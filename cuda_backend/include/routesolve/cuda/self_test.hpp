@@ -31,6 +31,18 @@ class InsertionEngine;
 }
 namespace routesolve::cuda {
 
+/// A device's rates, as the `--backend auto` cost model (dispatch/auto_policy.hpp) reads them:
+/// measured on the device by its self-test, or read from the calibration file that
+/// `routesolve device-check --calibrate` wrote for it. Never constants.
+struct DeviceRates {
+  bool measured = false;         ///< false: nothing measured (auto does not pick the device)
+  double round_overhead_s = 0.0; ///< one insertion-pricing call of one row: launches, copies, sync
+  double device_row_s = 0.0;     ///< each further position priced in the same call
+  double h2d_bytes_per_s = 0.0;  ///< one host-to-device copy from pinned memory
+  double fixed_s = 0.0;          ///< opening the device: context, streams, first buffers
+  std::string source;            ///< "self-test", or the calibration file's path
+};
+
 /// One device as the self-test drives it: each kernel family on its own inputs.
 class SelfTestDevice {
  public:
@@ -46,6 +58,8 @@ class SelfTestDevice {
   virtual std::unique_ptr<batched::MoveEngine> move_engine() = 0;
   /// The search driver's batched insertion engine on the device.
   virtual std::unique_ptr<search::InsertionEngine> insertion_engine() = 0;
+  /// Seconds of one host-to-device copy of `bytes` from pinned memory, copy completed.
+  virtual double copy_seconds(std::size_t bytes) = 0;
 };
 
 /// The real CUDA device `index` (its engines are made on first use; they throw Error(Device)
@@ -58,11 +72,20 @@ struct SelfTestResult {
   std::string device;     ///< the device's name (empty when it could not be opened)
   std::string reason;     ///< why it failed: the first check that did not match, or the error
   double seconds = 0.0;   ///< time the self-test took
+  DeviceRates rates;      ///< measured after the checks passed (rates.measured)
 };
 
-/// Runs every check on `device` against the host twin (never throws: an exception of the
-/// device becomes the reason). `seed` picks the random problems.
-SelfTestResult run_self_test(SelfTestDevice& device, int index = 0, unsigned long long seed = 1);
+/// Runs every check on `device` against the host twin, then, when all passed, measures its rates
+/// (measure_rates with `repetitions`; fixed_s is the self-test's own time, which opened the
+/// device). Never throws: an exception of the device becomes the reason. `seed` picks the
+/// random problems.
+SelfTestResult run_self_test(SelfTestDevice& device, int index = 0, unsigned long long seed = 1,
+                             int repetitions = 3);
+
+/// The device's insertion-pricing rates on a random problem: the fastest of `repetitions`
+/// calls of one request (round_overhead_s) and of a batch of many (the slope: device_row_s),
+/// and one pinned copy of 8 MiB (h2d_bytes_per_s). fixed_s is left 0 (the caller knows it).
+DeviceRates measure_rates(SelfTestDevice& device, int repetitions, unsigned long long seed = 7);
 
 /// The process's verdict on device `index`: the self-test runs the first time a device index is
 /// asked for (once, thread-safe: other callers wait for it) and later calls return the same

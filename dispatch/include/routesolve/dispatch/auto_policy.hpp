@@ -22,11 +22,11 @@
 //
 // Where the rates come from (docs/BENCHMARKS.md, "`--backend auto`"): step_s and pricing_share
 // are measured on the host (`--profile` of a cuda-host solve on CVRPLIB X n = 251 and 502:
-// pricing about 32% of the search, 17 us per step); the device figures are estimates until
-// scripts/gpu-check records them (bench_insertion `cuda` rows: ms per call and transfer share).
-// With these rates the device never pays: an insertion round costs the device a launch and two
-// copies whatever its size, and pricing is a third of a step. The search's device path is for
-// measuring and for devices the rates show faster; auto keeps the CPU.
+// pricing about 32% of the search, 17 us per step). The device rates (round_overhead_s,
+// device_row_s, h2d_bytes_per_s, fixed_s) are measured on the device itself: by its self-test
+// the first time the process asks about it, or read from the calibration file that
+// `routesolve device-check --calibrate` wrote (calibration.hpp). They have no defaults: with no
+// measurement (device_measured false) auto keeps the CPU.
 
 #include <cstddef>
 #include <cstdint>
@@ -34,6 +34,10 @@
 
 #include "routesolve/backend.hpp"
 #include "routesolve/problem.hpp"
+
+namespace routesolve::cuda {
+struct DeviceRates;  // routesolve/cuda/self_test.hpp
+}
 
 namespace routesolve::dispatch {
 
@@ -48,18 +52,20 @@ struct AutoInputs {
   bool device = false;            ///< a usable device is present
 };
 
-/// The rates of the model. Defaults: see the header comment (measured on the host, estimated for
-/// the device).
+/// The rates of the model. The host's have defaults measured on the host (header comment); the
+/// device's are zero until set from a measurement (with_device).
 struct AutoRates {
   double step_s = 17e-6;             ///< one chain step on one host thread (cuda-host --profile, X n 251-502)
   double pricing_share = 0.32;       ///< of a step: the insertion pricing (`kernel` of cuda-host)
   double requests_per_step = 12.0;   ///< insertion rounds per step (tasks removed by the ruin)
   double rows_per_request = 240.0;   ///< positions priced per request (24 tours of ~10 tasks)
-  double round_overhead_s = 40e-6;   ///< estimate: two launches, two copies, one sync
-  double device_row_s = 0.2e-9;      ///< estimate: one position priced, all threads at once
   double upload_bytes = 6000.0;      ///< per chain and round: its changed tours' segments
-  double h2d_bytes_per_s = 2.0e10;   ///< estimate: pinned, one copy
-  double fixed_s = 0.25;             ///< estimate: CUDA context start + stream + buffers
+  bool device_measured = false;      ///< the four below come from a measurement of this device
+  double round_overhead_s = 0.0;     ///< measured: one pricing call (launches, copies, sync)
+  double device_row_s = 0.0;         ///< measured: one more position priced in a call
+  double h2d_bytes_per_s = 0.0;      ///< measured: pinned, one copy
+  double fixed_s = 0.0;              ///< measured: opening the device (context, streams, buffers)
+  std::string device_source;         ///< where they come from ("self-test" or a calibration file)
   double tasks_per_chain = 25.0;     ///< a chain's region: two tours or more
   double min_gain = 1.5;             ///< the device must do this many times the cpu's steps
   double max_fixed_share = 0.1;      ///< of the time limit
@@ -73,14 +79,21 @@ struct AutoEstimate {
   std::string why;      ///< one line, for --verbose and the tests
 };
 
-/// The model (pure: no device query).
+/// The host rates with the device's measured ones (`device.measured` false: left unmeasured).
+AutoRates with_device(const cuda::DeviceRates& device, AutoRates rates = {});
+
+/// The model (pure: no device query). Without measured device rates: the CPU, saying so.
 AutoEstimate estimate_auto(const AutoInputs& in, const AutoRates& rates = {});
 
 /// The inputs of a problem and its options; `device` from device_available().
 AutoInputs auto_inputs(const Problem& problem, const SolveOptions& options);
 
+/// The model's verdict for `options`' device: its rates from device_rates (calibration.hpp; the
+/// self-test runs now when a device is present and untested).
+AutoEstimate estimate_auto(const Problem& problem, const SolveOptions& options);
+
 /// True when a device is usable and the model says it pays for a problem of `tasks` tasks (one
-/// matrix, no time limit).
+/// matrix, no time limit, device 0).
 bool device_pays_for(std::size_t tasks) noexcept;
 /// The same model with the problem's matrices, the time limit and the threads of `options`.
 bool device_pays_for(const Problem& problem, const SolveOptions& options) noexcept;
