@@ -16,6 +16,7 @@
 #include "bindings.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/formats.hpp"
+#include "routesolve/io/matrix_formats.hpp"
 #include "routesolve/io/vroom_json.hpp"
 #include "routesolve/validator.hpp"
 
@@ -51,7 +52,7 @@ IntMatrix to_eigen(const Matrix& m) {
   for (Eigen::Index i = 0; i < n; ++i)
     for (Eigen::Index j = 0; j < n; ++j) {
       const std::int64_t v = m(static_cast<std::size_t>(i), static_cast<std::size_t>(j));
-      out(i, j) = v >= kUnreachable ? kUnreachable : v;
+      out(i, j) = v >= kUnreachable ? io::kJsonUnreachable : v;  // what the CLI and the C API write
     }
   return out;
 }
@@ -153,7 +154,7 @@ PYBIND11_MODULE(_core, m) {
   using namespace routesolve::python;
   m.doc() = "routesolve's extension module; use the package routesolve.";
   m.attr("__version__") = ROUTESOLVE_VERSION_INFO;
-  m.attr("UNREACHABLE") = kUnreachable;
+  m.attr("UNREACHABLE") = io::kJsonUnreachable;  // a pair without a road path in matrix()
 
   // Error (RuntimeError) and one subclass per error code; InvalidInput is also a ValueError.
   PyObject* base = PyErr_NewExceptionWithDoc("routesolve.Error", "A routesolve error: its message names the file or JSON path and the field.", PyExc_RuntimeError, nullptr);

@@ -32,9 +32,9 @@ def test_same_message_as_the_cli(cli, tmp_path):
 
 
 @pytest.mark.parametrize("problem, where", [
-    ({"vehicles": [], "jobs": []}, "vehicles"),
+    ({"vehicles": [{"id": -1, "start": [9.5, 47.1]}], "jobs": []}, "vehicles[0].id"),
     ({"vehicles": [{"id": 1, "start_index": 5}], "jobs": [{"id": 1, "location_index": 0}],
-      "matrices": {"car": {"durations": [[0]]}}}, "vehicles[0].start_index"),
+      "matrices": {"car": {"durations": [[0]]}}}, "vehicles[0].start"),
     ('{"vehicles": [', "problem"),
 ])
 def test_malformed_documents(problem, where):
