@@ -67,9 +67,11 @@ void print(const char* title, const rs::Problem& problem, const rs::Solution& s)
   for (const rs::Route& r : s.routes) {
     std::printf("  van %llu:", static_cast<unsigned long long>(r.vehicle_id));
     for (const rs::Step& step : r.steps)
-      if (step.type == rs::StepType::Job)
-        std::printf(" %llu@%02lld:%02lld", static_cast<unsigned long long>(step.id),
-                    static_cast<long long>(step.arrival / 3600), static_cast<long long>(step.arrival % 3600 / 60));
+      if (step.type == rs::StepType::Job) {
+        const rs::Duration start = step.arrival + step.waiting_time;  // service starts
+        std::printf(" %llu@%02lld:%02lld", static_cast<unsigned long long>(step.id), static_cast<long long>(start / 3600),
+                    static_cast<long long>(start % 3600 / 60));
+      }
     std::printf("\n");
   }
 }

@@ -41,8 +41,8 @@ def show(title, solution):
     print(f"{title}: cost {solution.cost}, {len(solution.routes)} routes, {len(solution.unassigned)} unassigned"
           + (" (interrupted: best so far)" if solution.interrupted else ""))
     for route in solution.routes:
-        stops = [f"{s['id']}@{s['arrival'] // 3600:02d}:{s['arrival'] % 3600 // 60:02d}"
-                 for s in route["steps"] if s["type"] == "job"]
+        starts = [(s["id"], s["arrival"] + s["waiting_time"]) for s in route["steps"] if s["type"] == "job"]
+        stops = [f"{i}@{t // 3600:02d}:{t % 3600 // 60:02d}" for i, t in starts]
         print(f"  van {route['vehicle']}: {' '.join(stops)}")
 
 
