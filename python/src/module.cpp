@@ -171,8 +171,9 @@ PYBIND11_MODULE(_core, m) {
                         {ErrorCode::Unsupported, "Unsupported", nullptr},
                         {ErrorCode::Internal, "InternalError", nullptr}};
   for (const Kind& k : kinds) {
-    py::tuple bases = k.also != nullptr ? py::make_tuple(py::handle(base), py::handle(k.also))
-                                        : py::make_tuple(py::handle(base));
+    py::tuple bases;
+    if (k.also != nullptr) bases = py::make_tuple(py::handle(base), py::handle(k.also));
+    else bases = py::make_tuple(py::handle(base));
     PyObject* cls = PyErr_NewException((std::string("routesolve.") + k.name).c_str(), bases.ptr(), nullptr);
     if (cls == nullptr) throw py::error_already_set();
     m.attr(k.name) = py::handle(cls);
