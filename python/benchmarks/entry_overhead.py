@@ -112,7 +112,7 @@ def main():
         path.write_text(json.dumps(doc))
         runs = {
             "CLI `routesolve solve FILE`": ([str(build / "bin" / "routesolve"), "solve", str(path), "--backend", "cpu",
-                                            "--time-limit", str(a.time_limit), "-v", "-o", str(work / "out.json")],
+                                            "--time-limit", str(a.time_limit), "--verbose", "-o", str(work / "out.json")],
                                            progress),
             "C `rs_solve_json` (file read included)": ([str(exe), str(path), str(a.time_limit)], None),
             "Python `solve(path)`": ([a.python, "-c", PY_RUN, "path", str(path), str(a.time_limit)], None),
