@@ -1,0 +1,144 @@
+#include "routesolve/capi/embedding.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "routesolve/contraction_hierarchy.hpp"
+#include "routesolve/dispatch/matrices.hpp"
+#include "routesolve/error.hpp"
+#include "routesolve/io/matrix_formats.hpp"
+#include "routesolve/io/road_formats.hpp"
+#include "routesolve/io/vroom_json.hpp"
+#include "routesolve/solve.hpp"
+
+namespace routesolve::capi {
+
+namespace {
+
+dispatch::MatrixOptions matrix_options(const EmbedOptions& o) {
+  dispatch::MatrixOptions m;
+  m.network = o.network;
+  m.backend = parse_backend(o.backend);
+  m.device.index = o.device;
+  m.threads = o.threads == 0 ? 1 : o.threads;
+  return m;
+}
+
+}  // namespace
+
+SolveOptions solve_options(const EmbedOptions& o) {
+  SolveOptions s;
+  s.backend = parse_backend(o.backend);
+  s.device.index = o.device;
+  if (o.time_limit_s < 0) throw invalid_input("time_limit", "must not be negative");
+  s.time_limit_s = o.time_limit_s;
+  s.iterations = o.iterations;
+  s.seed = o.seed;
+  s.threads = o.threads == 0 ? 1 : o.threads;
+  s.chains = o.chains;
+  if (o.objective == "cost") s.objective = Objective::Cost;
+  else if (o.objective == "vehicles-then-cost") s.objective = Objective::VehiclesThenCost;
+  else throw invalid_input("objective", "expected \"cost\" or \"vehicles-then-cost\", got \"" + o.objective + "\"");
+  return s;
+}
+
+void fill_missing_matrices(ProblemSpec& spec, const EmbedOptions& o) {
+  if (!spec.matrices.empty()) return;
+  const auto provider = dispatch::make_matrix_provider(matrix_options(o));
+  network::fill_matrices(spec, *provider);
+}
+
+std::shared_ptr<const Problem> problem_from_json(std::string_view text, const std::string& source,
+                                                 const EmbedOptions& o) {
+  ProblemSpec spec = io::parse_vroom_problem(text, source);
+  fill_missing_matrices(spec, o);
+  return Problem::create(std::move(spec));
+}
+
+Solution solve_checked(const Problem& problem, const SolveOptions& options) {
+  Solution solution = solve(problem, options);
+  const ValidationReport report = validate(problem, solution);
+  if (!report.ok())
+    throw Error(ErrorCode::Internal, "the solver's solution failed validation:\n" + report.to_text());
+  return solution;
+}
+
+std::string report_to_json(const ValidationReport& report) {
+  nlohmann::json out;
+  out["ok"] = report.ok();
+  out["violations"] = nlohmann::json::array();
+  for (const Violation& v : report.violations) {
+    out["violations"].push_back({{"where", v.where}, {"kind", std::string(to_string(v.kind))}, {"message", v.message}});
+  }
+  return out.dump();
+}
+
+std::vector<Coordinates> points_from_json(std::string_view text, const std::string& source) {
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw invalid_input(source, std::string("not valid JSON: ") + e.what());
+  }
+  if (!doc.is_array()) throw invalid_input(source, "expected a JSON array of [lon, lat]");
+  std::vector<Coordinates> points;
+  points.reserve(doc.size());
+  for (std::size_t i = 0; i < doc.size(); ++i) {
+    const auto& p = doc[i];
+    if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_number())
+      throw invalid_input(source + "[" + std::to_string(i) + "]", "expected [lon, lat]");
+    const Coordinates c{p[0].get<double>(), p[1].get<double>()};
+    if (c.lon < -180 || c.lon > 180 || c.lat < -90 || c.lat > 90)
+      throw invalid_input(source + "[" + std::to_string(i) + "]", "longitude or latitude out of range");
+    points.push_back(c);
+  }
+  return points;
+}
+
+network::ProvidedMatrices travel_matrices(std::span<const Coordinates> points, const EmbedOptions& o) {
+  const auto provider = dispatch::make_matrix_provider(matrix_options(o));
+  return provider->compute(points, network::MatrixScale{});
+}
+
+std::string matrices_to_json(const network::ProvidedMatrices& m) {
+  auto rows = [](const Matrix& x) {
+    nlohmann::json out = nlohmann::json::array();
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      nlohmann::json row = nlohmann::json::array();
+      for (std::size_t j = 0; j < x.size(); ++j) {
+        const std::int64_t v = x(i, j);
+        row.push_back(v >= kUnreachable ? io::kJsonUnreachable : v);
+      }
+      out.push_back(std::move(row));
+    }
+    return out;
+  };
+  nlohmann::json car;
+  car["durations"] = rows(m.durations);
+  car["distances"] = rows(m.distances);
+  nlohmann::json out;
+  out["matrices"]["car"] = std::move(car);
+  return out.dump();
+}
+
+NetworkInfo build_network_cache(const std::string& input, const std::string& output) {
+  const RoadNetwork net = io::read_network(input);
+  io::write_network_cache(net, output);
+  const RoadNetwork back = io::read_network_cache(output);
+  if (back.graph.node_count() != net.graph.node_count() || back.graph.arc_count() != net.graph.arc_count())
+    throw Error(ErrorCode::Internal, output + ": the cache did not read back the same network");
+  const ContractionHierarchy ch = build_contraction_hierarchy(back.graph, {}, nullptr);
+  io::add_cache_section(output, io::CacheSection{kChCacheSection, ch.to_bytes()});
+  return load_network(output);
+}
+
+NetworkInfo load_network(const std::string& file) {
+  const auto router = dispatch::load_road_router(file);
+  NetworkInfo info;
+  info.path = file;
+  info.nodes = router->graph().node_count();
+  info.arcs = router->graph().arc_count();
+  info.coordinates = router->has_coordinates();
+  return info;
+}
+
+}  // namespace routesolve::capi

@@ -1,0 +1,30 @@
+# ctest's installed_package_example: installs this build into a fresh prefix, then configures,
+# builds and runs examples/cpp_dispatch against it through find_package(routesolve 0.2 CONFIG).
+#   cmake -DBUILD=<build> -DSOURCE=<repo> -DWORK=<folder> -P cmake/test_installed_package.cmake
+file(REMOVE_RECURSE ${WORK})
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${ARGN}: exit ${rc}\n${out}\n${err}")
+  endif()
+  set(last_output "${out}" PARENT_SCOPE)
+endfunction()
+run(${CMAKE_COMMAND} --install ${BUILD} --prefix ${WORK}/prefix)
+foreach(file lib/cmake/routesolve/routesolveConfig.cmake lib/cmake/routesolve/routesolveConfigVersion.cmake
+             include/routesolve/version.hpp include/routesolve/routesolve_c.h include/routesolve/solve.hpp bin/routesolve)
+  if(NOT EXISTS ${WORK}/prefix/${file})
+    message(FATAL_ERROR "not installed: ${file}")
+  endif()
+endforeach()
+run(${CMAKE_COMMAND} -S ${SOURCE}/examples/cpp_dispatch -B ${WORK}/example -DCMAKE_PREFIX_PATH=${WORK}/prefix
+    -DCMAKE_BUILD_TYPE=Release)
+run(${CMAKE_COMMAND} --build ${WORK}/example)
+run(${WORK}/example/dispatch)
+if(NOT last_output MATCHES "after the change: cost [0-9]+, [0-9]+ routes, 0 unassigned")
+  message(FATAL_ERROR "unexpected output of the C++ example:\n${last_output}")
+endif()
+run(${WORK}/example/dispatch_c)
+if(NOT last_output MATCHES "\"routes\"")
+  message(FATAL_ERROR "unexpected output of the C example:\n${last_output}")
+endif()
+message(STATUS "the installed package builds and runs examples/cpp_dispatch")

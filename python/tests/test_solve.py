@@ -1,0 +1,106 @@
+"""Solving from Python: shared benchmark instances checked independently, every problem form
+(dict, JSON text, path, Problem with numpy matrices), the Solution object, progress."""
+import json
+import threading
+
+import numpy as np
+import pytest
+
+import routesolve
+from checker import check_cvrp, check_solomon
+from conftest import REPO, dataset, grid_problem
+
+FIXED = dict(backend="cpu", iterations=300, seed=3)  # a fixed amount of work: reproducible
+
+
+@pytest.mark.parametrize("name", ["A-n32-k5.vrp", "A-n45-k6.vrp"])
+def test_cvrplib_instances_pass_an_independent_check(name):
+    path = dataset("cvrp", "augerat", "A", name)
+    solution = routesolve.solve(path, **FIXED)
+    assert solution.validate().ok
+    check_cvrp(path, solution)
+
+
+@pytest.mark.parametrize("name", ["C101.txt", "R101.txt"])
+def test_solomon_instances_pass_an_independent_check(name):
+    path = dataset("vrptw", "solomon", name)
+    solution = routesolve.solve(str(path), threads=2, **FIXED)
+    assert solution.validate().ok
+    check_solomon(path, solution)
+
+
+def small_document():
+    return {
+        "vehicles": [{"id": 1, "start_index": 0, "end_index": 0, "capacity": [4]},
+                     {"id": 2, "start_index": 0, "end_index": 0, "capacity": [4]}],
+        "jobs": [{"id": 10 + i, "location_index": i + 1, "delivery": [1]} for i in range(5)],
+        "matrices": {"car": {"durations": [[abs(i - j) * 100 + (i != j) * 7 for j in range(6)] for i in range(6)]}},
+    }
+
+
+def test_every_problem_form_gives_the_same_solution(tmp_path):
+    doc = small_document()
+    path = tmp_path / "small.json"
+    path.write_text(json.dumps(doc))
+    durations = np.array(doc["matrices"]["car"]["durations"], dtype=np.int64)
+    built = routesolve.Problem(vehicles=doc["vehicles"], jobs=doc["jobs"], durations=durations)
+    forms = [doc, json.dumps(doc), json.dumps(doc).encode(), str(path), path, built,
+             routesolve.Problem.from_dict(doc), routesolve.read_problem(path)]
+    results = [routesolve.solve(p, **FIXED).to_dict() for p in forms]
+    for r in results[1:]:
+        assert r["routes"] == results[0]["routes"]
+        assert r["summary"]["cost"] == results[0]["summary"]["cost"]
+    assert built.tasks == 5 and built.vehicles == 2
+
+
+def test_numpy_matrices_are_read_in_place_and_float_arrays_rounded():
+    doc = small_document()
+    durations = np.ascontiguousarray(np.array(doc["matrices"]["car"]["durations"], dtype=np.int64))
+    problem = routesolve.Problem(vehicles=doc["vehicles"], jobs=doc["jobs"], durations=durations,
+                                 distances=durations * 10)
+    # The array handed to the extension is the caller's own (no conversion copy).
+    assert problem._matrices["car"][0] is durations
+    as_float = routesolve.Problem(vehicles=doc["vehicles"], jobs=doc["jobs"], durations=durations + 0.2)
+    a = routesolve.solve(problem, **FIXED)
+    b = routesolve.solve(as_float, **FIXED)
+    visits = lambda s: [(r["vehicle"], [step.get("id") for step in r["steps"]]) for r in s.routes]
+    assert visits(a) == visits(b) and a.cost == b.cost
+    assert a.summary["distance"] == 10 * a.summary["duration"]
+    # Fortran-ordered or int32 input works too (converted once).
+    f = routesolve.Problem(vehicles=doc["vehicles"], jobs=doc["jobs"], durations=np.asfortranarray(durations).astype(np.int32))
+    assert routesolve.solve(f, **FIXED).cost == a.cost
+
+
+def test_solution_object():
+    s = routesolve.solve(small_document(), **FIXED)
+    d = s.to_dict()
+    assert d["routes"] == s.routes and d["unassigned"] == s.unassigned and d["summary"] == s.summary
+    assert json.loads(s.to_json()) == d and json.loads(s.to_json(indent=2)) == d
+    assert s.backend == "cpu" and not s.interrupted and not s.stopped
+    served = sorted(step["id"] for r in s.routes for step in r["steps"] if step["type"] == "job")
+    assert served == [10, 11, 12, 13, 14]
+    report = s.validate()
+    assert report.ok and bool(report) and report.violations == []
+    # The validator catches a tampered solution.
+    d["routes"][0]["steps"] = [st for st in d["routes"][0]["steps"] if st["type"] != "job"]
+    tampered = routesolve._core.validate(s.problem._handle, json.dumps(d))
+    assert not tampered["ok"] and tampered["violations"][0]["where"]
+
+
+def test_progress_is_reported_on_the_calling_thread():
+    calls = []
+    routesolve.solve(grid_problem(60), backend="cpu", iterations=2000,
+                     progress=lambda p: calls.append((threading.get_ident(), p)))
+    assert calls, "no progress report"
+    assert {ident for ident, _ in calls} == {threading.get_ident()}
+    assert set(calls[0][1]) == {"elapsed_s", "fraction", "best_cost", "routes", "unassigned"}
+
+
+def test_coordinates_only_problem_uses_great_circle_matrices():
+    example = REPO / "examples" / "fleet_coordinates.json"
+    s = routesolve.solve(example, backend="cpu", iterations=200)
+    assert s.validate().ok and s.routes
+
+
+def test_version():
+    assert routesolve.__version__ == "0.2.0"
