@@ -129,6 +129,7 @@ void AnnealingSearch::cost_begin(double fraction) {
   const Score& before = step_before_;
   temperature_ = temperature(fraction);
   current_.begin_change();
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
   std::vector<std::size_t> tasks = removal_.apply(current_, rng_);
   // Tasks left out before get another chance (a bounded number, for speed).
   std::vector<std::size_t> waiting = current_.unassigned_tasks();
@@ -145,7 +146,6 @@ void AnnealingSearch::cost_begin(double fraction) {
   const double routed = static_cast<double>(current_.insertable().size()) - static_cast<double>(before.unassigned);
   if (parameters_.open_route > 0.0 && !tasks.empty() && current_.used_routes() < route_cap &&
       routed >= parameters_.open_route_min_length * static_cast<double>(current_.used_routes())) {
-    std::uniform_real_distribution<double> unit(0.0, 1.0);
     if (unit(rng_) < parameters_.open_route) open_with = tasks[rng_() % tasks.size()];
   }
   insertion_.begin(current_, std::move(tasks), rng_, route_cap, pass_, open_with);

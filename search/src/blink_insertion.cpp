@@ -87,7 +87,7 @@ bool BlinkInsertion::next(const WorkingSolution& solution, Pass& pass, Insertion
     pass.candidates.push_back(v);
   };
   auto empty_vehicles = [&] {
-    for (std::size_t c = 0; c < classes_->count(); ++c)
+    for (std::size_t c : classes_->opening_order())
       for (std::size_t v : classes_->members(c))
         if (solution.tour_empty(v) && solution.in_region(v) && problem.compatible(v, task)) {
           consider(v);

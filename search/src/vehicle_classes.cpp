@@ -1,5 +1,7 @@
 #include "routesolve/search/vehicle_classes.hpp"
 
+#include <algorithm>
+
 namespace routesolve::search {
 
 namespace {
@@ -38,6 +40,13 @@ VehicleClasses::VehicleClasses(const Problem& problem) {
     members_[found].push_back(v);
     class_of_[v] = found;
   }
+  opening_.resize(members_.size());
+  for (std::size_t c = 0; c < opening_.size(); ++c) opening_[c] = c;
+  std::stable_sort(opening_.begin(), opening_.end(), [&](std::size_t a, std::size_t b) {
+    const auto& x = problem.vehicle(members_[a].front()).capacity.values();
+    const auto& y = problem.vehicle(members_[b].front()).capacity.values();
+    return std::lexicographical_compare(y.begin(), y.end(), x.begin(), x.end());
+  });
 }
 
 }  // namespace routesolve::search
