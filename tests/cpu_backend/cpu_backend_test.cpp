@@ -357,6 +357,20 @@ TEST(CpuBackend, StopFlagReturnsAValidSolution) {
   for (const Unassigned& u : s.unassigned) EXPECT_EQ(u.reason, UnassignedReason::NotRouted);
 }
 
+TEST(CpuBackend, TimeUsedBeforeTheSolveLeavesTheConstructionOnly) {
+  // The caller spent the whole limit (reading, matrices): the construction still completes,
+  // at the regret size and at the size of the greedy construction, and no search runs.
+  for (const std::size_t customers : {30u, 1600u}) {
+    const auto problem = Problem::create(ring_spec(customers, customers / 4, 8));
+    SolveOptions options;
+    options.time_limit_s = 5.0;
+    options.time_used_s = 10.0;
+    const Solution s = solve_and_validate(*problem, options);
+    EXPECT_TRUE(s.unassigned.empty()) << customers;
+    EXPECT_EQ(s.iterations, 0u) << customers;
+  }
+}
+
 TEST(CpuBackend, ReportsProgress) {
   const auto problem = Problem::create(ring_spec(30, 10, 8));
   int calls = 0;
