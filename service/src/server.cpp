@@ -80,6 +80,10 @@ class Session : public std::enable_shared_from_this<Session> {
       begin_request("?", "?");
       return answer(vroom_error(431, 2, "header: the request line and headers exceed 1 MiB"), false);
     }
+    if (ec == http::error::body_limit) {  // Content-Length above the limit, seen with the header
+      begin_request(std::string(parser_->get().method_string()), std::string(parser_->get().target()));
+      return refuse_body(parser_->content_length().value_or(0));
+    }
     if (ec) return close();  // end of stream, timeout, reset: nothing to answer
     const auto& req = parser_->get();
     begin_request(std::string(req.method_string()), std::string(req.target()));
@@ -196,8 +200,8 @@ class Session : public std::enable_shared_from_this<Session> {
   /// 413 without reading the body; what the client still sends is drained (up to a bound) so
   /// that it sees the answer instead of a reset.
   void refuse_body(std::uint64_t length) {
-    const std::string size = length > 0 ? std::to_string(length) + " bytes" : "the body";
-    answer(vroom_error(413, 2, "body: " + size + " exceed the limit of " +
+    const std::string size = length > 0 ? " (" + std::to_string(length) + " bytes)" : "";
+    answer(vroom_error(413, 2, "body" + size + ": larger than the limit of " +
                                    std::to_string(state_.context.options.max_body) + " bytes (--max-body)"),
            false);
   }
