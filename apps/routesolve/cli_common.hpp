@@ -131,4 +131,7 @@ void add_generate_command(CLI::App& app, int* exit_status);
 /// `device-check`: the self-test of every CUDA device, one line each (device_check_command.cpp).
 void add_device_check_command(CLI::App& app, int* exit_status);
 
+/// `serve`: the HTTP routing service (serve_command.cpp, service/).
+void add_serve_command(CLI::App& app, int* exit_status);
+
 }  // namespace routesolve::app

@@ -4,6 +4,7 @@
 //   routesolve validate INPUT SOLUTION           check a solution, print each violation
 //   routesolve network build|info, matrix        road networks and travel matrices
 //   routesolve device-check                      self-test of every CUDA device
+//   routesolve serve --port P --network NAME=FILE  the HTTP routing service
 
 #include <fmt/core.h>
 
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
   app::add_matrix_command(app, &exit_status);
   app::add_generate_command(app, &exit_status);
   app::add_device_check_command(app, &exit_status);
+  app::add_serve_command(app, &exit_status);
   app::install_signal_handlers();
 
   try {
