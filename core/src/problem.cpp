@@ -34,14 +34,10 @@ TravelView Problem::travel(std::size_t v) const { return travel_by_index(vehicle
 TravelView Problem::travel_by_index(std::size_t t) const {
   const TravelData& td = travel_[t];
   TravelView view;
-  // n from the n x n array: avoids a map lookup on this hot path.
-  std::size_t n = static_cast<std::size_t>(std::sqrt(static_cast<double>(td.durations.size())));
-  while (n * n > td.durations.size()) --n;
-  while ((n + 1) * (n + 1) <= td.durations.size()) ++n;
-  view.n = n;
-  view.durations = td.durations.data();
-  view.distances = td.distances.data();
-  view.costs = td.costs.data();
+  view.n = td.n;
+  view.durations = td.durations;
+  view.distances = td.distances;
+  view.costs = td.costs;
   return view;
 }
 

@@ -85,51 +85,107 @@ void ProblemBuilder::derive_cost_units() {
   }
 }
 
-// Three n x n tables per travel combination: refuse with needed vs available memory first.
+// Three n x n tables per travel combination, each the problem's own matrix when it needs no
+// conversion (speed factor 1, entries already capped at kUnreachable, costs equal to the
+// durations or the distances), else a converted copy: the memory check counts the copies only.
 void ProblemBuilder::fill_travel_tables() {
-  check_matrix_memory(spec.matrices.empty() ? 0 : spec.matrices.begin()->second.durations.size(),
-                      3 * pr.travel_.size(), spec.source.empty() ? "travel tables" : spec.source);
   pr.has_distances_ = true;
+  auto capped = [](const Matrix& m) {
+    const std::int64_t* x = m.data();
+    return std::all_of(x, x + m.size() * m.size(), [](std::int64_t v) { return v <= kUnreachable; });
+  };
+  // The cost of arc k from the (final) durations and distances.
+  auto arc_cost = [&](const Coef& c, const ProfileMatrices& m, const std::string& name, std::size_t n, std::size_t k,
+                      std::int64_t dur, std::int64_t dist) {
+    std::int64_t cost = 0;
+    bool ok = true;
+    if (m.costs) {
+      const std::int64_t raw = m.costs->data()[k];
+      if (raw >= kUnreachable || dur >= kUnreachable) cost = kUnreachable;
+      else ok = mul_ok(raw, c.matrix, cost);
+    } else if (dur >= kUnreachable || dist >= kUnreachable) {
+      cost = kUnreachable;
+    } else {
+      std::int64_t a = 0, b = 0;
+      ok = mul_ok(dur, c.hour, a) && mul_ok(dist, c.km, b) && !__builtin_add_overflow(a, b, &cost);
+    }
+    if (!ok || cost > kUnreachable)
+      check.fail("matrices." + name, "arc (" + std::to_string(k / n) + ", " + std::to_string(k % n) +
+                                         ") cost overflows exact integer costs");
+    return cost;
+  };
+  struct Plan {
+    bool share_durations = false, share_distances = false;
+    const std::int64_t* costs_like = nullptr;  // a table the costs equal, or null: a copy
+  };
+  std::vector<Plan> plans(pr.travel_.size());
+  std::size_t copies = 0;
   for (std::size_t t = 0; t < pr.travel_.size(); ++t) {
     Problem::TravelData& td = pr.travel_[t];
     const std::string& name = pr.profile_names_[td.profile];
     const ProfileMatrices& m = spec.matrices.at(name);
     const std::size_t n = m.durations.size();
-    const std::size_t nn = n * n;
-    const std::int64_t* dur = m.durations.data();
-    td.durations.resize(nn);
-    for (std::size_t k = 0; k < nn; ++k) {
-      if (dur[k] >= kUnreachable) td.durations[k] = kUnreachable;
-      else if (td.speed_factor == 1.0) td.durations[k] = dur[k];
-      else td.durations[k] = std::llround(static_cast<double>(dur[k]) / td.speed_factor);
-    }
-    if (m.distances.empty()) {
-      pr.has_distances_ = false;
-      td.distances.assign(nn, 0);
-    } else {
-      td.distances.assign(m.distances.data(), m.distances.data() + nn);
-      for (auto& x : td.distances) x = std::min<std::int64_t>(x, kUnreachable);
-    }
-    td.costs.resize(nn);
-    const Coef& c = coefs[t];
-    for (std::size_t k = 0; k < nn; ++k) {
-      std::int64_t cost = 0;
-      bool ok = true;
-      if (m.costs) {
-        const std::int64_t raw = m.costs->data()[k];
-        if (raw >= kUnreachable || td.durations[k] >= kUnreachable) cost = kUnreachable;
-        else ok = mul_ok(raw, c.matrix, cost);
-      } else if (td.durations[k] >= kUnreachable || td.distances[k] >= kUnreachable) {
-        cost = kUnreachable;
-      } else {
-        std::int64_t a = 0, b = 0;
-        ok = mul_ok(td.durations[k], c.hour, a) && mul_ok(td.distances[k], c.km, b) &&
-             !__builtin_add_overflow(a, b, &cost);
+    td.n = n;
+    Plan& plan = plans[t];
+    plan.share_durations = td.speed_factor == 1.0 && capped(m.durations);
+    plan.share_distances = !m.distances.empty() && (m.distances.shares(m.durations) ? plan.share_durations
+                                                                                       : capped(m.distances));
+    // The costs may be one of the shared tables when every arc's cost is that table's entry
+    // (computed from the final durations and distances, which are the spec's here).
+    if (plan.share_durations) {
+      const std::int64_t* dur = m.durations.data();
+      const std::int64_t* dist = m.distances.empty() ? nullptr : m.distances.data();
+      auto distance = [&](std::size_t k) { return dist ? std::min<std::int64_t>(dist[k], kUnreachable) : 0; };
+      for (const std::int64_t* like : {dur, plan.share_distances ? dist : nullptr}) {
+        if (like == nullptr || plan.costs_like != nullptr) continue;
+        bool equal = true;
+        for (std::size_t k = 0; equal && k < n * n; ++k)
+          equal = arc_cost(coefs[t], m, name, n, k, dur[k], distance(k)) == like[k];
+        if (equal) plan.costs_like = like;
       }
-      if (!ok || cost > kUnreachable)
-        check.fail("matrices." + name, "arc (" + std::to_string(k / n) + ", " + std::to_string(k % n) +
-                                           ") cost overflows exact integer costs");
-      td.costs[k] = cost;
+    }
+    copies += static_cast<std::size_t>(!plan.share_durations) + static_cast<std::size_t>(!plan.share_distances) +
+              static_cast<std::size_t>(plan.costs_like == nullptr);
+  }
+  check_matrix_memory(spec.matrices.empty() ? 0 : spec.matrices.begin()->second.durations.size(), copies,
+                      spec.source.empty() ? "travel tables" : spec.source);
+  for (std::size_t t = 0; t < pr.travel_.size(); ++t) {
+    Problem::TravelData& td = pr.travel_[t];
+    const std::string& name = pr.profile_names_[td.profile];
+    const ProfileMatrices& m = spec.matrices.at(name);
+    const Plan& plan = plans[t];
+    const std::size_t n = td.n;
+    const std::size_t nn = n * n;
+    if (plan.share_durations) {
+      td.durations = m.durations.data();
+    } else {
+      const std::int64_t* dur = m.durations.data();
+      td.own_durations.resize(nn);
+      for (std::size_t k = 0; k < nn; ++k) {
+        if (dur[k] >= kUnreachable) td.own_durations[k] = kUnreachable;
+        else if (td.speed_factor == 1.0) td.own_durations[k] = dur[k];
+        else td.own_durations[k] = std::llround(static_cast<double>(dur[k]) / td.speed_factor);
+      }
+      td.durations = td.own_durations.data();
+    }
+    if (plan.share_distances) {
+      td.distances = m.distances.data();
+    } else {
+      if (m.distances.empty()) {
+        pr.has_distances_ = false;
+        td.own_distances.assign(nn, 0);
+      } else {
+        td.own_distances.assign(m.distances.data(), m.distances.data() + nn);
+        for (auto& x : td.own_distances) x = std::min<std::int64_t>(x, kUnreachable);
+      }
+      td.distances = td.own_distances.data();
+    }
+    if (plan.costs_like != nullptr) {
+      td.costs = plan.costs_like;
+    } else {
+      td.own_costs.resize(nn);
+      for (std::size_t k = 0; k < nn; ++k) td.own_costs[k] = arc_cost(coefs[t], m, name, n, k, td.durations[k], td.distances[k]);
+      td.costs = td.own_costs.data();
     }
   }
 }

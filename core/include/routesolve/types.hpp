@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "routesolve/hd/segment.hpp"
@@ -80,26 +81,43 @@ struct Coordinates {
   friend bool operator==(const Coordinates&, const Coordinates&) = default;
 };
 
-/// A dense row-major square matrix of integer travel measures.
+/// A dense row-major square matrix of integer travel measures. Copies share their storage
+/// until one of them is written (copy on write): the formats whose durations, distances and
+/// costs are one table (CVRPLIB, Solomon, Li & Lim) hold it once, and Problem::create points its
+/// travel tables at it when nothing needs converting.
 class Matrix {
  public:
   Matrix() = default;
-  explicit Matrix(std::size_t n, std::int64_t fill = 0) : n_(n), data_(n * n, fill) {}
-  Matrix(std::size_t n, std::vector<std::int64_t> data) : n_(n), data_(std::move(data)) {}
+  explicit Matrix(std::size_t n, std::int64_t fill = 0)
+      : n_(n), data_(std::make_shared<std::vector<std::int64_t>>(n * n, fill)) {}
+  Matrix(std::size_t n, std::vector<std::int64_t> data)
+      : n_(n), data_(std::make_shared<std::vector<std::int64_t>>(std::move(data))) {}
 
   [[nodiscard]] std::size_t size() const noexcept { return n_; }
   [[nodiscard]] std::int64_t operator()(std::size_t i, std::size_t j) const noexcept {
-    return data_[i * n_ + j];
+    return (*data_)[i * n_ + j];
   }
-  std::int64_t& operator()(std::size_t i, std::size_t j) noexcept { return data_[i * n_ + j]; }
-  [[nodiscard]] const std::int64_t* data() const noexcept { return data_.data(); }
-  std::int64_t* data() noexcept { return data_.data(); }
+  std::int64_t& operator()(std::size_t i, std::size_t j) { return own()[i * n_ + j]; }
+  [[nodiscard]] const std::int64_t* data() const noexcept { return data_ ? data_->data() : nullptr; }
+  std::int64_t* data() { return data_ ? own().data() : nullptr; }
   [[nodiscard]] bool empty() const noexcept { return n_ == 0; }
-  friend bool operator==(const Matrix&, const Matrix&) = default;
+  /// True when both hold the same storage (then equal without comparing).
+  [[nodiscard]] bool shares(const Matrix& o) const noexcept { return data_ != nullptr && data_ == o.data_; }
+  friend bool operator==(const Matrix& a, const Matrix& b) {
+    if (a.n_ != b.n_) return false;
+    if (a.data_ == b.data_ || a.n_ == 0) return true;
+    return *a.data_ == *b.data_;
+  }
 
  private:
+  /// The storage, made this matrix's own first if it is shared (copy on write).
+  std::vector<std::int64_t>& own() {
+    if (data_.use_count() > 1) data_ = std::make_shared<std::vector<std::int64_t>>(*data_);
+    return *data_;
+  }
+
   std::size_t n_ = 0;
-  std::vector<std::int64_t> data_;
+  std::shared_ptr<std::vector<std::int64_t>> data_;
 };
 
 }  // namespace routesolve
