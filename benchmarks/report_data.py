@@ -50,10 +50,12 @@ def run_info(path: Path) -> dict:
 
 
 def load_text(info: dict) -> str:
+    """The one-minute load average over the run: "a" or "low-high"."""
     lo, hi = num(info.get("load_start")), num(info.get("load_end"))
     if lo is None:
         return "?"
-    return f"{lo:.1f}" if hi is None or abs(hi - lo) < 0.05 else f"{lo:.1f}-{hi:.1f}"
+    a, b = sorted((f"{lo:.1f}", f"{lo if hi is None else hi:.1f}"), key=float)
+    return a if a == b else f"{a}-{b}"
 
 
 PROV_HEAD = " version | settings | load (1 min) | date | command |"
@@ -140,20 +142,23 @@ def peers_block(inputs: list[tuple[list[dict], dict]], quality: list, prov_lines
             infos[key] = info
             all_rows.append(r)
     series: dict[str, dict] = {}
-    for (set_name, limit, solver), rows in sorted(groups.items()):
+    order = {"routesolve": 0, "pyvrp": 1, "ortools": 2, "vroom": 3}
+    for (set_name, limit, solver), rows in sorted(groups.items(),
+                                                  key=lambda kv: (kv[0][0], kv[0][1], order.get(kv[0][2], 9), kv[0][2])):
         if all(r.get("status") == "not supported" for r in rows):
             continue
         feas = [r for r in rows if r.get("feasible") == "yes"]
         gaps = [num(r["gap_pct"]) for r in feas if num(r.get("gap_pct")) is not None]
         secs = [num(r.get("seconds"), 0.0) for r in rows]
-        loads = sorted(num(r.get("load_avg_1m"), 0.0) for r in rows)
-        load = f"{loads[0]:.1f}" if loads[0] == loads[-1] else f"{loads[0]:.1f}-{loads[-1]:.1f}"
+        loads = sorted(f"{num(r.get('load_avg_1m'), 0.0):.1f}" for r in rows)
+        load = loads[0] if loads[0] == loads[-1] else f"{loads[0]}-{loads[-1]}"
         dates = sorted(r.get("date", "")[:10] for r in rows)
         info = infos[(set_name, limit, solver)]
         prov = prov_cells(info, short_settings(solver, rows[0].get("settings", ""), limit), load=load,
                           date=dates[0] if dates[0] == dates[-1] else f"{dates[0]}..{dates[-1]}",
                           command=info.get("command") or rows[0].get("command"),
-                          version=rows[0].get("version") or None)
+                          version=(info.get("version") if solver == "routesolve" else None)
+                          or rows[0].get("version") or None)
         mean = sum(gaps) / len(gaps) if gaps else None
         lines.append(f"| {set_name} | {limit:g} | {solver} | {len(rows)} | {len(feas)} | "
                      f"{'' if mean is None else f'{mean:.2f}'} | {sum(r.get('won') == 'yes' for r in rows)} | "

@@ -37,7 +37,9 @@ def _save(fig, path: str, title: str) -> None:
         warnings.simplefilter("ignore")  # a layout it cannot tighten is still drawn
         fig.tight_layout()
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, format="svg", metadata={"Date": None}, bbox_inches="tight")
+    fmt = Path(path).suffix.lstrip(".") or "svg"
+    fig.savefig(path, format=fmt, bbox_inches="tight", dpi=80,
+                metadata={"Date": None} if fmt == "svg" else {"Software": None})
     import matplotlib.pyplot as plt
     plt.close(fig)
 
@@ -117,7 +119,7 @@ def backends(plt, data: list, path: str, title: str) -> None:
                     continue
                 xs.append(x)
                 ys.append(r[key])
-            ax.bar(xs, ys, width, label=b)
+            ax.bar(xs, ys, width, label=b, color=plt.get_cmap("tab10")(k))
         if log and any(r.get(key) for r in data):
             ax.set_yscale("log")
         ax.set_xticks(range(len(scenarios)))
@@ -162,6 +164,8 @@ def scale(plt, data: dict, path: str, title: str) -> None:
         ax.set_xscale("log")
         ax.set_xlabel("n (stops or customers)")
         ax.set_ylabel(name)
+    axes[0].set_ylim(bottom=0)
+    axes[1].set_ylim(bottom=0)
     axes[2].set_yscale("log")
     axes[0].legend(fontsize=8)
     _save(fig, path, title)
