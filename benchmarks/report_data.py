@@ -126,10 +126,11 @@ def peers_block(inputs: list[tuple[list[dict], dict]], quality: list, prov_lines
     rows as more points) and the performance profile."""
     lines = prov_lines + [
         "", "Per set and time limit, per solver: feasible runs (validated by `routesolve validate` and "
-        "recomputed by the suite), mean gap to the best known over its feasible instances, instances "
+        "recomputed by the suite), mean objective (distance; travel seconds for the migration scenarios) and mean gap to the best "
+        "known over its feasible instances, instances "
         "won (best among the solvers, ties shared), mean wall seconds.", "",
-        "| set | time limit (s) | solver | instances | feasible | mean gap % | won | mean s |" + PROV_HEAD,
-        "|---|--:|---|--:|--:|--:|--:|--:|" + PROV_RULE]
+        "| set | time limit (s) | solver | instances | feasible | mean objective | mean gap % | won | mean s |"
+        + PROV_HEAD, "|---|--:|---|--:|--:|--:|--:|--:|--:|" + PROV_RULE]
     groups: dict[tuple, list] = {}
     infos: dict[tuple, dict] = {}
     all_rows = []
@@ -160,7 +161,9 @@ def peers_block(inputs: list[tuple[list[dict], dict]], quality: list, prov_lines
                           version=(info.get("version") if solver == "routesolve" else None)
                           or rows[0].get("version") or None)
         mean = sum(gaps) / len(gaps) if gaps else None
-        lines.append(f"| {set_name} | {limit:g} | {solver} | {len(rows)} | {len(feas)} | "
+        costs = [num(r["distance"]) for r in feas if num(r.get("distance")) is not None]
+        objective = f"{sum(costs) / len(costs):,.1f}" if costs else ""
+        lines.append(f"| {set_name} | {limit:g} | {solver} | {len(rows)} | {len(feas)} | {objective} | "
                      f"{'' if mean is None else f'{mean:.2f}'} | {sum(r.get('won') == 'yes' for r in rows)} | "
                      f"{sum(secs) / len(secs):.2f} |" + prov)
         if mean is not None:

@@ -180,11 +180,11 @@ class ReportTest(unittest.TestCase):
         r = self.report("--peers", str(self.dir / "peers-1s.csv"), "--peers", str(self.dir / "peers-2s.csv"))
         self.assertEqual(r.returncode, 0, r.stderr)
         doc = self.doc.read_text()
-        self.assertIn("| augerat | 1 | routesolve | 2 | 2 | 0.25 | 2 | 1.00 | 0.1.0 | time-limit 1 threads 1 seed 1 "
+        self.assertIn("| augerat | 1 | routesolve | 2 | 2 | 726.0 | 0.25 | 2 | 1.00 | 0.1.0 | time-limit 1 threads 1 seed 1 "
                       "| 2.5-3.1 | 2026-12-01 | `routesolve A/A-n32-k5` |", doc)
-        self.assertIn("| augerat | 1 | vroom | 2 | 1 | 1.78 | 0 | 1.00 | 1.15.2 | exploration_level=5, nb_threads=1, 1 s "
+        self.assertIn("| augerat | 1 | vroom | 2 | 1 | 800.0 | 1.78 | 0 | 1.00 | 1.15.2 | exploration_level=5, nb_threads=1, 1 s "
                       "| 2.5 | 2026-12-01 | `vroom A/A-n32-k5` |", doc)
-        self.assertIn("| augerat | 2 | vroom | 1 | 1 | 0.77 | 0 | 2.00 | 1.15.2 |", doc)
+        self.assertIn("| augerat | 2 | vroom | 1 | 1 | 790.0 | 0.77 | 0 | 2.00 | 1.15.2 |", doc)
         self.assertIn("`benchmarks/peers --sets augerat --time-limit 2` |", doc)  # the run.json's command
         self.assertNotIn("| pyvrp |", doc)  # not supported everywhere: no row
         self.assertIn("](plots/peers-gap-vs-time.svg)", doc)
