@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -391,3 +392,19 @@ def plan(routesolve: Path | None, datasets: Path, work: Path, sizes, networks, s
             out.append(FleetInstance("migration", iname, with_m, n=stops, fleet=trucks,
                                      scenario=scen, network=net, stops=stops, trucks=trucks))
     return out, missing
+
+
+def instances(args) -> list[FleetInstance]:
+    """benchmarks/peers' migration set from its arguments (--migration-sizes, --migration-networks,
+    --migration-dir, --seed, --instances, --limit); problems are reported on stderr."""
+    try:
+        insts, missing = plan(args.routesolve, args.datasets, args.migration_dir.resolve(),
+                              args.migration_sizes, args.migration_networks, args.seed, args.dry_run)
+    except (ScenarioError, OSError, subprocess.SubprocessError) as e:
+        print(f"peers: migration: {e}", file=sys.stderr)
+        return []
+    if missing:
+        print(f"peers: migration: dataset missing, skipped: {', '.join(missing)}", file=sys.stderr)
+    if args.instances:
+        insts = [i for i in insts if i.name.lower() in args.instances]
+    return insts[:args.limit] if args.limit else insts
