@@ -217,6 +217,20 @@ class DryRun(Files):
         self.assertTrue(all("--time-limit 2" in ln for ln in lines))
         self.assertFalse((self.dir / "venv").exists())  # nothing installed
 
+    def test_migration_commands(self):
+        r = self.run_peers("--sets", "migration", "--datasets", str(self.dir), "--dry-run",
+                           "--migration-sizes", "50x5", "--migration-networks", "city",
+                           "--migration-dir", str(self.dir / "mig"), "--time-limit", "3")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = [ln for ln in r.stdout.splitlines() if "city-50x5-s1" in ln]
+        self.assertEqual(len(lines), 4)
+        self.assertIn("solve " + str(self.dir / "mig" / "city-50x5-s1.json") + " --network "
+                      + str(self.dir / "mig" / "city.rsnet"), lines[0])
+        self.assertIn("peers_worker.py vroom " + str(self.dir / "mig" / "city-50x5-s1.matrix.json")
+                      + " --format vroom", lines[3])
+        self.assertEqual(self.run_peers("--sets", "migration", "--migration-sizes", "5y", "--dry-run",
+                                        "--datasets", str(self.dir)).returncode, 2)
+
     def test_missing_datasets_and_bad_solver(self):
         self.assertEqual(self.run_peers("--datasets", str(self.dir / "none")).returncode, 77)
         self.assertEqual(self.run_peers("--solvers", "gurobi", "--dry-run").returncode, 2)

@@ -5,7 +5,8 @@ environment's Python (PyVRP, OR-Tools, pyvroom); everything else is benchmarks/p
                     --seed N --out RESULT.json
 
 Writes RESULT.json: {solver, version, settings, status (ok | no solution | not supported),
-message, routes (node sequences, depot excluded), reported_cost, solve_seconds}. One thread.
+message, routes (node sequences, depot excluded; for --format vroom, the migration scenarios:
+[{vehicle, steps: [[job|break, id], ...]}]), reported_cost, solve_seconds}. One thread.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from importlib import metadata
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from peers_fleet import FleetProblem, read_fleet  # noqa: E402
 from peers_model import Problem, Unsupported, bounded_fleet, read_problem  # noqa: E402
 
 
@@ -189,14 +191,52 @@ def run_ortools(p: Problem, path: Path, a) -> dict:
 # ---- VROOM -------------------------------------------------------------------------------------
 
 
-def vroom_settings(limit: float, hierarchical: bool) -> dict:
+def vroom_settings(limit: float, hierarchical: bool, fleet: bool = False) -> dict:
+    if fleet:
+        return {"exploration_level": 5, "nb_threads": 1, "timeout_s": limit,
+                "matrices": "road durations and distances (routesolve matrix); cost = duration",
+                "vehicles": "the scenario's, with windows and breaks"}
     return {"exploration_level": 5, "nb_threads": 1, "timeout_s": limit,
             "matrices": "durations = distances = costs = the integer matrix",
             "vehicles": "file's fleet; CVRPLIB: min(customers, 2*ceil(demand/capacity)+2)",
             "fixed_cost_per_vehicle": "sum of longest arcs" if hierarchical else 0}
 
 
+def run_vroom_fleet(p: FleetProblem, a) -> dict:
+    """A migration scenario through pyvroom's matrices input: the road durations and distances
+    as the problem file gives them, vehicles with windows and breaks, jobs with windows."""
+    import numpy as np
+    import vroom
+    inp = vroom.Input()
+    inp.set_durations_matrix("car", np.asarray(p.durations, dtype=np.uint32))
+    inp.set_distances_matrix("car", np.asarray(p.distances, dtype=np.uint32))
+    for v in p.vehicles:
+        inp.add_vehicle(vroom.Vehicle(
+            id=v.id, start=v.start, end=v.end, profile="car", capacity=v.capacity,
+            time_window=vroom.TimeWindow(*v.window),
+            breaks=[vroom.Break(id=i, time_windows=[vroom.TimeWindow(*w) for w in ws],
+                                service=service) for i, ws, service in v.breaks]))
+    for j in p.jobs:
+        inp.add_job(vroom.Job(id=j.id, location=j.location, default_setup=j.setup,
+                              default_service=j.service, delivery=j.delivery, pickup=j.pickup,
+                              time_windows=[vroom.TimeWindow(*w) for w in j.windows]))
+    t0 = time.monotonic()
+    sol = inp.solve(exploration_level=5, nb_threads=1, timeout=timedelta(seconds=a.time_limit))
+    seconds = time.monotonic() - t0
+    out = sol.to_dict()
+    routes = [{"vehicle": int(r["vehicle"]),
+               "steps": [[s["type"], int(s["id"])] for s in r["steps"]
+                         if s["type"] in ("job", "break")]}
+              for r in out.get("routes", [])]
+    unassigned = len(out.get("unassigned", []))
+    return {"routes": routes, "reported_cost": out["summary"]["cost"], "solve_seconds": seconds,
+            "status": "ok",
+            "message": f"VROOM left {unassigned} task(s) unassigned" if unassigned else ""}
+
+
 def run_vroom(p: Problem, path: Path, a) -> dict:
+    if isinstance(p, FleetProblem):
+        return run_vroom_fleet(p, a)
     import numpy as np
     import vroom
     inp = vroom.Input()
@@ -251,14 +291,14 @@ def settings(solver: str, p: Problem | None, a) -> dict:
         return pyvrp_settings(a.seed, a.time_limit)
     if solver == "ortools":
         return ortools_settings(p, a.time_limit, a.hierarchical)
-    return vroom_settings(a.time_limit, a.hierarchical)
+    return vroom_settings(a.time_limit, a.hierarchical, isinstance(p, FleetProblem))
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="peers_worker.py")
     ap.add_argument("solver", choices=list(SOLVERS))
     ap.add_argument("file", type=Path)
-    ap.add_argument("--format", required=True, choices=["cvrplib", "solomon", "lilim"])
+    ap.add_argument("--format", required=True, choices=["cvrplib", "solomon", "lilim", "vroom"])
     ap.add_argument("--truncate", action="store_true")
     ap.add_argument("--hierarchical", action="store_true")
     ap.add_argument("--time-limit", type=float, required=True)
@@ -272,7 +312,12 @@ def main(argv=None) -> int:
     try:
         result["settings"] = settings(a.solver, None, a)
         if not a.settings_only:
-            p = read_problem(a.file, a.format, a.truncate)
+            if a.format == "vroom":
+                if a.solver != "vroom":
+                    raise NotSupported("the migration scenarios go to pyvroom only")
+                p = read_fleet(a.file)
+            else:
+                p = read_problem(a.file, a.format, a.truncate)
             result["settings"] = settings(a.solver, p, a)
             result.update(run(p, a.file, a))
         else:

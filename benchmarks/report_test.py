@@ -2,13 +2,18 @@
 """Tests of benchmarks/report on small fixture files (CTest: report_harness).
 
 Fixtures: a migration CSV (cpu, cuda-host and a cuda row without a device), a Google Benchmark
-JSON with both name layouts and a skipped device case, two quality CSVs; a document with
-hand-written text around one marker block. Checks that the text outside the markers is kept,
-blocks are replaced (and appended when absent), numbers come from the inputs, and the SVGs are
-well-formed XML.
+JSON with both name layouts and a skipped device case, two quality CSVs, two peers CSVs (two time
+limits, a vehicles-then-distance set, a failed and a not-supported run), a scale JSON; a document
+with hand-written text around one marker block. Checks that the text outside the markers is kept,
+blocks are replaced (and appended when absent), numbers and each row's provenance come from the
+inputs, the performance profile's ratios; and, when this Python has matplotlib (the peers'
+virtual environment: build/peers-venv/bin/python benchmarks/report_test.py), that every plot is
+drawn as a well-formed SVG naming its series, the same bytes for the same data. Standard library
+only otherwise; the plot tests are skipped without matplotlib.
 """
 
 import csv
+import importlib.util
 import json
 import subprocess
 import sys
@@ -19,6 +24,23 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPORT = HERE / "report"
+sys.path.insert(0, str(HERE))
+from report_data import profile_ratios, short_settings, size_of  # noqa: E402
+
+HAVE_MATPLOTLIB = importlib.util.find_spec("matplotlib") is not None
+PEERS_FIELDS = ["set", "instance", "solver", "version", "settings", "time_limit_s", "date", "load_avg_1m",
+                "command", "status", "feasible", "vehicles", "distance", "gap_pct", "won", "seconds"]
+
+
+def peers_row(set_name, inst, solver, limit, distance, gap, vehicles=3, status="ok", won="no", load="2.50"):
+    settings = "--time-limit 1 --threads 1 --seed 1" if solver == "routesolve" else \
+        json.dumps({"exploration_level": 5, "nb_threads": 1, "timeout_s": limit})
+    return {"set": set_name, "instance": inst, "solver": solver, "version": "1.15.2" if solver == "vroom" else "0.1.0",
+            "settings": settings, "time_limit_s": str(limit), "date": "2026-12-01T10:00:00+00:00",
+            "load_avg_1m": load, "command": f"{solver} {inst}", "status": status,
+            "feasible": "yes" if status == "ok" else "no", "vehicles": str(vehicles),
+            "distance": "" if distance is None else str(distance), "gap_pct": "" if gap is None else str(gap),
+            "won": won, "seconds": str(limit)}
 
 MIGRATION_FIELDS = ["network", "stops", "trucks", "backend", "transfer", "status", "parse", "network_load",
                     "snap", "matrix", "h2d", "kernels", "d2h", "search", "validate", "output", "other", "total",
@@ -73,6 +95,34 @@ class ReportTest(unittest.TestCase):
                 w = csv.writer(f)
                 w.writerow(qfields)
                 w.writerows(rows)
+        peers = {1: [peers_row("augerat", "A/A-n32-k5", "routesolve", 1, 790, 0.5, won="yes"),
+                     peers_row("augerat", "A/A-n32-k5", "vroom", 1, 800, 1.78),
+                     peers_row("augerat", "A/A-n33-k5", "routesolve", 1, 662, 0.0, won="yes", load="3.10"),
+                     peers_row("augerat", "A/A-n33-k5", "vroom", 1, None, None, status="infeasible"),
+                     peers_row("lilim", "lc101", "routesolve", 1, 900, 9.0, vehicles=10),
+                     peers_row("lilim", "lc101", "vroom", 1, 828.9, 0.0, vehicles=11, won="no")],
+                 2: [peers_row("augerat", "A/A-n32-k5", "routesolve", 2, 784, 0.0, won="yes"),
+                     peers_row("augerat", "A/A-n32-k5", "vroom", 2, 790, 0.77),
+                     peers_row("augerat", "A/A-n32-k5", "pyvrp", 2, None, None, status="not supported")]}
+        for limit, rows in peers.items():
+            with open(self.dir / f"peers-{limit}s.csv", "w", newline="") as f:
+                w = csv.DictWriter(f, fieldnames=PEERS_FIELDS)
+                w.writeheader()
+                w.writerows(rows)
+        (self.dir / "peers-2s.csv.run.json").write_text(json.dumps(
+            {"command": "benchmarks/peers --sets augerat --time-limit 2", "date": "2026-12-01T10:05:00",
+             "load_start": 2.0, "load_end": 2.6, "version": "0.1.0 (abc1234)"}))
+        scale = {"date": "2026-12-01", "time_limit": 2.0, "rows": [
+            {"family": "cvrp", "name": "gen-n1000", "backend": "cpu", "limit": 2.0, "wall": 2.31, "rss_mib": 41,
+             "exit": 0, "cost": 123456.0, "routes": 70, "unassigned": 0, "iterations": 5000, "search": 1.25,
+             "valid": True},
+            {"family": "fleet", "name": "fleet-500x50", "backend": "cpu", "limit": 2.0, "wall": 2.5, "rss_mib": 60,
+             "exit": 0, "cost": 50000.0, "routes": 30, "unassigned": 0, "iterations": 800, "search": 1.0,
+             "valid": True}]}
+        (self.dir / "scale.json").write_text(json.dumps(scale))
+        (self.dir / "migration.csv.run.json").write_text(json.dumps(
+            {"command": "benchmarks/migration --csv m.csv", "date": "2026-11-29T09:00:00", "load_start": 1.5,
+             "load_end": 1.5, "version": "0.1.0 (abc1234)"}))
         self.doc = self.dir / "docs" / "BENCHMARKS.md"
         self.doc.parent.mkdir()
         self.doc.write_text("# Benchmarks\n\nHand-written intro.\n\n<!-- generated:migration -->\nold table\n"
@@ -81,8 +131,8 @@ class ReportTest(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
-    def report(self, *args):
-        return subprocess.run([sys.executable, str(REPORT), "--doc", str(self.doc), *args],
+    def report(self, *args, python="/nonexistent/python"):
+        return subprocess.run([sys.executable, str(REPORT), "--doc", str(self.doc), "--python", python, *args],
                               capture_output=True, text=True)
 
     def test_migration_block_replaced_and_text_kept(self):
@@ -98,10 +148,13 @@ class ReportTest(unittest.TestCase):
         self.assertIn("| city | 50 x 5 | cpu | 0.100 |", doc)
         self.assertIn("| 1.25x | 10.0x | 10291 | 1 | 1.2% | kernels 62% |", doc)
         self.assertIn("| city | 50 x 5 | cuda (batched) | not measured: no device |", doc)
+        # Each row: version, settings, load, date and command (from migration.csv.run.json).
+        self.assertIn("| 0.1.0 (abc1234) | 0 s, ? threads, seed ? | 1.5 | 2026-11-29 | "
+                      "`benchmarks/migration --csv m.csv` |", doc)
         self.assertIn("](plots/migration-stage-shares.svg)", doc)
-        svg = self.doc.parent / "plots" / "migration-stage-shares.svg"
-        ET.parse(svg)  # well-formed
-        self.assertEqual(svg.read_text().count("<title>"), 6)  # cpu: parse, matrix, search; host: 3
+        self.assertIn("](plots/migration-backends.svg)", doc)
+        if not HAVE_MATPLOTLIB:
+            self.assertIn("not drawn", r.stderr)  # no matplotlib here and no such Python
 
     def test_matrix_and_quality_blocks_appended(self):
         r = self.report("--matrix", str(self.dir / "matrix.json"), "--quality", f"cpu={self.dir / 'q1.csv'}",
@@ -116,13 +169,77 @@ class ReportTest(unittest.TestCase):
         self.assertNotIn("ChBuild", doc)
         self.assertIn("| cpu | augerat | 0.5 | 2 | 2 | 3.00 | 4.00 | 0.500 |", doc)
         self.assertIn("| cpu | augerat | 1 | 2 | 1 | 1.00 | 1.00 | 1.000 |", doc)
-        for name in ("matrix-time-vs-size.svg", "quality-gap-vs-time.svg"):
-            ET.parse(self.doc.parent / "plots" / name)
+        self.assertIn("| 1 s, 1 thread, seed 1 | ? | ? | `?` |", doc)  # no run.json beside q1.csv
         # Running again gives the same document: blocks are replaced, not appended twice.
         first = doc
         self.report("--matrix", str(self.dir / "matrix.json"), "--quality", f"cpu={self.dir / 'q1.csv'}",
                     "--quality", f"cpu={self.dir / 'q2.csv'}")
         self.assertEqual(self.doc.read_text(), first)
+
+    def test_peers_block(self):
+        r = self.report("--peers", str(self.dir / "peers-1s.csv"), "--peers", str(self.dir / "peers-2s.csv"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        doc = self.doc.read_text()
+        self.assertIn("| augerat | 1 | routesolve | 2 | 2 | 726.0 | 0.25 | 2 | 1.00 | 0.1.0 | time-limit 1 threads 1 seed 1 "
+                      "| 2.5-3.1 | 2026-12-01 | `routesolve A/A-n32-k5` |", doc)
+        self.assertIn("| augerat | 1 | vroom | 2 | 1 | 800.0 | 1.78 | 0 | 1.00 | 1.15.2 | exploration_level=5, nb_threads=1, 1 s "
+                      "| 2.5 | 2026-12-01 | `vroom A/A-n32-k5` |", doc)
+        self.assertIn("| augerat | 2 | vroom | 1 | 1 | 790.0 | 0.77 | 0 | 2.00 | 1.15.2 |", doc)
+        self.assertIn("`benchmarks/peers --sets augerat --time-limit 2` |", doc)  # the run.json's command
+        self.assertNotIn("| pyvrp |", doc)  # not supported everywhere: no row
+        self.assertIn("](plots/peers-gap-vs-time.svg)", doc)
+        self.assertIn("](plots/peers-profile.svg)", doc)
+
+    def test_profile_ratios(self):
+        rows = [peers_row("augerat", "a", "routesolve", 1, 100, 0), peers_row("augerat", "a", "vroom", 1, 110, 10),
+                peers_row("augerat", "b", "routesolve", 1, None, None, status="infeasible"),
+                peers_row("augerat", "b", "vroom", 1, 50, 0),
+                peers_row("lilim", "c", "routesolve", 1, 900, 0, vehicles=10),
+                peers_row("lilim", "c", "vroom", 1, 800, 0, vehicles=11),
+                peers_row("lilim", "c", "pyvrp", 1, None, None, status="not supported")]
+        ratios, count = profile_ratios(rows)
+        self.assertEqual(count, 3)
+        self.assertEqual(ratios["routesolve"], [1.0, None, 1.0])
+        self.assertEqual(ratios["vroom"], [1.1, 1.0, None])  # lilim: one vehicle more, no ratio
+        self.assertNotIn("pyvrp", ratios)
+
+    def test_scale_block_and_helpers(self):
+        r = self.report("--scale", str(self.dir / "scale.json"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        doc = self.doc.read_text()
+        self.assertIn("| gen-n1000 | 1000 | cpu | 2 | 2.3 | 41 | 4,000 | 123,456 | 70 | yes | ? | 2 s, 1 thread | ? "
+                      "| 2026-12-01 |", doc)
+        self.assertIn("| fleet-500x50 | 500 | cpu |", doc)
+        self.assertEqual((size_of("fleet-500x50"), size_of("gen-n3000"), size_of("X")), (500, 3000, None))
+        self.assertEqual(short_settings("pyvrp", json.dumps({"algorithm": "ILS", "seed": 1, "x": 2}), 5),
+                         "algorithm=ILS, seed=1")
+
+    @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib not in this Python (the peers' virtual environment has it)")
+    def test_plots_drawn_and_reproducible(self):
+        args = ["--migration", str(self.dir / "migration.csv"), "--matrix", str(self.dir / "matrix.json"),
+                "--quality", f"cpu={self.dir / 'q1.csv'}", "--quality", f"cpu={self.dir / 'q2.csv'}",
+                "--peers", str(self.dir / "peers-1s.csv"), "--peers", str(self.dir / "peers-2s.csv"),
+                "--scale", str(self.dir / "scale.json")]
+        r = self.report(*args, python=sys.executable)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        plots = self.doc.parent / "plots"
+        expected = {"migration-stage-shares.svg": ["search", "kernels"],
+                    "migration-backends.svg": ["cuda-host", "not measured"],
+                    "matrix-time-vs-size.svg": ["Liechtenstein cpu"],
+                    "quality-gap-vs-time.svg": ["augerat"],
+                    "peers-gap-vs-time.svg": ["augerat", "lilim", "cpu (quality)"],
+                    "peers-profile.svg": ["routesolve (4/4 solved)", "vroom (2/4 solved)"],
+                    "scale.svg": ["cvrp cpu", "fleet cpu"]}
+        first = {}
+        for name, words in expected.items():
+            ET.parse(plots / name)
+            text = (plots / name).read_text()
+            for w in words:
+                self.assertIn(w, text, name)
+            first[name] = text
+        self.assertEqual(self.report(*args, python=sys.executable).returncode, 0)
+        for name in expected:
+            self.assertEqual((plots / name).read_text(), first[name], name)
 
     def test_bad_input(self):
         (self.dir / "bad.json").write_text("not json")
