@@ -7,8 +7,8 @@
 namespace routesolve::cuda::insertion {
 
 Solution solve_batched(const Problem& problem, const SolveOptions& options, BatchedEngine& engine,
-                       const char* backend_name, unsigned chains) {
-  Solution solution = search::solve(problem, options, search::Engine{backend_name, &engine, true, chains});
+                       const char* backend_name, unsigned chains, bool lockstep) {
+  Solution solution = search::solve(problem, options, search::Engine{backend_name, &engine, lockstep, chains});
   // The engine's stages happened inside the driver's "local_search": what is left of it is
   // the host's part of the search (ruin, recreate bookkeeping, descent, acceptance).
   const InsertionStats& s = engine.stats();

@@ -6,12 +6,14 @@
 
 namespace routesolve::cuda::insertion {
 
-/// search::solve with `engine`, its chains in lockstep (SolveOptions::threads of them, each
-/// recreate round's requests priced in one engine call), and the engine's stages in the
+/// search::solve with `engine`, its chains in lockstep (each recreate round's requests priced in
+/// one engine call; without `lockstep`, one chain per thread calling the engine at once, as the
+/// cpu backend's, for the host twin, which gains nothing from batches and would make the chains
+/// wait for each other at every round), and the engine's stages in the
 /// profile: "pack" (laying out the batches), "h2d", "kernel" (the pricing: the kernels, or the
 /// host twin's loop), "d2h", "check" (host verification of device results).
 Solution solve_batched(const Problem& problem, const SolveOptions& options, BatchedEngine& engine,
-                       const char* backend_name, unsigned chains = 0);
+                       const char* backend_name, unsigned chains = 0, bool lockstep = true);
 
 /// The chains a device batches well when SolveOptions::chains is 0: about one per 25 tasks (a
 /// region of two tours or more each, so that the chains' work adds up), at least one per

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <mutex>
 #include <utility>
 
 #include "../host_grid.hpp"
@@ -19,19 +20,25 @@ class HostEngine final : public BatchedEngine {
   [[nodiscard]] std::string name() const override { return "host twin"; }
   [[nodiscard]] const InsertionStats& stats() const noexcept override { return stats_; }
 
+  // Safe to call from several threads at once (chains on threads, like the segment engine's):
+  // each thread packs into its own batch, and the figures are added under a lock.
   void price(std::span<const search::InsertionRequest> requests, std::span<search::InsertionChoice> out) override {
+    thread_local HostBatch mine;
+    HostBatch& batch = mine;  // the caller's, also inside the grid's worker threads
     const auto t0 = Clock::now();
-    batch_.build(requests);
+    batch.build(requests);
     const auto t1 = Clock::now();
-    const BatchView view = batch_.view();
+    const BatchView view = batch.view();
     // One block per request, one thread per block: the rows of a request in order.
     const detail::Grid grid{view.requests, 1};
     detail::run_grid_parallel(grid, requests.size() > 1 ? threads_ : 1u,
                               [&](std::uint32_t, std::uint32_t block, std::uint32_t) {
-                                out[block] = batch_.choice(best_row_host(view, block));
+                                out[block] = batch.choice(best_row_host(view, block));
                               });
-    stats_.pack += seconds_between(t0, t1);
-    stats_.kernels += seconds_since(t1);
+    const double pack = seconds_between(t0, t1), kernels = seconds_since(t1);
+    const std::lock_guard lock(mutex_);
+    stats_.pack += pack;
+    stats_.kernels += kernels;
     ++stats_.calls;
     stats_.requests += view.requests;
     stats_.rows += view.rows;
@@ -39,7 +46,7 @@ class HostEngine final : public BatchedEngine {
 
  private:
   unsigned threads_;
-  HostBatch batch_;
+  std::mutex mutex_;
   InsertionStats stats_;
 };
 

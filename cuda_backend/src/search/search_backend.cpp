@@ -14,8 +14,9 @@ class CudaHostBackend final : public Backend {
  public:
   [[nodiscard]] std::string_view name() const noexcept override { return "cuda-host"; }
   Solution solve(const Problem& problem, const SolveOptions& options) override {
-    const auto engine = insertion::make_host_engine(std::max(1u, options.threads));
-    return insertion::solve_batched(problem, options, *engine, "cuda-host");
+    // The host twin prices one request per call from every chain's thread at once.
+    const auto engine = insertion::make_host_engine(1);
+    return insertion::solve_batched(problem, options, *engine, "cuda-host", 0, false);
   }
 };
 
