@@ -21,8 +21,12 @@ Neighbours::Neighbours(const Problem& problem, std::size_t k) {
       const std::int64_t c = std::min(tv.cost(a, b), kUnreachable) + std::min(tv.cost(b, a), kUnreachable);
       order.emplace_back(c, w);
     }
+    // The k nearest, then sorted (the pairs are distinct, so the result is partial_sort's at a
+    // fraction of its cost when n is large).
     const std::size_t m = std::min(k, order.size());
-    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(m), order.end());
+    const auto mid = order.begin() + static_cast<std::ptrdiff_t>(m);
+    if (m < order.size()) std::nth_element(order.begin(), mid, order.end());
+    std::sort(order.begin(), mid);
     lists_[t].reserve(m);
     for (std::size_t i = 0; i < m; ++i) lists_[t].push_back(order[i].second);
   }
