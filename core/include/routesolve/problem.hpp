@@ -8,7 +8,9 @@
 //  * a shipment picks up `amount` at its pickup and drops it at its delivery, same route, in order;
 //  * setup time is spent at a task only when arriving from a different location;
 //  * service starts at max(arrival, time window start) and must start no later than the window end;
-//  * a break is taken at the vehicle's current location, between two steps, inside one of its windows;
+//  * a break is taken between two steps, inside one of its windows; when the window has not opened
+//    at the departure, the vehicle first drives towards the next step until it opens (VROOM's
+//    en-route breaks; core/src/schedule.cpp);
 //  * cost = fixed + per_hour * travel time + per_km * distance, or the profile's `costs` matrix.
 
 #include <map>
