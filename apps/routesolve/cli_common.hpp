@@ -51,6 +51,7 @@ struct RunOptions {
   std::string checkpoint;         ///< write the search state here (atomically) from time to time
   double checkpoint_every = 60.0; ///< seconds between checkpoints
   std::string resume;             ///< continue from this checkpoint
+  bool check = false;             ///< solve: plan mode, the vehicles' steps as whole routes
   /// Given on the command line (else a resumed solve takes them from the checkpoint).
   bool seed_given = false, threads_given = false, time_limit_given = false, objective_given = false;
 };

@@ -162,6 +162,18 @@ StepSplit split_steps(const Problem& problem) {
   for (std::size_t v = 0; v < problem.vehicles().size(); ++v) {
     const Vehicle& veh = problem.vehicle(v);
     if (veh.steps.empty()) continue;
+    for (std::size_t i = 0; i < veh.steps.size(); ++i) {
+      const StepVisit& s = veh.steps[i];
+      if (s.is_break) continue;
+      const Task& task = problem.task(s.index);
+      const std::string what = std::string(to_string(task.type)) + " " + std::to_string(task.id);
+      if (!problem.compatible(v, s.index))
+        throw invalid_input(step_path(v, s.step) + ".id", "vehicle " + std::to_string(veh.id) + " lacks the skills of " + what);
+      if (task.type == TaskType::Delivery &&
+          std::none_of(veh.steps.begin(), veh.steps.begin() + static_cast<long>(i),
+                       [&](const StepVisit& x) { return !x.is_break && x.index == task.sibling; }))
+        throw invalid_input(step_path(v, s.step) + ".id", what + " is given without its pickup before it on this vehicle");
+    }
     VehicleSpec& rv = out.rest.vehicles[v];
     rv.steps.clear();
     ScheduleResult given = schedule_given(problem, v, veh.steps.size());

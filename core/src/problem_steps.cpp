@@ -1,7 +1,8 @@
 // Problem::create, vehicles' given steps (VROOM `vehicles[].steps`): each step names a task of
 // its type or one of the vehicle's breaks, once in the whole problem; `start` may only come
-// first and `end` only last; the vehicle must have the task's skills; a shipment's delivery may
-// not come before its pickup; breaks are given as the first ones of the vehicle, in its order.
+// first and `end` only last; breaks are given as the first ones of the vehicle, in its order.
+// (Skills and a delivery before its pickup are what a plan may break: check mode reports them,
+// solving mode refuses them in split_steps.)
 // service_at / service_after / service_before bound the instant the step's service begins, so
 // they are folded into the task's or break's time windows (every schedule, the search and the
 // validator then respect them without knowing of steps). Every failure names
@@ -94,15 +95,6 @@ void ProblemBuilder::add_steps() {
         if (t == kNone) check.fail(base + ".id", "no " + what + " in the problem");
         const auto [at, fresh] = taken.emplace(std::pair{static_cast<int>(type), st.id}, base);
         if (!fresh) check.fail(base + ".id", what + " is already given as " + at->second);
-        if (!pr.compatible_[v][t])
-          check.fail(base + ".id", "vehicle " + std::to_string(veh.id) + " lacks the skills of " + what);
-        if (type == TaskType::Delivery) {
-          const Task& task = pr.tasks_[t];
-          const bool pickup_before = std::any_of(veh.steps.begin(), veh.steps.end(), [&](const StepVisit& s) {
-            return !s.is_break && s.index == task.sibling;
-          });
-          if (!pickup_before) check.fail(base + ".id", what + " is given without its pickup before it on this vehicle");
-        }
         visit.index = t;
         windows = &pr.tasks_[t].time_windows;
       }

@@ -102,6 +102,18 @@ class SolutionWriter {
     out["pickup"] = amount_json(t.pickup);
   }
 
+  /// VROOM's `violations`: [{"cause": ..., "duration": ...}], the duration for times only.
+  OJson violations(const std::vector<PlanViolation>& list) const {
+    OJson out = OJson::array();
+    for (const PlanViolation& v : list) {
+      OJson one = OJson::object();
+      one["cause"] = v.cause;
+      if (v.cause == "delay" || v.cause == "lead_time") one["duration"] = scaled(v.duration, time_);
+      out.push_back(std::move(one));
+    }
+    return out;
+  }
+
   OJson summary(const Solution& solution) const {
     const Summary& s = solution.summary;
     OJson out = OJson::object();
@@ -109,7 +121,7 @@ class SolutionWriter {
     out["routes"] = s.routes;
     out["unassigned"] = s.unassigned;
     totals(out, s);
-    out["violations"] = OJson::array();
+    out["violations"] = violations(s.violations);
     OJson times = OJson::object();  // VROOM reports milliseconds
     for (const auto& stage : solution.profile)
       times[stage.stage] = std::llround(stage.seconds * 1000.0);
@@ -148,7 +160,7 @@ class SolutionWriter {
     OJson steps = OJson::array();
     for (const auto& s : r.steps) steps.push_back(step(s, vehicle));
     out["steps"] = std::move(steps);
-    out["violations"] = OJson::array();
+    out["violations"] = violations(r.violations);
     return out;
   }
 
@@ -190,7 +202,7 @@ class SolutionWriter {
     out["duration"] = scaled(s.duration, time_);
     if (problem_.has_distances()) out["distance"] = scaled(s.distance, distance_);
     if (!description.empty()) out["description"] = description;
-    out["violations"] = OJson::array();
+    out["violations"] = violations(s.violations);
     return out;
   }
 
