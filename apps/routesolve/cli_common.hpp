@@ -129,6 +129,9 @@ void add_matrix_command(CLI::App& app, int* exit_status);
 /// `generate`: a fleet scenario on a road network or the synthetic city (generate_command.cpp).
 void add_generate_command(CLI::App& app, int* exit_status);
 
+/// `reoptimise`: a plan under way re-optimised from now (reoptimise_command.cpp).
+void add_reoptimise_command(CLI::App& app, int* exit_status);
+
 /// `device-check`: the self-test of every CUDA device, one line each (device_check_command.cpp).
 void add_device_check_command(CLI::App& app, int* exit_status);
 
