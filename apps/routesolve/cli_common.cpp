@@ -52,6 +52,9 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
   cmd.add_option("--output-format", o.output_format, "Output format")
       ->check(CLI::IsMember({"json", "csv", "geojson", "svg", "sol"}))
       ->capture_default_str();
+  cmd.add_flag("-g,--geometry", o.geometry,
+               "JSON output: each route's geometry as an encoded polyline (precision 5), along the roads with "
+               "--network (also the problem's \"options\": {\"g\": true})");
   cmd.add_option("--time-limit", o.time_limit,
                  "Search time limit in seconds (0: stop at the local optimum)")
       ->check(CLI::NonNegativeNumber)
@@ -214,6 +217,7 @@ Outcome solve_one(const fs::path& input, const RunOptions& o, ProgressBar* bar) 
   Outcome out;
   LoadExtras extras;
   out.problem = load_problem(input, o, &extras);
+  out.geometry = o.geometry || out.problem->spec().geometry;
   out.matrices = extras.matrices;
   SolveOptions options = make_solve_options(o);
   if (!o.resume.empty()) {
@@ -284,7 +288,8 @@ Outcome solve_one(const fs::path& input, const RunOptions& o, ProgressBar* bar) 
 /// The road geometry of the solution's legs, for GeoJSON output on a road network.
 io::LegLines leg_lines(const Outcome& out, io::OutputFormat format) {
   io::LegLines lines;
-  if (format != io::OutputFormat::GeoJson || !out.matrices) return lines;
+  const bool drawn = format == io::OutputFormat::GeoJson || (format == io::OutputFormat::Json && out.geometry);
+  if (!drawn || !out.matrices) return lines;
   const network::MatrixFill& fill = out.matrices->fill;
   for (const auto& leg : io::solution_legs(out.solution))
     if (!lines.contains(leg))
@@ -294,13 +299,13 @@ io::LegLines leg_lines(const Outcome& out, io::OutputFormat format) {
 
 void write_output(const Outcome& out, const fs::path& file, io::OutputFormat format) {
   if (file.empty() || file == "-") {
-    io::write_solution(std::cout, *out.problem, out.solution, format, leg_lines(out, format));
+    io::write_solution(std::cout, *out.problem, out.solution, format, leg_lines(out, format), out.geometry);
     std::cout.flush();
     return;
   }
   // Unique temporary file + rename, so an interrupted run never leaves half a file.
   io::write_atomically(file, [&](std::ostream& f) {
-    io::write_solution(f, *out.problem, out.solution, format, leg_lines(out, format));
+    io::write_solution(f, *out.problem, out.solution, format, leg_lines(out, format), out.geometry);
   });
 }
 

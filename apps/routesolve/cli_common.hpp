@@ -52,6 +52,7 @@ struct RunOptions {
   double checkpoint_every = 60.0; ///< seconds between checkpoints
   std::string resume;             ///< continue from this checkpoint
   bool check = false;             ///< solve: plan mode, the vehicles' steps as whole routes
+  bool geometry = false;          ///< each route's geometry (encoded polyline) in the JSON output
   /// Given on the command line (else a resumed solve takes them from the checkpoint).
   bool seed_given = false, threads_given = false, time_limit_given = false, objective_given = false;
 };
@@ -98,6 +99,7 @@ struct Outcome {
   Solution solution;
   double seconds = 0.0;
   std::shared_ptr<const MatrixSource> matrices;  ///< null when the file gave its matrices
+  bool geometry = false;  ///< write each route's geometry (--geometry or the file's options.g)
 };
 
 /// Solves one problem and checks the result with the independent validator (Error Internal if not

@@ -29,7 +29,10 @@ struct ReoptimiseArgs {
 int run_reoptimise(const ReoptimiseArgs& a) {
   const auto t0 = std::chrono::steady_clock::now();
   Outcome out;
-  out.problem = load_problem(a.problem, a.run);
+  LoadExtras extras;
+  out.problem = load_problem(a.problem, a.run, &extras);
+  out.matrices = extras.matrices;
+  out.geometry = a.run.geometry || out.problem->spec().geometry;
   const Solution plan = io::read_vroom_solution(a.plan, *out.problem);
   ReoptimiseOptions ro;
   const double time_scale = out.problem->spec().scale.time;

@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -15,6 +16,7 @@
 
 #include "routesolve/error.hpp"
 #include "routesolve/io/formats.hpp"
+#include "routesolve/io/polyline.hpp"
 #include "routesolve/io/vroom_json.hpp"
 #include "vroom_reader.hpp"
 
@@ -68,8 +70,9 @@ OJson coords_json(const Coordinates& c) { return OJson::array({c.lon, c.lat}); }
 
 class SolutionWriter {
  public:
-  SolutionWriter(const Problem& problem)
+  SolutionWriter(const Problem& problem, const LegLines* geometry = nullptr)
       : problem_(problem),
+        geometry_(geometry),
         time_(problem.spec().scale.time),
         distance_(problem.spec().scale.distance),
         cost_(problem.cost_scale()) {}
@@ -161,7 +164,35 @@ class SolutionWriter {
     for (const auto& s : r.steps) steps.push_back(step(s, vehicle));
     out["steps"] = std::move(steps);
     out["violations"] = violations(r.violations);
+    if (geometry_ != nullptr)
+      if (const auto path = route_path(r, vehicle)) out["geometry"] = encode_polyline(*path);
     return out;
+  }
+
+  /// The route's path through its located steps, each leg along `geometry_` when it has the leg
+  /// (a road path), else straight; none when a located step has no coordinates.
+  std::optional<std::vector<Coordinates>> route_path(const Route& r, const Vehicle* vehicle) const {
+    std::vector<Coordinates> path;
+    std::size_t previous = kNone;
+    for (const Step& s : r.steps) {
+      if (s.location == kNone) continue;
+      std::optional<Coordinates> c;
+      if (s.type == StepType::Start && vehicle != nullptr) c = vehicle->start_coords;
+      else if (s.type == StepType::End && vehicle != nullptr) c = vehicle->end_coords;
+      else if (s.task < problem_.tasks().size()) c = problem_.task(s.task).coords;
+      if (!c) return std::nullopt;
+      auto add = [&](const Coordinates& x) {
+        if (path.empty() || !(path.back() == x)) path.push_back(x);
+      };
+      const auto leg = previous == kNone ? geometry_->end() : geometry_->find({previous, s.location});
+      if (leg != geometry_->end() && leg->second.size() >= 2)
+        for (const Coordinates& x : leg->second) add(x);
+      else
+        add(*c);
+      previous = s.location;
+    }
+    if (path.empty()) return std::nullopt;
+    return path;
   }
 
   OJson step(const Step& s, const Vehicle* vehicle) const {
@@ -207,6 +238,7 @@ class SolutionWriter {
   }
 
   const Problem& problem_;
+  const LegLines* geometry_;
   double time_, distance_, cost_;
 };
 
@@ -421,8 +453,9 @@ class SolutionParser {
 
 }  // namespace
 
-void write_vroom_solution(std::ostream& out, const Problem& problem, const Solution& solution) {
-  out << SolutionWriter(problem).write(solution).dump() << '\n';
+void write_vroom_solution(std::ostream& out, const Problem& problem, const Solution& solution,
+                          const LegLines* geometry) {
+  out << SolutionWriter(problem, geometry).write(solution).dump() << '\n';
 }
 
 std::string vroom_solution_to_string(const Problem& problem, const Solution& solution) {

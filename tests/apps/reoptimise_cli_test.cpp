@@ -134,3 +134,41 @@ TEST(Reoptimise, ReplaysADayOfTwentyEventsWithoutMovingAFrozenStep) {
   EXPECT_GE(cancelled, 3);
   EXPECT_GE(added, 3);
 }
+
+TEST(Geometry, RoutesFollowTheRoadsAsEncodedPolylines) {
+  const fs::path dir = routesolve::test::temp_dir("geometry", "roads");
+  const std::string net = (dir / "city.rsnet").string();
+  ASSERT_EQ(run_tool("generate --trucks 2 --stops 8 --seed 5 -q --city-streets 12 -o " + (dir / "day.json").string() +
+                     " --write-network " + net)
+                .exit_code,
+            0);
+  const ToolRun r = run_tool("solve " + (dir / "day.json").string() + " --network " + net + " -q --geometry -o " +
+                             (dir / "out.json").string());
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const json out = read_json(dir / "out.json");
+  const json day = read_json(dir / "day.json");
+  ASSERT_FALSE(out["routes"].empty());
+  for (const auto& route : out["routes"]) {
+    ASSERT_TRUE(route.contains("geometry"));
+    const std::string g = route["geometry"];
+    EXPECT_GT(g.size(), 10u);
+    // The steps carry their cumulative road distance, growing along the route.
+    long long last = -1;
+    for (const auto& step : route["steps"]) {
+      EXPECT_GE(step["distance"].get<long long>(), last);
+      last = step["distance"];
+    }
+  }
+  // The same through the problem's options, and none without either.
+  json with_option = day;
+  with_option["options"] = {{"g", true}};
+  write_json(dir / "g.json", with_option);
+  ASSERT_EQ(run_tool("solve " + (dir / "g.json").string() + " --network " + net + " -q -o " + (dir / "out2.json").string())
+                .exit_code,
+            0);
+  EXPECT_EQ(read_json(dir / "out2.json")["routes"][0]["geometry"], out["routes"][0]["geometry"]);
+  ASSERT_EQ(run_tool("solve " + (dir / "day.json").string() + " --network " + net + " -q -o " + (dir / "out3.json").string())
+                .exit_code,
+            0);
+  EXPECT_FALSE(read_json(dir / "out3.json")["routes"][0].contains("geometry"));
+}

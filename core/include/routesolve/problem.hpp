@@ -131,6 +131,7 @@ struct ProblemSpec {
   std::map<std::string, ProfileMatrices> matrices;  ///< by profile name; may be empty with coordinates
   UnitScale scale;
   bool planar_coordinates = false;  ///< coordinates are x/y on a plane (benchmarks), not WGS84
+  bool geometry = false;  ///< VROOM `"options": {"g": true}`: write each route's geometry
   std::string name;    ///< instance name, for reports
   std::string source;  ///< file it came from, for error messages ("" = in memory)
 };
