@@ -26,6 +26,7 @@
 #include "routesolve/error.hpp"
 #include "routesolve/io/checkpoint.hpp"
 #include "routesolve/io/formats.hpp"
+#include "routesolve/plan_check.hpp"
 #include "routesolve/validator.hpp"
 
 namespace fs = std::filesystem;
@@ -51,6 +52,9 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
   cmd.add_option("--output-format", o.output_format, "Output format")
       ->check(CLI::IsMember({"json", "csv", "geojson", "svg", "sol"}))
       ->capture_default_str();
+  cmd.add_flag("-g,--geometry", o.geometry,
+               "JSON output: each route's geometry as an encoded polyline (precision 5), along the roads with "
+               "--network (also the problem's \"options\": {\"g\": true})");
   cmd.add_option("--time-limit", o.time_limit,
                  "Search time limit in seconds (0: stop at the local optimum)")
       ->check(CLI::NonNegativeNumber)
@@ -213,6 +217,7 @@ Outcome solve_one(const fs::path& input, const RunOptions& o, ProgressBar* bar) 
   Outcome out;
   LoadExtras extras;
   out.problem = load_problem(input, o, &extras);
+  out.geometry = o.geometry || out.problem->spec().geometry;
   out.matrices = extras.matrices;
   SolveOptions options = make_solve_options(o);
   if (!o.resume.empty()) {
@@ -265,14 +270,14 @@ Outcome solve_one(const fs::path& input, const RunOptions& o, ProgressBar* bar) 
                  "no time is left for the search (the solution is the construction's)\n",
                  input.string(), used, options.time_limit_s);
   }
-  out.solution = solve(*out.problem, options);
+  out.solution = o.check ? check_plan(*out.problem) : solve(*out.problem, options);
   if (!o.trace.empty()) io::write_file_atomically(o.trace, *trace);
   if (!out.solution.fallback.empty())
     warn_once(fmt::format("backend {}: {}", out.solution.backend, out.solution.fallback));
   out.solution.profile.insert(out.solution.profile.begin(), extras.stages.begin(), extras.stages.end());
   const auto t_validate = std::chrono::steady_clock::now();
   const ValidationReport report = validate(*out.problem, out.solution);
-  if (!report.ok())
+  if (!report.ok() && !out.solution.checked)  // a checked plan reports its violations instead
     throw Error(ErrorCode::Internal,
                 input.string() + ": the solver's solution failed validation:\n" + report.to_text());
   out.solution.profile.push_back({"validate", seconds_since(t_validate)});
@@ -283,7 +288,8 @@ Outcome solve_one(const fs::path& input, const RunOptions& o, ProgressBar* bar) 
 /// The road geometry of the solution's legs, for GeoJSON output on a road network.
 io::LegLines leg_lines(const Outcome& out, io::OutputFormat format) {
   io::LegLines lines;
-  if (format != io::OutputFormat::GeoJson || !out.matrices) return lines;
+  const bool drawn = format == io::OutputFormat::GeoJson || (format == io::OutputFormat::Json && out.geometry);
+  if (!drawn || !out.matrices) return lines;
   const network::MatrixFill& fill = out.matrices->fill;
   for (const auto& leg : io::solution_legs(out.solution))
     if (!lines.contains(leg))
@@ -293,13 +299,13 @@ io::LegLines leg_lines(const Outcome& out, io::OutputFormat format) {
 
 void write_output(const Outcome& out, const fs::path& file, io::OutputFormat format) {
   if (file.empty() || file == "-") {
-    io::write_solution(std::cout, *out.problem, out.solution, format, leg_lines(out, format));
+    io::write_solution(std::cout, *out.problem, out.solution, format, leg_lines(out, format), out.geometry);
     std::cout.flush();
     return;
   }
   // Unique temporary file + rename, so an interrupted run never leaves half a file.
   io::write_atomically(file, [&](std::ostream& f) {
-    io::write_solution(f, *out.problem, out.solution, format, leg_lines(out, format));
+    io::write_solution(f, *out.problem, out.solution, format, leg_lines(out, format), out.geometry);
   });
 }
 

@@ -51,6 +51,8 @@ struct RunOptions {
   std::string checkpoint;         ///< write the search state here (atomically) from time to time
   double checkpoint_every = 60.0; ///< seconds between checkpoints
   std::string resume;             ///< continue from this checkpoint
+  bool check = false;             ///< solve: plan mode, the vehicles' steps as whole routes
+  bool geometry = false;          ///< each route's geometry (encoded polyline) in the JSON output
   /// Given on the command line (else a resumed solve takes them from the checkpoint).
   bool seed_given = false, threads_given = false, time_limit_given = false, objective_given = false;
 };
@@ -97,6 +99,7 @@ struct Outcome {
   Solution solution;
   double seconds = 0.0;
   std::shared_ptr<const MatrixSource> matrices;  ///< null when the file gave its matrices
+  bool geometry = false;  ///< write each route's geometry (--geometry or the file's options.g)
 };
 
 /// Solves one problem and checks the result with the independent validator (Error Internal if not
@@ -127,6 +130,9 @@ void add_matrix_command(CLI::App& app, int* exit_status);
 
 /// `generate`: a fleet scenario on a road network or the synthetic city (generate_command.cpp).
 void add_generate_command(CLI::App& app, int* exit_status);
+
+/// `reoptimise`: a plan under way re-optimised from now (reoptimise_command.cpp).
+void add_reoptimise_command(CLI::App& app, int* exit_status);
 
 /// `device-check`: the self-test of every CUDA device, one line each (device_check_command.cpp).
 void add_device_check_command(CLI::App& app, int* exit_status);

@@ -272,6 +272,9 @@ void add_fleet_commands(CLI::App& app, int* exit_status) {
   solve_cmd->add_option("--resume", s->solve_opts.resume,
                         "Continue the solve a --checkpoint file recorded (its seed, threads, objective and "
                         "time limit unless given; the time already spent counts against the limit)");
+  solve_cmd->add_flag("-c,--check", s->solve_opts.check,
+                      "Plan mode: every vehicle's steps are its whole route; report VROOM's violations per step "
+                      "and route instead of solving");
   solve_cmd->callback([s, solve_cmd, exit_status] {
     RunOptions& o = s->solve_opts;
     o.seed_given = solve_cmd->count("--seed") > 0;

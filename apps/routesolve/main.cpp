@@ -2,6 +2,7 @@
 //   routesolve solve INPUT [-o OUT] ...          one fleet file
 //   routesolve batch INPUT... --out-dir DIR ...  many fleet files or folders, with a summary
 //   routesolve validate INPUT SOLUTION           check a solution, print each violation
+//   routesolve reoptimise PROBLEM PLAN --now T   re-optimise a plan under way
 //   routesolve network build|info, matrix        road networks and travel matrices
 //   routesolve device-check                      self-test of every CUDA device
 //   routesolve serve --port P --network NAME=FILE  the HTTP routing service
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
   app::add_generate_command(app, &exit_status);
   app::add_device_check_command(app, &exit_status);
   app::add_serve_command(app, &exit_status);
+  app::add_reoptimise_command(app, &exit_status);
   app::install_signal_handlers();
 
   try {

@@ -24,6 +24,7 @@ std::shared_ptr<const Problem> Problem::create(ProblemSpec spec) {
     build.derive_cost_units();
     build.fill_travel_tables();
     build.fill_compatibility();
+    build.add_steps();
   }
   p->spec_ = std::move(spec);
   return p;
@@ -54,6 +55,12 @@ std::size_t Problem::find_task(TaskType type, Id id) const {
 std::size_t Problem::find_vehicle(Id id) const {
   const auto it = vehicle_by_id_.find(id);
   return it == vehicle_by_id_.end() ? kNone : it->second;
+}
+
+bool Problem::has_steps() const noexcept {
+  for (const Vehicle& v : vehicles_)
+    if (!v.steps.empty()) return true;
+  return false;
 }
 
 bool Problem::compatible(std::size_t v, std::size_t t) const { return compatible_[v][t] != 0; }

@@ -9,6 +9,7 @@
 //   problem_tasks.cpp     jobs, then each shipment's pickup and delivery, as Tasks
 //   problem_vehicles.cpp  profiles, vehicles (capacities, skills, windows, breaks), compatibility
 //   problem_costs.cpp     cost units (exact integer costs) and the per-combination travel tables
+//   problem_steps.cpp     vehicles' given steps: ids, order, skills, service_at/after/before
 
 #include <cstdint>
 #include <map>
@@ -72,6 +73,8 @@ struct ProblemBuilder {
   void fill_travel_tables();
   // problem_vehicles.cpp
   void fill_compatibility();
+  // problem_steps.cpp
+  void add_steps();
 
   /// Matrix index of a location; fails when it has none or is out of range.
   [[nodiscard]] std::size_t location(const LocationSpec& loc, const std::string& path) const;

@@ -6,24 +6,36 @@
 //              end >= arrival); waiting_time = begin - arrival,
 //   departure = begin + setup + service, setup counted only when arriving from another location
 //              (always for the first task of a route without start).
-// The time windows bound the instant the work (setup, then service) begins. A break is taken at
-// the current location after the previous departure, before travelling on: it begins at the
-// earliest instant of one of its windows and lasts `service`. The route ends on arrival at the
-// vehicle's end (or at the last departure of an open route), which must be <= time_window.end.
+// The time windows bound the instant the work (setup, then service) begins. The route ends on
+// arrival at the vehicle's end (or at the last departure of an open route), which must be
+// <= time_window.end.
+//
+// Breaks (VROOM's model): a break taken between two stops is taken on the leg between them. With
+// t the departure from the previous stop (or the end of the previous break on the same leg) and R
+// the travel left on the leg, the break's window is the first whose end >= t. When that window is
+// already open (start <= t) the break begins at t, before driving on. Otherwise the vehicle drives
+// towards the next stop until the window opens (min(start - t, R)), stops there, waits whatever
+// the drive did not fill, and takes the break at the window start. After the break the remaining
+// travel R is driven. The break step reports that arrival and waiting, the travel done so far as
+// `duration`, and the distance so far with the part of the leg driven before the break counted pro
+// rata temporis (rounded to the nearest unit per break, VROOM's step formatting).
 //
 // Waiting is always allowed and no constraint penalises being early, so the earliest schedule of
-// a fixed order is optimal; breaks are placed by an exact DP over (tasks done, breaks taken)
-// keeping the earliest time, O(tasks x breaks).
+// a fixed order is optimal. Breaks are placed by an exact DP over (tasks done, breaks taken): the
+// state that leaves a stop depends only on its arrival there, and the breaks taken on one leg form
+// a chain from the number done when the leg began, so each (leg, breaks) cell keeps the earliest
+// arrival over the chains that reach it; O(tasks x breaks^2).
 //
 // Checks run cheapest and most static first, and the first failure is the reported violation:
 // skills, shipment pairing/order (and duplicates: reported as NotRouted, which has no better
 // name), max_tasks, capacity, unreachable arcs, max_travel_time, max_distance, time windows,
 // breaks. Infeasible calls allocate nothing after warm-up (thread-local scratch).
 //
-// The load and visit-timing arithmetic (LoadProfile, visit_time) is routesolve/hd/segment.hpp,
-// the one the searches' segment models and the batched move pricing use.
+// The load and visit-timing arithmetic (LoadProfile, visit_time, en_route_break) is
+// routesolve/hd/segment.hpp, the one the searches' segment models and the batched move pricing use.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -45,8 +57,8 @@ struct Scratch {
   std::uint32_t generation = 0;
   std::vector<unsigned char> load_ok;  // [(tasks done) * breaks + break]: load fits its max_load
   std::vector<std::size_t> breaks_at;  // breaks taken after i tasks, i = 0..n
-  std::vector<Duration> dp;
-  std::vector<unsigned char> via_break;
+  std::vector<Duration> dp;        // place_breaks: enter, then reach, (n + 1) x (breaks + 1) each
+  std::vector<std::size_t> from;  // place_breaks: the breaks done when the leg began
   std::vector<std::size_t> plan_tasks;
   std::vector<std::size_t> plan_breaks_at;
   std::vector<LoadProfile> profile;  // per capacity dimension
@@ -66,12 +78,18 @@ void zero(Amount& a, std::size_t dims) {
   }
 }
 
-/// Earliest begin >= t inside one of the (sorted, disjoint) windows, or kInf: visit_time in the
-/// first window that has not closed at t.
-Duration earliest_in(const std::vector<TimeWindow>& windows, Duration t) {
+/// The first window of a break still open at t (end >= t), or null.
+const TimeWindow* window_at(const std::vector<TimeWindow>& windows, Duration t) {
   for (const TimeWindow& w : windows)
-    if (w.end >= t) return visit_time(t, w.start, w.end, 0, 0).begin;
-  return kInf;
+    if (w.end >= t) return &w;
+  return nullptr;
+}
+
+/// The distance of `driven` travel units on a leg of `duration` and `distance`, pro rata
+/// temporis, rounded to the nearest unit (halves away from zero), as VROOM reports break steps.
+Distance pro_rata(Duration driven, Distance distance, Duration duration) {
+  if (duration <= 0 || driven <= 0) return 0;
+  return static_cast<Distance>(std::llround(static_cast<double>(driven * distance) / static_cast<double>(duration)));
 }
 
 /// One task of a route reached at `arrival` from `from`: its begin (kInf when every window has
@@ -231,39 +249,56 @@ Reason simulate(const Problem& p, std::size_t v, const std::size_t* tasks, std::
 
   std::size_t next_break = 0;
   for (std::size_t i = 0;; ++i) {
-    // Breaks at the current location, before travelling on.
+    // Leg i: to task i, or to the end after the last task.
+    const std::size_t to = i < n ? p.task(tasks[i]).location : veh.end;
+    const bool moves = loc != kNone && to != kNone;
+    const Duration leg = moves ? tv.duration(loc, to) : 0;
+    const Distance leg_distance = moves ? tv.distance(loc, to) : 0;
+    Duration left = leg;
+    Distance leg_done = 0;
+    // Breaks on this leg, each where VROOM takes it (hd/segment.hpp: en_route_break).
     const std::size_t take = breaks_at ? breaks_at[i] : 0;
     for (std::size_t c = 0; c < take; ++c, ++next_break) {
       const Break& b = veh.breaks[next_break];
       if (!s.load_ok[i * breaks + next_break]) return UnassignedReason::Break;
-      const Duration begin = earliest_in(b.time_windows, t);
-      if (begin == kInf) return UnassignedReason::Break;
+      const TimeWindow* w = window_at(b.time_windows, t);
+      if (!w) return UnassignedReason::Break;
+      const LegBreak lb = en_route_break(t, left, w->start, b.service);
+      left -= lb.driven;
       if (out) {
+        leg_done += pro_rata(lb.driven, leg_distance, leg);
         Step st;
         st.type = StepType::Break;
         st.id = b.id;
-        st.arrival = t;
+        st.arrival = lb.arrival;
         st.service = b.service;
-        st.waiting_time = begin - t;
-        st.duration = travel;
-        st.distance = distance;
+        st.waiting_time = lb.waiting;
+        st.duration = travel + (leg - left);
+        st.distance = distance + leg_done;
         st.load = load;
         out->service += b.service;
-        out->waiting_time += begin - t;
+        out->waiting_time += lb.waiting;
         out->steps.push_back(std::move(st));
       }
-      t = begin + b.service;
+      t = lb.end;
       if (t > horizon) return UnassignedReason::Break;
     }
-    if (i == n) break;
+    if (i == n) {
+      if (moves) {
+        t += left;
+        travel += leg;
+        distance += leg_distance;
+        if (out) out->cost += tv.cost(loc, veh.end);
+      }
+      break;
+    }
 
     const std::size_t ti = tasks[i];
     const Task& task = p.task(ti);
-    Duration arrival = t;
-    if (loc != kNone) {
-      arrival += tv.duration(loc, task.location);
-      travel += tv.duration(loc, task.location);
-      distance += tv.distance(loc, task.location);
+    const Duration arrival = t + left;
+    if (moves) {
+      travel += leg;
+      distance += leg_distance;
       if (out) out->cost += tv.cost(loc, task.location);
     }
     const Duration setup = setup_from(loc == task.location, task.setup);
@@ -299,12 +334,6 @@ Reason simulate(const Problem& p, std::size_t v, const std::size_t* tasks, std::
     loc = task.location;
   }
 
-  if (veh.end != kNone && loc != kNone) {
-    t += tv.duration(loc, veh.end);
-    travel += tv.duration(loc, veh.end);
-    distance += tv.distance(loc, veh.end);
-    if (out) out->cost += tv.cost(loc, veh.end);
-  }
   if (t > horizon) return UnassignedReason::TimeWindow;
   if (out) {
     if (veh.end != kNone) {
@@ -323,64 +352,63 @@ Reason simulate(const Problem& p, std::size_t v, const std::size_t* tasks, std::
   return std::nullopt;
 }
 
-/// Exact break placement: dp[i][k] = earliest departure having done i tasks and k breaks.
-/// Fills scratch.breaks_at; false when no placement is feasible.
+/// Exact break placement over legs (leg i leads to task i, leg n to the end): enter[i][k] is the
+/// earliest departure onto leg i with k breaks done, reach[i][k] the earliest arrival at the end
+/// of leg i with k breaks done (the breaks k0..k-1 taken on the leg, from the best k0) and
+/// from[i][k] that k0. Fills scratch.breaks_at; false when no placement is feasible.
 bool place_breaks(const Problem& p, std::size_t v, const std::size_t* tasks, std::size_t n, Scratch& s) {
   const Vehicle& veh = p.vehicle(v);
   const TravelView tv = p.travel(v);
   const std::size_t breaks = veh.breaks.size();
   const std::size_t width = breaks + 1;
   const Duration horizon = veh.time_window.end;
-  s.dp.assign((n + 1) * width, kInf);
-  s.via_break.assign((n + 1) * width, 0);
-
-  auto after_task = [&](std::size_t i, Duration t) -> Duration {  // i: index of the task to do
-    const Task& task = p.task(tasks[i]);
-    const std::size_t prev = i == 0 ? veh.start : p.task(tasks[i - 1]).location;
-    const Duration arrival = prev != kNone ? t + tv.duration(prev, task.location) : t;
-    const VisitTime visit = visit_task(task, prev, arrival);
-    if (!visit.in_window || visit.begin > horizon) return kInf;
-    return visit.departure;
-  };
+  s.dp.assign(2 * (n + 1) * width, kInf);
+  Duration* enter = s.dp.data();
+  Duration* reach = enter + (n + 1) * width;
+  s.from.assign((n + 1) * width, 0);
+  enter[0] = veh.time_window.start;
 
   for (std::size_t i = 0; i <= n; ++i) {
-    for (std::size_t k = 0; k <= breaks; ++k) {
-      if (i == 0 && k == 0) {
-        s.dp[0] = veh.time_window.start;
-        continue;
-      }
-      Duration best = kInf;
-      unsigned char via = 0;
-      if (i > 0 && s.dp[(i - 1) * width + k] != kInf) best = after_task(i - 1, s.dp[(i - 1) * width + k]);
-      if (k > 0 && s.dp[i * width + k - 1] != kInf && s.load_ok[i * breaks + k - 1]) {
-        const Break& b = veh.breaks[k - 1];
-        const Duration begin = earliest_in(b.time_windows, s.dp[i * width + k - 1]);
-        // Ties go to the task: the break is then taken as late as the schedule allows.
-        if (begin != kInf && begin + b.service < best) {
-          best = begin + b.service;
-          via = 1;
+    const std::size_t from_loc = i == 0 ? veh.start : p.task(tasks[i - 1]).location;
+    const std::size_t to_loc = i < n ? p.task(tasks[i]).location : veh.end;
+    const Duration leg = from_loc != kNone && to_loc != kNone ? tv.duration(from_loc, to_loc) : 0;
+    for (std::size_t k0 = 0; k0 <= breaks; ++k0) {
+      Duration t = enter[i * width + k0];
+      if (t == kInf) continue;
+      Duration arrival = t + leg;  // t + the travel left
+      for (std::size_t k = k0;; ++k) {
+        // Ties go to the earlier k0: the breaks are then taken as late as the schedule allows.
+        Duration& best = reach[i * width + k];
+        if (arrival < best) {
+          best = arrival;
+          s.from[i * width + k] = k0;
         }
+        if (k == breaks || !s.load_ok[i * breaks + k]) break;
+        const Break& b = veh.breaks[k];
+        const TimeWindow* w = window_at(b.time_windows, t);
+        if (!w) break;
+        const LegBreak lb = en_route_break(t, arrival - t, w->start, b.service);
+        arrival = std::max(arrival + b.service, lb.end);
+        t = lb.end;
+        if (t > horizon) break;
       }
-      if (best > horizon) best = kInf;
-      s.dp[i * width + k] = best;
-      s.via_break[i * width + k] = via;
+    }
+    if (i == n) break;
+    for (std::size_t k = 0; k <= breaks; ++k) {
+      const Duration arrival = reach[i * width + k];
+      if (arrival == kInf) continue;
+      const VisitTime visit = visit_task(p.task(tasks[i]), from_loc, arrival);
+      if (visit.in_window && visit.begin <= horizon) enter[(i + 1) * width + k] = visit.departure;
     }
   }
 
-  Duration end = s.dp[n * width + breaks];
-  if (end == kInf) return false;
-  const std::size_t last = n > 0 ? p.task(tasks[n - 1]).location : veh.start;
-  if (veh.end != kNone && last != kNone) end += tv.duration(last, veh.end);
-  if (end > horizon) return false;
-
+  const Duration end = reach[n * width + breaks];
+  if (end == kInf || end > horizon) return false;
   s.breaks_at.assign(n + 1, 0);
-  for (std::size_t i = n, k = breaks; i > 0 || k > 0;) {
-    if (s.via_break[i * width + k]) {
-      ++s.breaks_at[i];
-      --k;
-    } else {
-      --i;
-    }
+  for (std::size_t i = n + 1, k = breaks; i-- > 0;) {
+    const std::size_t k0 = s.from[i * width + k];
+    s.breaks_at[i] = k - k0;
+    k = k0;
   }
   return true;
 }

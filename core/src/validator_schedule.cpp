@@ -2,7 +2,15 @@
 // the reported times are the timeline and each is checked for feasibility and for agreement with
 // an earliest-time schedule; otherwise the validator builds that schedule itself and checks only
 // feasibility. Either way: time windows, breaks, capacity, reachability, route limits, totals.
+//
+// Breaks follow VROOM's model: a break between two stops is taken on the leg between them, after
+// driving part of it (at most all of it). A reported break is accepted when its arrival lies
+// between the previous departure and that departure plus the travel left on the leg; the next
+// stop is then reached when the remaining travel is driven after the break. The break's
+// cumulative duration counts the travel driven so far and its distance the driven part of the
+// leg pro rata temporis, rounded to the nearest unit per break (as VROOM formats its steps).
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
@@ -28,6 +36,20 @@ Arc Validator::arc(const TravelView& tv, std::size_t from, std::size_t to) const
   return a;
 }
 
+namespace {
+
+/// round(driven * distance / duration), halves up, without floating point: the distance of the
+/// part of a leg driven before a break.
+__extension__ typedef __int128 Wide;  // driven * distance may not fit 64 bits
+
+Distance leg_share(Duration driven, Distance distance, Duration duration) {
+  if (duration <= 0 || driven <= 0 || distance <= 0) return 0;
+  const Wide num = static_cast<Wide>(driven) * distance * 2 + duration;
+  return static_cast<Distance>(num / (static_cast<Wide>(duration) * 2));
+}
+
+}  // namespace
+
 /// Replays the route in time, load, travel and cost.
 void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v,
                          std::optional<std::size_t> start_step, std::optional<std::size_t> end_step,
@@ -49,12 +71,18 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v,
   Cost cost_total = p_.fixed_cost(v);
   Load delivery_total(dims, 0), pickup_total(dims, 0);
 
+  // The leg a break is taken on: opened by the first break after a stop, closed by the next stop.
+  bool leg_open = false;
+  Duration leg_duration = 0, leg_left = 0;
+  Distance leg_distance = 0, leg_done = 0;
+
   auto check_step_figures = [&](const Step& step, const std::string& w) {
     if (!figures) return;
-    expect_equal(ViolationKind::DurationMismatch, w, "cumulative travel duration", travel_total,
-                 step.duration);
-    expect_equal(ViolationKind::DistanceMismatch, w, "cumulative distance", distance_total,
-                 step.distance);
+    const Duration driven = leg_open ? leg_duration - leg_left : 0;
+    expect_equal(ViolationKind::DurationMismatch, w, "cumulative travel duration",
+                 sat_add(travel_total, driven), step.duration);
+    expect_equal(ViolationKind::DistanceMismatch, w, "cumulative distance",
+                 sat_add(distance_total, leg_open ? leg_done : 0), step.distance);
     if (!step.load.empty() && !same(load, step.load))
       report(ViolationKind::LoadMismatch, w,
              "load: expected " + str(load) + ", found " + str(step.load));
@@ -94,12 +122,30 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v,
     const std::string w = step_where(r, vis.step);
     if (vis.kind == VisitKind::Break) {
       const Break& brk = veh.breaks[vis.index];
+      if (!leg_open) {
+        // The next stop: the next task of the route, else the vehicle's end.
+        std::size_t to = veh.end;
+        for (std::size_t j = static_cast<std::size_t>(&vis - visits.data()) + 1; j < visits.size(); ++j)
+          if (visits[j].kind == VisitKind::Task) {
+            to = p_.task(visits[j].index).location;
+            break;
+          }
+        const Arc a = to == kNone ? Arc{} : arc(tv, location, to);
+        leg_open = true;
+        leg_duration = leg_left = a.unreachable ? 0 : a.duration;
+        leg_distance = a.unreachable ? 0 : a.distance;
+        leg_done = 0;
+      }
       Duration arrival = departure, start = departure;
       if (figures) {
         arrival = step.arrival;
         if (arrival < departure)
           report(ViolationKind::ArrivalMismatch, w,
                  "arrival " + str(arrival) + " before the previous departure " + str(departure));
+        else if (arrival - departure > leg_left)
+          report(ViolationKind::ArrivalMismatch, w,
+                 "arrival " + str(arrival) + " after the next stop is reached (departure " +
+                     str(departure) + " + travel left " + str(leg_left) + ")");
         if (step.waiting_time < 0)
           report(ViolationKind::BreakTimeWindow, w,
                  "negative waiting_time " + str(step.waiting_time));
@@ -120,7 +166,12 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v,
                      ", after its windows " + str(brk.time_windows));
         else
           start = *s;
+        // Drive towards the next stop until the break's window opens.
+        arrival = departure + std::min(start - departure, leg_left);
       }
+      const Duration driven = std::clamp<Duration>(arrival - departure, 0, leg_left);
+      leg_left -= driven;
+      leg_done = sat_add(leg_done, leg_share(driven, leg_distance, leg_duration));
       if (brk.max_load && !fits(load, *brk.max_load))
         report(ViolationKind::BreakMaxLoad, w,
                "load " + str(load) + " exceeds max_load " + str(*brk.max_load) + " of break " +
@@ -140,7 +191,9 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v,
     travel_total = sat_add(travel_total, a.duration);
     distance_total = sat_add(distance_total, a.distance);
     cost_total = sat_add(cost_total, a.cost);
-    const Duration earliest = sat_add(departure, a.duration);
+    const Duration travel_in = leg_open ? leg_left : a.duration;  // after any break on the leg
+    const Duration earliest = sat_add(departure, travel_in);
+    leg_open = false;
 
     Duration arrival = earliest, start = earliest;
     if (figures) {
@@ -149,7 +202,7 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v,
         if (anchored)
           report(ViolationKind::ArrivalMismatch, w,
                  "arrival: expected " + str(earliest) + " (departure " + str(departure) +
-                     " + travel " + str(a.duration) + "), found " + str(arrival));
+                     " + travel " + str(travel_in) + "), found " + str(arrival));
         else
           report(ViolationKind::VehicleTimeWindow, w,
                  "arrival " + str(arrival) + " needs a departure before vehicle " +
@@ -157,7 +210,7 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v,
       } else if (anchored && arrival != earliest) {
         report(ViolationKind::ArrivalMismatch, w,
                "arrival: expected " + str(earliest) + " (departure " + str(departure) +
-                   " + travel " + str(a.duration) + "), found " + str(arrival));
+                   " + travel " + str(travel_in) + "), found " + str(arrival));
       }
       if (step.waiting_time < 0)
         report(ViolationKind::TimeWindow, w, "negative waiting_time " + str(step.waiting_time));
@@ -209,13 +262,15 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v,
     travel_total = sat_add(travel_total, a.duration);
     distance_total = sat_add(distance_total, a.distance);
     cost_total = sat_add(cost_total, a.cost);
-    finish = sat_add(departure, a.duration);
+    const Duration travel_in = leg_open ? leg_left : a.duration;
+    finish = sat_add(departure, travel_in);
+    leg_open = false;
     if (figures && end_step) {
       const Step& step = route.steps[*end_step];
       if (step.arrival < finish || (anchored && step.arrival != finish))
         report(ViolationKind::ArrivalMismatch, ew,
                "arrival: expected " + str(finish) + " (departure " + str(departure) +
-                   " + travel " + str(a.duration) + "), found " + str(step.arrival));
+                   " + travel " + str(travel_in) + "), found " + str(step.arrival));
       if (step.arrival > finish) finish = step.arrival;
       check_step_figures(step, ew);
     }

@@ -12,6 +12,7 @@
 #include "routesolve/dispatch/auto_policy.hpp"
 #include "routesolve/dispatch/device_fallback.hpp"
 #include "routesolve/error.hpp"
+#include "routesolve/fixed_steps.hpp"
 
 namespace routesolve {
 
@@ -32,6 +33,14 @@ std::unique_ptr<Backend> make_backend(BackendKind kind) {
 }
 
 Solution solve(const Problem& problem, const SolveOptions& options) {
+  // Given steps start their vehicles' routes: the search solves the rest (fixed_steps.hpp).
+  if (problem.has_steps()) {
+    if (options.on_checkpoint || options.resume)
+      throw Error(ErrorCode::Unsupported, "checkpoint and resume are not supported with vehicle steps");
+    const StepSplit split = split_steps(problem);
+    const ProblemPtr rest = Problem::create(split.rest);
+    return join_steps(problem, split, *rest, solve(*rest, options));
+  }
   // auto: the device when one is usable and the problem is large enough for the batched move
   // evaluation to pay for its transfers and launches (cost model: dispatch/auto_policy.hpp).
   // Checkpoint / resume: the CPU backend's search state only (issue 8).

@@ -57,6 +57,13 @@ ProblemSpec ProblemParser::parse(const Json& root) {
     car.durations = matrix(*legacy, "matrix");
     check_same_size(car, "matrices.car");
   }
+  if (const Json* options = r_.member(root, "options")) {
+    r_.expect_object(*options, "options");
+    if (const Json* g = r_.member(*options, "g")) {
+      if (!g->is_boolean()) r_.fail("options.g", fmt::format("expected true or false, got {}", describe(*g)));
+      spec.geometry = g->get<bool>();
+    }
+  }
   check_matrix_use(spec);
   return spec;
 }

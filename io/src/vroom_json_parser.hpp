@@ -51,6 +51,7 @@ class ProblemParser {
   // Vehicles (vroom_json_vehicles.cpp).
   BreakSpec vehicle_break(const Json& b, const std::string& path,
                           std::unordered_map<Id, std::string>& ids);
+  VehicleStepSpec vehicle_step(const Json& s, const std::string& path);
   VehicleSpec vehicle(const Json& v, const std::string& path);
 
   // Matrices (vroom_json_matrices.cpp).

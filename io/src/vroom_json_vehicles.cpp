@@ -1,9 +1,12 @@
 // VROOM problem JSON, vehicles: profile, start and end, capacity, skills, time window, breaks,
-// costs, speed factor and route limits. Vehicle steps (a fixed initial route) are refused.
+// costs, speed factor, route limits and given steps (`steps`: type, id, service_at /
+// service_after / service_before).
 
 #include <fmt/format.h>
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <unordered_map>
 
 #include "routesolve/error.hpp"
@@ -26,16 +29,40 @@ BreakSpec ProblemParser::vehicle_break(const Json& b, const std::string& path,
   return br;
 }
 
+VehicleStepSpec ProblemParser::vehicle_step(const Json& s, const std::string& path) {
+  r_.expect_object(s, path);
+  VehicleStepSpec step;
+  const Json* type = r_.member(s, "type");
+  if (type == nullptr) r_.fail(join_path(path, "type"), "missing (expected start, job, pickup, delivery, break or end)");
+  const std::string name = r_.string(*type, join_path(path, "type"));
+  static const std::pair<const char*, VehicleStepType> kTypes[] = {
+      {"start", VehicleStepType::Start},   {"job", VehicleStepType::Job},     {"pickup", VehicleStepType::Pickup},
+      {"delivery", VehicleStepType::Delivery}, {"break", VehicleStepType::Break}, {"end", VehicleStepType::End}};
+  bool known = false;
+  for (const auto& [n, t] : kTypes)
+    if (name == n) {
+      step.type = t;
+      known = true;
+    }
+  if (!known)
+    r_.fail(join_path(path, "type"),
+            fmt::format("unknown step type \"{}\" (expected start, job, pickup, delivery, break or end)", name));
+  if (step.type != VehicleStepType::Start && step.type != VehicleStepType::End) step.id = id(s, path);
+  static const std::pair<const char*, std::optional<Duration> VehicleStepSpec::*> kBounds[] = {
+      {"service_at", &VehicleStepSpec::service_at},
+      {"service_after", &VehicleStepSpec::service_after},
+      {"service_before", &VehicleStepSpec::service_before}};
+  for (const auto& [key, field] : kBounds)
+    if (const Json* value = r_.member(s, key))
+      step.*field = static_cast<Duration>(r_.unsigned_integer(*value, join_path(path, key)));
+  return step;
+}
+
 VehicleSpec ProblemParser::vehicle(const Json& v, const std::string& path) {
   r_.expect_object(v, path);
   VehicleSpec vehicle;
   vehicle.id = id(v, path);
   unique(vehicle_ids_, vehicle.id, join_path(path, "id"), "vehicle");
-  if (r_.member(v, "steps") != nullptr)
-    throw Error(
-        ErrorCode::Unsupported,
-        fmt::format("{}: {}: vehicle steps (a fixed initial route) are not supported",
-                    r_.source().empty() ? "<input>" : r_.source(), join_path(path, "steps")));
   if (const Json* profile = r_.member(v, "profile")) {
     vehicle.profile = r_.string(*profile, join_path(path, "profile"));
     if (vehicle.profile.empty())
@@ -80,6 +107,11 @@ VehicleSpec ProblemParser::vehicle(const Json& v, const std::string& path) {
   if (const Json* md = r_.member(v, "max_distance"))
     vehicle.max_distance =
         static_cast<Distance>(r_.unsigned_integer(*md, join_path(path, "max_distance")));
+  if (const Json* steps = r_.member(v, "steps")) {
+    const std::string p = join_path(path, "steps");
+    r_.expect_array(*steps, p);
+    for (std::size_t i = 0; i < steps->size(); ++i) vehicle.steps.push_back(vehicle_step((*steps)[i], index_path(p, i)));
+  }
   vehicle.description = optional_string(v, path, "description");
   return vehicle;
 }

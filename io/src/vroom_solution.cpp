@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -15,6 +16,7 @@
 
 #include "routesolve/error.hpp"
 #include "routesolve/io/formats.hpp"
+#include "routesolve/io/polyline.hpp"
 #include "routesolve/io/vroom_json.hpp"
 #include "vroom_reader.hpp"
 
@@ -68,8 +70,9 @@ OJson coords_json(const Coordinates& c) { return OJson::array({c.lon, c.lat}); }
 
 class SolutionWriter {
  public:
-  SolutionWriter(const Problem& problem)
+  SolutionWriter(const Problem& problem, const LegLines* geometry = nullptr)
       : problem_(problem),
+        geometry_(geometry),
         time_(problem.spec().scale.time),
         distance_(problem.spec().scale.distance),
         cost_(problem.cost_scale()) {}
@@ -102,6 +105,18 @@ class SolutionWriter {
     out["pickup"] = amount_json(t.pickup);
   }
 
+  /// VROOM's `violations`: [{"cause": ..., "duration": ...}], the duration for times only.
+  OJson violations(const std::vector<PlanViolation>& list) const {
+    OJson out = OJson::array();
+    for (const PlanViolation& v : list) {
+      OJson one = OJson::object();
+      one["cause"] = v.cause;
+      if (v.cause == "delay" || v.cause == "lead_time") one["duration"] = scaled(v.duration, time_);
+      out.push_back(std::move(one));
+    }
+    return out;
+  }
+
   OJson summary(const Solution& solution) const {
     const Summary& s = solution.summary;
     OJson out = OJson::object();
@@ -109,7 +124,7 @@ class SolutionWriter {
     out["routes"] = s.routes;
     out["unassigned"] = s.unassigned;
     totals(out, s);
-    out["violations"] = OJson::array();
+    out["violations"] = violations(s.violations);
     OJson times = OJson::object();  // VROOM reports milliseconds
     for (const auto& stage : solution.profile)
       times[stage.stage] = std::llround(stage.seconds * 1000.0);
@@ -148,8 +163,36 @@ class SolutionWriter {
     OJson steps = OJson::array();
     for (const auto& s : r.steps) steps.push_back(step(s, vehicle));
     out["steps"] = std::move(steps);
-    out["violations"] = OJson::array();
+    out["violations"] = violations(r.violations);
+    if (geometry_ != nullptr)
+      if (const auto path = route_path(r, vehicle)) out["geometry"] = encode_polyline(*path);
     return out;
+  }
+
+  /// The route's path through its located steps, each leg along `geometry_` when it has the leg
+  /// (a road path), else straight; none when a located step has no coordinates.
+  std::optional<std::vector<Coordinates>> route_path(const Route& r, const Vehicle* vehicle) const {
+    std::vector<Coordinates> path;
+    std::size_t previous = kNone;
+    for (const Step& s : r.steps) {
+      if (s.location == kNone) continue;
+      std::optional<Coordinates> c;
+      if (s.type == StepType::Start && vehicle != nullptr) c = vehicle->start_coords;
+      else if (s.type == StepType::End && vehicle != nullptr) c = vehicle->end_coords;
+      else if (s.task < problem_.tasks().size()) c = problem_.task(s.task).coords;
+      if (!c) return std::nullopt;
+      auto add = [&](const Coordinates& x) {
+        if (path.empty() || !(path.back() == x)) path.push_back(x);
+      };
+      const auto leg = previous == kNone ? geometry_->end() : geometry_->find({previous, s.location});
+      if (leg != geometry_->end() && leg->second.size() >= 2)
+        for (const Coordinates& x : leg->second) add(x);
+      else
+        add(*c);
+      previous = s.location;
+    }
+    if (path.empty()) return std::nullopt;
+    return path;
   }
 
   OJson step(const Step& s, const Vehicle* vehicle) const {
@@ -190,11 +233,12 @@ class SolutionWriter {
     out["duration"] = scaled(s.duration, time_);
     if (problem_.has_distances()) out["distance"] = scaled(s.distance, distance_);
     if (!description.empty()) out["description"] = description;
-    out["violations"] = OJson::array();
+    out["violations"] = violations(s.violations);
     return out;
   }
 
   const Problem& problem_;
+  const LegLines* geometry_;
   double time_, distance_, cost_;
 };
 
@@ -409,8 +453,9 @@ class SolutionParser {
 
 }  // namespace
 
-void write_vroom_solution(std::ostream& out, const Problem& problem, const Solution& solution) {
-  out << SolutionWriter(problem).write(solution).dump() << '\n';
+void write_vroom_solution(std::ostream& out, const Problem& problem, const Solution& solution,
+                          const LegLines* geometry) {
+  out << SolutionWriter(problem, geometry).write(solution).dump() << '\n';
 }
 
 std::string vroom_solution_to_string(const Problem& problem, const Solution& solution) {

@@ -328,9 +328,9 @@ void write_svg(std::ostream& out, const Problem& problem, const Solution& soluti
 }
 
 void write_solution(std::ostream& out, const Problem& problem, const Solution& solution, OutputFormat format,
-                    const LegLines& legs) {
+                    const LegLines& legs, bool geometry) {
   switch (format) {
-    case OutputFormat::Json: write_vroom_solution(out, problem, solution); return;
+    case OutputFormat::Json: write_vroom_solution(out, problem, solution, geometry ? &legs : nullptr); return;
     case OutputFormat::Csv: write_csv(out, problem, solution); return;
     case OutputFormat::GeoJson: write_geojson(out, problem, solution, legs); return;
     case OutputFormat::Svg: write_svg(out, problem, solution); return;

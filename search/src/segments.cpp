@@ -20,6 +20,14 @@ SegmentModel::SegmentModel(const Problem& problem) : problem_(&problem), dims_(p
     s.first = s.last = vehicle.start;
     starts_.push_back(s);
     s.first = s.last = vehicle.end;
+    // Breaks priced, not only repaired: the route must leave its breaks' service time before the
+    // end of the shift, so the end is a visit of that length ending by time_window.end. (Where a
+    // vehicle takes a break while it would otherwise wait, this is conservative; the break
+    // windows are left to schedule_route, which places the breaks exactly.)
+    Duration break_service = 0;
+    for (const Break& b : vehicle.breaks) break_service += b.service;
+    if (break_service > 0)
+      s.time = visit_duration(break_service, vehicle.time_window.start, vehicle.time_window.end - break_service);
     ends_.push_back(s);
   }
   tasks_.resize(problem.tasks().size());

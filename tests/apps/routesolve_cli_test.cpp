@@ -243,3 +243,59 @@ TEST(Cli, DeviceCheckWithoutADeviceSaysWhyAndExits3) {
   EXPECT_GT(r.out.size(), std::string("no CUDA device: \n").size()) << "the reason is named: " << r.out;
   EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << "one line: " << r.out;
 }
+
+TEST(Cli, VehicleStepsStartTheirRoutesAndBadStepsExit2) {
+  const auto dir = temp_dir("steps");
+  auto problem = nlohmann::json::parse(std::ifstream(example("fleet.json")));
+  problem["vehicles"][0]["steps"] = nlohmann::json::parse(
+      R"([{"type": "start"}, {"type": "job", "id": 102}, {"type": "job", "id": 100, "service_after": 30000}])");
+  write_file(dir / "steps.json", problem.dump());
+  const auto out = dir / "solution.json";
+  const ToolRun r = run_tool("solve " + (dir / "steps.json").string() + " --quiet --seed 2 -o " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_TRUE(validate_files(dir / "steps.json", out).ok());
+  const auto json = nlohmann::json::parse(std::ifstream(out));
+  bool found = false;
+  for (const auto& route : json["routes"]) {
+    if (route["vehicle"] != 1) continue;
+    found = true;
+    const auto& steps = route["steps"];
+    ASSERT_GE(steps.size(), 4u);
+    EXPECT_EQ(steps[1]["id"], 102);
+    EXPECT_EQ(steps[2]["id"], 100);
+    EXPECT_GE(steps[2]["arrival"].get<long long>() + steps[2]["waiting_time"].get<long long>(), 30000);
+  }
+  EXPECT_TRUE(found);
+  EXPECT_EQ(run_tool("validate " + (dir / "steps.json").string() + " " + out.string()).exit_code, 0);
+
+  problem["vehicles"][0]["steps"][1]["id"] = 999;
+  write_file(dir / "bad_steps.json", problem.dump());
+  const ToolRun bad = run_tool("solve " + (dir / "bad_steps.json").string() + " --quiet");
+  EXPECT_EQ(bad.exit_code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("vehicles[0].steps[1].id"), std::string::npos) << bad.out;
+}
+
+TEST(Cli, CheckModeReportsViolationsAndExits0) {
+  const auto dir = temp_dir("check");
+  auto problem = nlohmann::json::parse(std::ifstream(example("fleet.json")));
+  // Job 106 opens at 39600, job 100 closes at 36000: served in this order, job 100 is late.
+  problem["vehicles"][0]["steps"] =
+      nlohmann::json::parse(R"([{"type": "start"}, {"type": "job", "id": 106}, {"type": "job", "id": 100}, {"type": "end"}])");
+  write_file(dir / "plan.json", problem.dump());
+  const auto out = dir / "checked.json";
+  const ToolRun r = run_tool("solve --check " + (dir / "plan.json").string() + " --quiet -o " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const auto json = nlohmann::json::parse(std::ifstream(out));
+  ASSERT_EQ(json["routes"].size(), 1u);
+  const auto& steps = json["routes"][0]["steps"];
+  EXPECT_EQ(steps[2]["id"], 100);
+  ASSERT_EQ(steps[2]["violations"].size(), 1u);
+  EXPECT_EQ(steps[2]["violations"][0]["cause"], "delay");
+  EXPECT_GT(steps[2]["violations"][0]["duration"].get<long long>(), 0);
+  bool missing_break = false;
+  for (const auto& v : json["routes"][0]["violations"]) missing_break = missing_break || v["cause"] == "missing_break";
+  EXPECT_TRUE(missing_break);
+  EXPECT_EQ(json["summary"]["unassigned"], 14);  // every other task (shipment halves counted)
+  // The validator finds the plan infeasible: exit 1.
+  EXPECT_EQ(run_tool("validate " + (dir / "plan.json").string() + " " + out.string()).exit_code, 1);
+}

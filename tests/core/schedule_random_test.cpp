@@ -56,31 +56,32 @@ Sim simulate(const Problem& p, std::size_t v, const std::vector<std::size_t>& ta
     return std::nullopt;
   };
   for (std::size_t i = 0; i <= tasks.size(); ++i) {
+    // The leg towards task i (or the end): breaks on it are taken en route, VROOM's model.
+    const std::size_t to = i < tasks.size() ? p.task(tasks[i]).location : veh.end;
+    Duration left = 0;
+    if (loc != kNone && to != kNone) {
+      if (tv.duration(loc, to) >= kUnreachable) return out;
+      left = tv.duration(loc, to);
+      travel += left;
+      dist += tv.distance(loc, to);
+    }
     for (int k = 0; k < at[i]; ++k, ++next_break) {
       const Break& b = veh.breaks[next_break];
       if (b.max_load && !loads[i].fits_in(*b.max_load)) return out;
       const auto begin = window(b.time_windows, time);
       if (!begin) return out;
+      const Duration drive = std::min(*begin - time, left);  // towards the next stop
+      left -= drive;
       time = *begin + b.service;
     }
+    time += left;
     if (i == tasks.size()) break;
     const Task& t = p.task(tasks[i]);
-    if (loc != kNone) {
-      if (tv.duration(loc, t.location) >= kUnreachable) return out;
-      time += tv.duration(loc, t.location);
-      travel += tv.duration(loc, t.location);
-      dist += tv.distance(loc, t.location);
-    }
     out.arrivals.push_back(time);
     const auto begin = window(t.time_windows, time);
     if (!begin) return out;
     time = *begin + (loc == t.location ? 0 : t.setup) + t.service;
     loc = t.location;
-  }
-  if (veh.end != kNone && loc != kNone) {
-    time += tv.duration(loc, veh.end);
-    travel += tv.duration(loc, veh.end);
-    dist += tv.distance(loc, veh.end);
   }
   if (time > veh.time_window.end || travel > veh.max_travel_time || dist > veh.max_distance) return out;
   out.feasible = true;

@@ -329,7 +329,9 @@ TEST(Schedule, BreakBeforeTheFirstTask) {
   EXPECT_EQ(r.route.service, 5);  // break service counts, as in VROOM
 }
 
-TEST(Schedule, BreakBetweenTasksWaitsForItsWindow) {
+TEST(Schedule, BreakBetweenTasksIsTakenEnRoute) {
+  // Job 1 left at 10; the window opens at 12, so the vehicle drives 2 of the 20 units towards
+  // job 2, stops at 12 and drives the other 18 after the break (VROOM's model).
   ProblemSpec spec = jobs_at({1, 3});
   spec.vehicles[0].breaks = {break_spec(9, 5, {{12, 14}})};
   const auto r = run(spec, {0, 1});
@@ -337,14 +339,76 @@ TEST(Schedule, BreakBetweenTasksWaitsForItsWindow) {
   EXPECT_EQ(types(r.route), (std::vector<StepType>{StepType::Start, StepType::Job, StepType::Break, StepType::Job,
                                                    StepType::End}));
   const Step& b = r.route.steps[2];
-  EXPECT_EQ(b.arrival, 10);
-  EXPECT_EQ(b.waiting_time, 2);
-  EXPECT_EQ(b.duration, 10);
-  EXPECT_EQ(b.distance, 100);
-  EXPECT_EQ(r.route.steps[3].arrival, 37);
-  EXPECT_EQ(r.route.steps[4].arrival, 67);
-  EXPECT_EQ(r.route.waiting_time, 2);
+  EXPECT_EQ(b.arrival, 12);
+  EXPECT_EQ(b.waiting_time, 0);
+  EXPECT_EQ(b.duration, 12);
+  EXPECT_EQ(b.distance, 120);  // 100 + 2/20 of the leg's 200
+  EXPECT_EQ(r.route.steps[3].arrival, 35);
+  EXPECT_EQ(r.route.steps[3].duration, 30);
+  EXPECT_EQ(r.route.steps[4].arrival, 65);
+  EXPECT_EQ(r.route.waiting_time, 0);
   EXPECT_EQ(r.route.duration, 60);
+  EXPECT_EQ(r.route.distance, 600);
+}
+
+TEST(Schedule, BreakWindowOpeningAfterTheLegWaitsAtTheNextStop) {
+  // One job at 3, window [50, 60]: driving the whole leg (30) does not reach the window, so the
+  // vehicle waits 20 at the job's location before the break, then serves the job at 55.
+  ProblemSpec spec = jobs_at({3});
+  spec.vehicles[0].end.reset();
+  spec.vehicles[0].breaks = {break_spec(9, 5, {{50, 60}})};
+  RoutePlan plan;
+  plan.visits = {{true, 0}, {false, 0}};
+  const auto p = Problem::create(spec);
+  const auto r = schedule_plan(*p, plan);
+  ASSERT_TRUE(r.feasible);
+  const Step& b = r.route.steps[1];
+  EXPECT_EQ(b.type, StepType::Break);
+  EXPECT_EQ(b.arrival, 30);
+  EXPECT_EQ(b.waiting_time, 20);
+  EXPECT_EQ(b.duration, 30);
+  EXPECT_EQ(b.distance, 300);
+  EXPECT_EQ(r.route.steps[2].arrival, 55);
+  EXPECT_EQ(r.route.steps[2].waiting_time, 0);
+  EXPECT_EQ(r.route.waiting_time, 20);
+}
+
+TEST(Schedule, BreakOnTheWayBackShortensTheDay) {
+  // Window [40, 50]: taken on the leg after job 2 (left at 30), 10 units into the 30-unit drive
+  // home, the day ends at 65; on the leg before job 2 it would end at 75.
+  ProblemSpec spec = jobs_at({1, 3});
+  spec.vehicles[0].breaks = {break_spec(9, 5, {{40, 50}})};
+  const auto r = run(spec, {0, 1});
+  ASSERT_TRUE(r.feasible);
+  EXPECT_EQ(types(r.route), (std::vector<StepType>{StepType::Start, StepType::Job, StepType::Job, StepType::Break,
+                                                   StepType::End}));
+  const Step& b = r.route.steps[3];
+  EXPECT_EQ(b.arrival, 40);
+  EXPECT_EQ(b.waiting_time, 0);
+  EXPECT_EQ(b.duration, 40);
+  EXPECT_EQ(b.distance, 400);
+  EXPECT_EQ(r.route.steps[4].arrival, 65);
+  EXPECT_EQ(r.route.steps[4].duration, 60);
+}
+
+TEST(Schedule, TwoBreaksOnOneLeg) {
+  // A leg of 300 distance driven at speed 3 (10 units): a break 1 unit into it counts 30 of
+  // distance, and the second break counts its own share from where the first ended.
+  ProblemSpec spec = jobs_at({3});
+  spec.vehicles[0].speed_factor = 3.0;
+  spec.vehicles[0].end.reset();
+  spec.vehicles[0].breaks = {break_spec(1, 2, {{1, 1}}), break_spec(2, 2, {{4, 9}})};
+  const auto r = run(spec, {0});
+  ASSERT_TRUE(r.feasible);
+  ASSERT_EQ(types(r.route), (std::vector<StepType>{StepType::Start, StepType::Break, StepType::Break,
+                                                   StepType::Job}));
+  EXPECT_EQ(r.route.steps[1].arrival, 1);
+  EXPECT_EQ(r.route.steps[1].distance, 30);
+  EXPECT_EQ(r.route.steps[2].arrival, 4);  // break 1 ends at 3, one more unit of driving
+  EXPECT_EQ(r.route.steps[2].duration, 2);
+  EXPECT_EQ(r.route.steps[2].distance, 60);
+  EXPECT_EQ(r.route.steps[3].arrival, 14);  // break 2 ends at 6, 8 units left
+  EXPECT_EQ(r.route.steps[3].distance, 300);
 }
 
 TEST(Schedule, BreakAfterTheLastTask) {

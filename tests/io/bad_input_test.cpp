@@ -293,13 +293,6 @@ TEST(BadVroomProblem, BreakWithoutId) {
               HasSubstr("fleet.json: vehicles[0].breaks[0]: missing required field 'id'"));
 }
 
-TEST(BadVroomProblem, VehicleStepsAreUnsupported) {
-  const auto msg =
-      problem_error(with_vehicle(R"({"id":1,"start_index":0,"steps":[{"type":"start"}]})"),
-                    ErrorCode::Unsupported);
-  EXPECT_THAT(msg, HasSubstr("fleet.json: vehicles[0].steps"));
-}
-
 // ---- matrices -----------------------------------------------------------------------------------
 
 TEST(BadVroomProblem, RaggedMatrix) {

@@ -8,7 +8,9 @@
 //  * a shipment picks up `amount` at its pickup and drops it at its delivery, same route, in order;
 //  * setup time is spent at a task only when arriving from a different location;
 //  * service starts at max(arrival, time window start) and must start no later than the window end;
-//  * a break is taken at the vehicle's current location, between two steps, inside one of its windows;
+//  * a break is taken between two steps, inside one of its windows; when the window has not opened
+//    at the departure, the vehicle first drives towards the next step until it opens (VROOM's
+//    en-route breaks; core/src/schedule.cpp);
 //  * cost = fixed + per_hour * travel time + per_km * distance, or the profile's `costs` matrix.
 
 #include <map>
@@ -71,6 +73,18 @@ struct BreakSpec {
   std::string description;
 };
 
+/// One of a vehicle's given steps (VROOM `vehicles[].steps`): in solving mode the start of its
+/// route, in that order; in plan mode (check) its whole route.
+enum class VehicleStepType { Start, Job, Pickup, Delivery, Break, End };
+
+struct VehicleStepSpec {
+  VehicleStepType type = VehicleStepType::Job;
+  Id id = 0;  ///< task or break id (unused for start and end)
+  std::optional<Duration> service_at;      ///< service begins exactly then
+  std::optional<Duration> service_after;   ///< service begins no earlier
+  std::optional<Duration> service_before;  ///< service begins no later
+};
+
 struct VehicleCosts {
   Cost fixed = 0;
   Cost per_hour = 3600;  ///< VROOM default: cost equals travel seconds
@@ -91,6 +105,7 @@ struct VehicleSpec {
   std::optional<Distance> max_distance;
   VehicleCosts costs;
   double speed_factor = 1.0;  ///< travel durations are divided by this (VROOM semantics)
+  std::vector<VehicleStepSpec> steps;  ///< given steps; empty = the route is the search's
   std::string description;
 };
 
@@ -116,6 +131,7 @@ struct ProblemSpec {
   std::map<std::string, ProfileMatrices> matrices;  ///< by profile name; may be empty with coordinates
   UnitScale scale;
   bool planar_coordinates = false;  ///< coordinates are x/y on a plane (benchmarks), not WGS84
+  bool geometry = false;  ///< VROOM `"options": {"g": true}`: write each route's geometry
   std::string name;    ///< instance name, for reports
   std::string source;  ///< file it came from, for error messages ("" = in memory)
 };
@@ -155,6 +171,13 @@ struct Break {
   std::string description;
 };
 
+/// A given step resolved: a task, or one of the vehicle's breaks (start and end are implied).
+struct StepVisit {
+  bool is_break = false;
+  std::size_t index = 0;  ///< task index, or break index within the vehicle
+  std::size_t step = 0;   ///< index in the vehicle's spec steps (for messages)
+};
+
 struct Vehicle {
   Id id = 0;
   std::size_t profile = 0;  ///< index into Problem::profile_names()
@@ -171,6 +194,9 @@ struct Vehicle {
   VehicleCosts costs;
   double speed_factor = 1.0;
   std::size_t travel = 0;  ///< index into Problem::travel(): shared by vehicles of equal profile/speed/costs
+  /// The given steps' tasks and breaks in order (their service_at / _after / _before are folded
+  /// into the task's or break's time windows).
+  std::vector<StepVisit> steps;
   std::string description;
 };
 
@@ -206,6 +232,9 @@ class Problem {
   [[nodiscard]] std::size_t find_task(TaskType type, Id id) const;
   /// Vehicle index of a vehicle id; kNone if unknown.
   [[nodiscard]] std::size_t find_vehicle(Id id) const;
+
+  /// True when some vehicle has given steps.
+  [[nodiscard]] bool has_steps() const noexcept;
 
   /// True when vehicle v has every skill task t requires.
   [[nodiscard]] bool compatible(std::size_t v, std::size_t t) const;

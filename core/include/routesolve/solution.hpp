@@ -16,6 +16,15 @@ enum class StepType { Start, Job, Pickup, Delivery, Break, End };
 
 std::string_view to_string(StepType type) noexcept;
 
+/// A constraint a plan breaks, as VROOM's `violations` report it (check mode): its cause
+/// ("delay", "lead_time", "load", "max_tasks", "skills", "precedence", "missing_break",
+/// "max_travel_time", "max_load", "max_distance") and, for "delay" and "lead_time", by how long.
+struct PlanViolation {
+  std::string cause;
+  Duration duration = 0;
+  bool operator==(const PlanViolation&) const = default;
+};
+
 struct Step {
   StepType type = StepType::Job;
   Id id = 0;                   ///< task or break id (unused for start/end)
@@ -28,6 +37,7 @@ struct Step {
   Duration duration = 0;       ///< cumulative travel time up to this step
   Distance distance = 0;       ///< cumulative distance up to this step
   Amount load;                 ///< vehicle load after this step
+  std::vector<PlanViolation> violations;  ///< check mode only
 };
 
 struct Route {
@@ -39,6 +49,7 @@ struct Route {
   Distance distance = 0;
   Amount delivery, pickup;
   int priority = 0;
+  std::vector<PlanViolation> violations;  ///< check mode only: the route's and its steps' causes
 };
 
 /// Why a task could not be served.
@@ -71,6 +82,7 @@ struct Summary {
   Distance distance = 0;
   Amount delivery, pickup;
   int priority = 0;
+  std::vector<PlanViolation> violations;  ///< check mode only: every route's causes
 };
 
 /// Time spent per stage, for `--profile` and the benchmark suites.
@@ -91,6 +103,8 @@ struct Solution {
   /// Device results that did not match the host check (each one kept out of the solution).
   std::uint64_t mismatches = 0;
   std::uint64_t iterations = 0;  ///< metaheuristic iterations, all threads (0 when not counted)
+  /// A plan checked as given (check_plan): its violations are reported, not refused.
+  bool checked = false;
 };
 
 // ---------------------------------------------------------------------------------------------

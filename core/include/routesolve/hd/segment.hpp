@@ -178,6 +178,28 @@ RS_HD constexpr VisitTime visit_time(std::int64_t arrival, std::int64_t open, st
   return v;
 }
 
+/// One break taken on a leg, in VROOM's model: `t` is the departure from the previous stop (or
+/// the end of the previous break on the same leg), `left` the travel left on the leg and `open`
+/// the start of the break's window (the first whose end >= t). The vehicle drives until the
+/// window opens, at most `left`, then waits for it: the break begins at max(t, open).
+struct LegBreak {
+  std::int64_t arrival = 0;  ///< when the vehicle stops for the break
+  std::int64_t driven = 0;   ///< travel of the leg done before the break (arrival - t)
+  std::int64_t waiting = 0;  ///< begin - arrival
+  std::int64_t end = 0;      ///< begin + service
+};
+
+RS_HD constexpr LegBreak en_route_break(std::int64_t t, std::int64_t left, std::int64_t open,
+                                        std::int64_t service) noexcept {
+  LegBreak b;
+  const std::int64_t begin = hd::max(t, open);
+  b.driven = hd::min(begin - t, left);
+  b.arrival = t + b.driven;
+  b.waiting = begin - b.arrival;
+  b.end = begin + service;
+  return b;
+}
+
 /// The backward pass of the same model: the latest instant a visit's work may begin, by `close`
 /// and `setup` (when counted) before `bound`, the latest instant its setup may begin for what
 /// follows to stay feasible.

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "routesolve/io/writers.hpp"
 #include "routesolve/problem.hpp"
 #include "routesolve/solution.hpp"
 
@@ -19,7 +20,10 @@ ProblemSpec read_vroom_problem(const std::filesystem::path& file);
 
 /// Writes a solution as VROOM output JSON (code, summary, unassigned, routes with steps),
 /// converting internal units back to the problem's output units.
-void write_vroom_solution(std::ostream& out, const Problem& problem, const Solution& solution);
+/// With `geometry`, each route also gets its `geometry`: the encoded polyline (precision 5, as
+/// VROOM returns with -g) of its path, each leg along the given road path when there is one.
+void write_vroom_solution(std::ostream& out, const Problem& problem, const Solution& solution,
+                          const LegLines* geometry = nullptr);
 std::string vroom_solution_to_string(const Problem& problem, const Solution& solution);
 
 /// Parses a VROOM output JSON into a Solution with task/vehicle indices resolved against

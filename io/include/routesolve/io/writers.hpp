@@ -40,8 +40,9 @@ void write_geojson(std::ostream& out, const Problem& problem, const Solution& so
 void write_svg(std::ostream& out, const Problem& problem, const Solution& solution);
 
 /// Dispatches on format (Json -> write_vroom_solution, Sol -> CVRPLIB .sol).
-/// `legs` is used by the GeoJSON output only.
+/// `legs` is used by the GeoJSON output, and by the JSON output with `geometry` (each route's
+/// encoded polyline).
 void write_solution(std::ostream& out, const Problem& problem, const Solution& solution, OutputFormat format,
-                    const LegLines& legs = {});
+                    const LegLines& legs = {}, bool geometry = false);
 
 }  // namespace routesolve::io
