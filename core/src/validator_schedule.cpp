@@ -142,7 +142,7 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v,
         if (arrival < departure)
           report(ViolationKind::ArrivalMismatch, w,
                  "arrival " + str(arrival) + " before the previous departure " + str(departure));
-        else if (arrival - departure > leg_left)
+        else if (arrival > sat_add(departure, leg_left))
           report(ViolationKind::ArrivalMismatch, w,
                  "arrival " + str(arrival) + " after the next stop is reached (departure " +
                      str(departure) + " + travel left " + str(leg_left) + ")");
@@ -166,10 +166,13 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v,
                      ", after its windows " + str(brk.time_windows));
         else
           start = *s;
-        // Drive towards the next stop until the break's window opens.
-        arrival = departure + std::min(start - departure, leg_left);
+        // Drive towards the next stop until the break's window opens (saturating: a garbage
+        // solution may carry any times).
+        arrival = std::min(start, sat_add(departure, leg_left));
       }
-      const Duration driven = std::clamp<Duration>(arrival - departure, 0, leg_left);
+      Duration gap = 0;
+      if (__builtin_sub_overflow(arrival, departure, &gap)) gap = arrival > departure ? leg_left : 0;
+      const Duration driven = std::clamp<Duration>(gap, 0, leg_left);
       leg_left -= driven;
       leg_done = sat_add(leg_done, leg_share(driven, leg_distance, leg_duration));
       if (brk.max_load && !fits(load, *brk.max_load))
