@@ -15,6 +15,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from peers_fleet import (fleet_routes_from_vroom, fleet_solution, points_of, read_fleet,  # noqa: E402
                          replay_fleet, with_matrices)
+from peers_fleet_solvers import place_breaks  # noqa: E402
 
 # One depot (shared start and end), three stops; the second vehicle's point repeats the depot.
 SCENARIO = {
@@ -82,6 +83,20 @@ class Fleet(unittest.TestCase):
         self.assertEqual(fleet_routes_from_vroom(sol), routes)
         self.assertEqual(sol["summary"]["cost"], 265)
         self.assertEqual([s["load"] for s in sol["routes"][0]["steps"]], [[9], [5], [5], [0], [0]])
+
+    def test_breaks_placed_after_a_solve_without_them(self):
+        # Before job 11 the 30 s break fits (waits to 100; 11 at 180, 12 at 235 <= 300).
+        placed, missing = place_breaks(self.p, self.route(1, ("job", 11), ("job", 12)))
+        self.assertEqual((placed, missing), (self.route(1, ("break", 7), ("job", 11), ("job", 12)), []))
+        # 200 s: before 12 it pushes 12 to 390 > 300; after 12 (at 160, in [100, 200]) it fits.
+        self.p.vehicle(1).breaks[0] = (7, [(100, 200)], 200)
+        placed, missing = place_breaks(self.p, self.route(1, ("job", 12)))
+        self.assertEqual((placed, missing), (self.route(1, ("job", 12), ("break", 7)), []))
+        # Window [900, 950]: 200 s from 900 ends past the shift's 1000 wherever it goes.
+        self.p.vehicle(1).breaks[0] = (7, [(900, 950)], 200)
+        placed, missing = place_breaks(self.p, self.route(1, ("break", 7), ("job", 12)))
+        self.assertEqual((placed, missing), (self.route(1, ("job", 12)), [7]))
+        self.assertTrue(replay_fleet(self.p, [placed]).violations)
 
     @unittest.skipUnless(os.environ.get("PEERS_TEST_ROUTESOLVE"), "PEERS_TEST_ROUTESOLVE not set")
     def test_routesolve_validate_agrees(self):

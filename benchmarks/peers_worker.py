@@ -20,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from peers_fleet import FleetProblem, read_fleet  # noqa: E402
+from peers_fleet_solvers import run_ortools_fleet, run_pyvrp_fleet  # noqa: E402
 from peers_model import Problem, Unsupported, bounded_fleet, read_problem  # noqa: E402
 
 
@@ -92,6 +93,8 @@ def pyvrp_data(p: Problem, path: Path, hierarchical: bool):
 
 
 def run_pyvrp(p: Problem, path: Path, a) -> dict:
+    if isinstance(p, FleetProblem):
+        return run_pyvrp_fleet(p, a)
     import pyvrp
     from pyvrp.stop import MaxRuntime
     data = pyvrp_data(p, path, a.hierarchical)
@@ -124,6 +127,11 @@ def ortools_settings(p: Problem | None, limit: float, hierarchical: bool) -> dic
     # Time windows: PATH_CHEAPEST_ARC finds no first solution on tight ones (Solomon R101).
     first = "PARALLEL_CHEAPEST_INSERTION" if p is not None and p.kind != "cvrp" \
         else "PATH_CHEAPEST_ARC"
+    if isinstance(p, FleetProblem):
+        return {"model": "RoutingModel on the road durations (arc cost = travel seconds), time "
+                         "dimension with windows, break intervals, one load dimension per capacity",
+                "first_solution_strategy": first, "local_search_metaheuristic": "GUIDED_LOCAL_SEARCH",
+                "time_limit_s": limit, "vehicles": "the scenario's, with shifts and breaks"}
     return {"model": "RoutingModel, integer transit matrix", "first_solution_strategy": first,
             "local_search_metaheuristic": "GUIDED_LOCAL_SEARCH", "time_limit_s": limit,
             "vehicles": "file's fleet; CVRPLIB: min(customers, 2*ceil(demand/capacity)+2)",
@@ -131,6 +139,9 @@ def ortools_settings(p: Problem | None, limit: float, hierarchical: bool) -> dic
 
 
 def run_ortools(p: Problem, path: Path, a) -> dict:
+    if isinstance(p, FleetProblem):
+        s = ortools_settings(p, a.time_limit, False)
+        return run_ortools_fleet(p, a, s["first_solution_strategy"], s["local_search_metaheuristic"])
     from ortools.constraint_solver import pywrapcp, routing_enums_pb2
     vehicles = bounded_fleet(p)
     n = len(p.dist)
@@ -287,6 +298,10 @@ SOLVERS = {"pyvrp": ("pyvrp", run_pyvrp), "ortools": ("ortools", run_ortools),
 
 
 def settings(solver: str, p: Problem | None, a) -> dict:
+    if solver == "pyvrp" and isinstance(p, FleetProblem):
+        return {**pyvrp_settings(a.seed, a.time_limit),
+                "model": "road durations as distance and duration (cost = travel seconds); no "
+                         "breaks: shift_duration = shift - breaks, breaks placed after the solve"}
     if solver == "pyvrp":
         return pyvrp_settings(a.seed, a.time_limit)
     if solver == "ortools":
@@ -313,8 +328,6 @@ def main(argv=None) -> int:
         result["settings"] = settings(a.solver, None, a)
         if not a.settings_only:
             if a.format == "vroom":
-                if a.solver != "vroom":
-                    raise NotSupported("the migration scenarios go to pyvroom only")
                 p = read_fleet(a.file)
             else:
                 p = read_problem(a.file, a.format, a.truncate)
