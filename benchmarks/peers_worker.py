@@ -131,7 +131,8 @@ def ortools_settings(p: Problem | None, limit: float, hierarchical: bool) -> dic
         return {"model": "RoutingModel on the road durations (arc cost = travel seconds), time "
                          "dimension with windows, break intervals, one load dimension per capacity",
                 "first_solution_strategy": first, "local_search_metaheuristic": "GUIDED_LOCAL_SEARCH",
-                "time_limit_s": limit, "vehicles": "the scenario's, with shifts and breaks"}
+                "time_limit_s": limit, "vehicles": "the scenario's, with shifts and breaks",
+                "breaks": "break intervals"}
     return {"model": "RoutingModel, integer transit matrix", "first_solution_strategy": first,
             "local_search_metaheuristic": "GUIDED_LOCAL_SEARCH", "time_limit_s": limit,
             "vehicles": "file's fleet; CVRPLIB: min(customers, 2*ceil(demand/capacity)+2)",
@@ -206,7 +207,7 @@ def vroom_settings(limit: float, hierarchical: bool, fleet: bool = False) -> dic
     if fleet:
         return {"exploration_level": 5, "nb_threads": 1, "timeout_s": limit,
                 "matrices": "road durations and distances (routesolve matrix); cost = duration",
-                "vehicles": "the scenario's, with windows and breaks"}
+                "vehicles": "the scenario's, with windows and breaks", "breaks": "VROOM breaks"}
     return {"exploration_level": 5, "nb_threads": 1, "timeout_s": limit,
             "matrices": "durations = distances = costs = the integer matrix",
             "vehicles": "file's fleet; CVRPLIB: min(customers, 2*ceil(demand/capacity)+2)",
@@ -300,10 +301,12 @@ SOLVERS = {"pyvrp": ("pyvrp", run_pyvrp), "ortools": ("ortools", run_ortools),
 def settings(solver: str, p: Problem | None, a) -> dict:
     if solver == "pyvrp" and isinstance(p, FleetProblem):
         return {**pyvrp_settings(a.seed, a.time_limit),
-                "model": "road durations as distance and duration (cost = travel seconds); no "
-                         "breaks: shift_duration = shift - breaks, breaks placed after the solve"}
+                "model": "road durations as distance and duration (cost = travel seconds), "
+                         "shift_duration = shift - breaks",
+                "breaks": "not modelled, placed after the solve"}
     if solver == "pyvrp":
-        return pyvrp_settings(a.seed, a.time_limit)
+        return {**pyvrp_settings(a.seed, a.time_limit),
+                "fixed_cost_per_vehicle": "sum of longest arcs" if a.hierarchical else 0}
     if solver == "ortools":
         return ortools_settings(p, a.time_limit, a.hierarchical)
     return vroom_settings(a.time_limit, a.hierarchical, isinstance(p, FleetProblem))

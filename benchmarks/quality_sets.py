@@ -22,7 +22,8 @@ class SetSpec:
     decimals: int  # digits the objective is reported with
     hierarchical: bool  # vehicles-then-cost: report vehicles and distance vs bks
     bks_file: str  # relative to the datasets folder
-    bks_vehicles_file: str | None = None  # bks_detailed.csv with a `vehicles` column
+    bks_vehicles_file: str | None = None  # bks_detailed.csv with the vehicles of each bks
+    bks_vehicles_column: str = "vehicles"  # that file's column of vehicle counts
     small_n: int | None = None  # also report the mean gap on n <= small_n
     gh_size: str = ""  # Gehring & Homberger: the hundreds of customers in the file names
     bks_note: str = ""  # what the gap is against, when not a best-known of this objective
@@ -37,6 +38,10 @@ SETS: dict[str, SetSpec] = {
                        "solomon", ["--truncate-distances", "--objective", "cost"],
                        ["--truncate-distances"], 1, False,
                        "vrptw/solomon/bks_distance_only.csv"),
+    "solomonvtc": SetSpec("solomonvtc", "Solomon, vehicles then distance", 10.0, "solomon",
+                          ["--objective", "vehicles-then-cost"], [], 3, True,
+                          "vrptw/solomon/bks.csv", "vrptw/solomon/bks_detailed.csv",
+                          bks_vehicles_column="sintef_vehicles"),
     "gh200": SetSpec("gh200", "Gehring & Homberger 200, vehicles then distance", 30.0, "solomon",
                      ["--objective", "vehicles-then-cost"], [], 3, True,
                      "vrptw/gehring_homberger/bks.csv",
@@ -86,7 +91,7 @@ def list_instances(spec: SetSpec, datasets: Path) -> list[tuple[str, Path]]:
     elif spec.name == "augerat":
         for sub in ("A", "B", "P"):
             found += [(f"{sub}/{p.stem}", p) for p in (datasets / "cvrp/augerat" / sub).glob("*.vrp")]
-    elif spec.name == "solomon":
+    elif spec.name in ("solomon", "solomonvtc"):
         found = [(p.stem, p) for p in (datasets / "vrptw/solomon").glob("*.txt")]
     elif spec.gh_size:
         found = [(p.stem.upper(), p)
@@ -105,12 +110,12 @@ def read_bks(path: Path) -> dict[str, tuple[float, str]]:
     return out
 
 
-def read_bks_vehicles(path: Path) -> dict[str, int]:
+def read_bks_vehicles(path: Path, column: str = "vehicles") -> dict[str, int]:
     out: dict[str, int] = {}
     with path.open(newline="") as f:
         for row in csv.DictReader(f):
-            if row.get("vehicles"):
-                out[row["instance"].strip().lower()] = int(row["vehicles"])
+            if row.get(column):
+                out[row["instance"].strip().lower()] = int(row[column])
     return out
 
 

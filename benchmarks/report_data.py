@@ -87,6 +87,9 @@ def short_settings(solver: str, text: str, limit: float) -> str:
         return text or "?"
     keys = PEER_SETTINGS.get(solver, ())
     parts = [f"{k}={d[k]}" for k in keys if k in d]
+    # What tells a peer's model apart on some sets: the vehicle cost of vehicles-then-distance,
+    # how the breaks of the migration scenarios are handled.
+    parts += [f"{k}={d[k]}" for k in ("fixed_cost_per_vehicle", "breaks") if d.get(k)]
     if "timeout_s" in d or "time_limit_s" in d:
         parts.append(f"{limit:g} s")
     return ", ".join(parts) or "?"
@@ -126,11 +129,12 @@ def peers_block(inputs: list[tuple[list[dict], dict]], quality: list, prov_lines
     rows as more points) and the performance profile."""
     lines = prov_lines + [
         "", "Per set and time limit, per solver: feasible runs (validated by `routesolve validate` and "
-        "recomputed by the suite), mean objective (distance; travel seconds for the migration scenarios) and mean gap to the best "
+        "recomputed by the suite), vehicles over its feasible runs (the first objective on vehicles-then-distance "
+        "sets), mean objective (distance; travel seconds for the migration scenarios) and mean gap to the best "
         "known over its feasible instances, instances "
         "won (best among the solvers, ties shared), mean wall seconds.", "",
-        "| set | time limit (s) | solver | instances | feasible | mean objective | mean gap % | won | mean s |"
-        + PROV_HEAD, "|---|--:|---|--:|--:|--:|--:|--:|--:|" + PROV_RULE]
+        "| set | time limit (s) | solver | instances | feasible | vehicles | mean objective | mean gap % | won | mean s |"
+        + PROV_HEAD, "|---|--:|---|--:|--:|--:|--:|--:|--:|--:|" + PROV_RULE]
     groups: dict[tuple, list] = {}
     infos: dict[tuple, dict] = {}
     all_rows = []
@@ -163,7 +167,8 @@ def peers_block(inputs: list[tuple[list[dict], dict]], quality: list, prov_lines
         mean = sum(gaps) / len(gaps) if gaps else None
         costs = [num(r["distance"]) for r in feas if num(r.get("distance")) is not None]
         objective = f"{sum(costs) / len(costs):,.1f}" if costs else ""
-        lines.append(f"| {set_name} | {limit:g} | {solver} | {len(rows)} | {len(feas)} | {objective} | "
+        vehicles = sum(int(num(r.get("vehicles"), 0)) for r in feas)
+        lines.append(f"| {set_name} | {limit:g} | {solver} | {len(rows)} | {len(feas)} | {vehicles if feas else ''} | {objective} | "
                      f"{'' if mean is None else f'{mean:.2f}'} | {sum(r.get('won') == 'yes' for r in rows)} | "
                      f"{sum(secs) / len(secs):.2f} |" + prov)
         if mean is not None:

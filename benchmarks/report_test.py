@@ -180,15 +180,29 @@ class ReportTest(unittest.TestCase):
         r = self.report("--peers", str(self.dir / "peers-1s.csv"), "--peers", str(self.dir / "peers-2s.csv"))
         self.assertEqual(r.returncode, 0, r.stderr)
         doc = self.doc.read_text()
-        self.assertIn("| augerat | 1 | routesolve | 2 | 2 | 726.0 | 0.25 | 2 | 1.00 | 0.1.0 | time-limit 1 threads 1 seed 1 "
+        self.assertIn("| augerat | 1 | routesolve | 2 | 2 | 6 | 726.0 | 0.25 | 2 | 1.00 | 0.1.0 | time-limit 1 threads 1 seed 1 "
                       "| 2.5-3.1 | 2026-12-01 | `routesolve A/A-n32-k5` |", doc)
-        self.assertIn("| augerat | 1 | vroom | 2 | 1 | 800.0 | 1.78 | 0 | 1.00 | 1.15.2 | exploration_level=5, nb_threads=1, 1 s "
+        self.assertIn("| augerat | 1 | vroom | 2 | 1 | 3 | 800.0 | 1.78 | 0 | 1.00 | 1.15.2 | exploration_level=5, nb_threads=1, 1 s "
                       "| 2.5 | 2026-12-01 | `vroom A/A-n32-k5` |", doc)
-        self.assertIn("| augerat | 2 | vroom | 1 | 1 | 790.0 | 0.77 | 0 | 2.00 | 1.15.2 |", doc)
+        self.assertIn("| augerat | 2 | vroom | 1 | 1 | 3 | 790.0 | 0.77 | 0 | 2.00 | 1.15.2 |", doc)
         self.assertIn("`benchmarks/peers --sets augerat --time-limit 2` |", doc)  # the run.json's command
         self.assertNotIn("| pyvrp |", doc)  # not supported everywhere: no row
+        # Vehicles-then-distance: the vehicles before the distance.
+        self.assertIn("| lilim | 1 | routesolve | 1 | 1 | 10 | 900.0 |", doc)
+        self.assertIn("| lilim | 1 | vroom | 1 | 1 | 11 | 828.9 |", doc)
         self.assertIn("](plots/peers-gap-vs-time.svg)", doc)
         self.assertIn("](plots/peers-profile.svg)", doc)
+
+    def test_short_settings_name_the_model_differences(self):
+        pyvrp = json.dumps({"algorithm": "pyvrp.solve (ILS)", "stop": "MaxRuntime(5)", "seed": 1,
+                            "fixed_cost_per_vehicle": 0, "breaks": "not modelled, placed after the solve"})
+        self.assertEqual(short_settings("pyvrp", pyvrp, 5), "algorithm=pyvrp.solve (ILS), stop=MaxRuntime(5), "
+                         "seed=1, breaks=not modelled, placed after the solve")
+        ortools = json.dumps({"first_solution_strategy": "PARALLEL_CHEAPEST_INSERTION",
+                              "local_search_metaheuristic": "GUIDED_LOCAL_SEARCH", "time_limit_s": 5,
+                              "fixed_cost_per_vehicle": "sum of longest arcs"})
+        self.assertEqual(short_settings("ortools", ortools, 5), "first_solution_strategy=PARALLEL_CHEAPEST_INSERTION, "
+                         "local_search_metaheuristic=GUIDED_LOCAL_SEARCH, fixed_cost_per_vehicle=sum of longest arcs, 5 s")
 
     def test_profile_ratios(self):
         rows = [peers_row("augerat", "a", "routesolve", 1, 100, 0), peers_row("augerat", "a", "vroom", 1, 110, 10),
