@@ -217,6 +217,21 @@ class DryRun(Files):
         self.assertTrue(all("--time-limit 2" in ln for ln in lines))
         self.assertFalse((self.dir / "venv").exists())  # nothing installed
 
+    def test_vehicles_then_distance_commands(self):
+        self.write("vrptw/solomon/R101.txt", SOLOMON)
+        self.write("vrptw/solomon/bks.csv", "instance,bks_cost,source\nR101,20,test\n")
+        self.write("vrptw/solomon/bks_distance_only.csv", "instance,bks_cost,source\nR101,19,test\n")
+        self.write("vrptw/solomon/bks_detailed.csv", "instance,sintef_vehicles\nR101,2\n")
+        r = self.run_peers("--sets", "solomon,solomonvtc", "--datasets", str(self.dir), "--dry-run",
+                           "--time-limit", "2", "--solvers", "routesolve,pyvrp")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        runs = [ln for ln in r.stdout.splitlines() if "R101.txt" in ln]
+        vtc = runs[-2:]  # the solomonvtc set comes second
+        self.assertIn("--objective vehicles-then-cost", vtc[0])
+        self.assertNotIn("--truncate-distances", vtc[0])
+        self.assertTrue(vtc[1].endswith("--hierarchical"), vtc[1])
+        self.assertNotIn("--hierarchical", " ".join(runs[:-2]))
+
     def test_migration_commands(self):
         r = self.run_peers("--sets", "migration", "--datasets", str(self.dir), "--dry-run",
                            "--migration-sizes", "50x5", "--migration-networks", "city",
