@@ -155,7 +155,7 @@ def peers_block(inputs: list[tuple[list[dict], dict]], quality: list, prov_lines
         feas = [r for r in rows if r.get("feasible") == "yes"]
         gaps = [num(r["gap_pct"]) for r in feas if num(r.get("gap_pct")) is not None]
         secs = [num(r.get("seconds"), 0.0) for r in rows]
-        loads = sorted(f"{num(r.get('load_avg_1m'), 0.0):.1f}" for r in rows)
+        loads = [f"{x:.1f}" for x in sorted(num(r.get("load_avg_1m"), 0.0) for r in rows)]  # by value
         load = loads[0] if loads[0] == loads[-1] else f"{loads[0]}-{loads[-1]}"
         dates = sorted(r.get("date", "")[:10] for r in rows)
         info = infos[(set_name, limit, solver)]

@@ -51,7 +51,7 @@ def estimate(plan: dict, datasets: Path, peers: bool = True, jobs: int = 2, buil
     """(stage, seconds, how it was reckoned) per stage, in run order."""
     out: list[tuple[str, float, str]] = []
     if build:
-        out.append(("build", 120.0, "allowance: ccache warm; a cold build on 2 cores takes ~15 min"))
+        out.append(("build", 120.0, "allowance with a warm ccache; a cold build takes longer"))
     limits = [float(x) for x in plan["quality_limits"]]
     counts = {s: _count(s, datasets, plan["quality_count"]) for s in plan["quality_sets"]}
     n = sum(counts.values())
