@@ -84,15 +84,15 @@ def _note(missing: list[int], fixed: int, how: str) -> str:
 
 
 def run_pyvrp_fleet(p: FleetProblem, a) -> dict:
+    _check_common(p, "PyVRP")
+    for j in p.jobs:
+        if len(j.windows) > 1:
+            raise Unsupported(f"PyVRP: job {j.id} has {len(j.windows)} time windows (one only)")
     import time
 
     import numpy as np
     import pyvrp
     from pyvrp.stop import MaxRuntime
-    _check_common(p, "PyVRP")
-    for j in p.jobs:
-        if len(j.windows) > 1:
-            raise Unsupported(f"PyVRP: job {j.id} has {len(j.windows)} time windows (one only)")
     depots = _depots(p)
     depot_of = {loc: k for k, loc in enumerate(depots)}
     # Vehicles alike in everything but their ids share a type (one group, no symmetric search).
@@ -138,9 +138,6 @@ def run_pyvrp_fleet(p: FleetProblem, a) -> dict:
 
 
 def run_ortools_fleet(p: FleetProblem, a, first_solution: str, metaheuristic: str) -> dict:
-    import time
-
-    from ortools.constraint_solver import pywrapcp, routing_enums_pb2
     _check_common(p, "OR-Tools")
     if any(any(j.pickup) for j in p.jobs):
         raise Unsupported("OR-Tools: jobs with pickups next to deliveries are not modelled")
@@ -148,6 +145,9 @@ def run_ortools_fleet(p: FleetProblem, a, first_solution: str, metaheuristic: st
         for bid, ws, _ in v.breaks:
             if len(ws) != 1:
                 raise Unsupported(f"OR-Tools: break {bid} has {len(ws)} windows (one only)")
+    import time
+
+    from ortools.constraint_solver import pywrapcp, routing_enums_pb2
     depots = _depots(p)
     loc = depots + [j.location for j in p.jobs]  # node -> matrix index
     nd = len(depots)

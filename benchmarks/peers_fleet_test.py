@@ -2,7 +2,11 @@
 """Tests of the migration scenarios' model in benchmarks/peers (peers_fleet.py) without the
 peers' virtual environment: matrices written into the problem, the replay (cost, windows, breaks,
 capacity, missing and repeated jobs), the VROOM solution file and, with PEERS_TEST_ROUTESOLVE set
-to a routesolve binary, `routesolve validate` on it. Standard library only."""
+to a routesolve binary, `routesolve validate` on it; the breaks placed after a solve without them
+and what PyVRP and OR-Tools cannot model (peers_fleet_solvers.py). Standard library only; run
+with the peers' Python (build/peers-venv/bin/python) it also solves the scenario with PyVRP and
+OR-Tools."""
+import importlib.util
 import json
 import os
 import subprocess
@@ -10,12 +14,16 @@ import sys
 import tempfile
 import unittest
 from pathlib import Path
+from types import SimpleNamespace
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from peers_fleet import (fleet_routes_from_vroom, fleet_solution, points_of, read_fleet,  # noqa: E402
                          replay_fleet, with_matrices)
-from peers_fleet_solvers import place_breaks  # noqa: E402
+from peers_fleet_solvers import place_breaks, run_ortools_fleet, run_pyvrp_fleet  # noqa: E402
+from peers_model import Unsupported  # noqa: E402
+
+HAVE_PEERS = all(importlib.util.find_spec(m) for m in ("pyvrp", "ortools"))
 
 # One depot (shared start and end), three stops; the second vehicle's point repeats the depot.
 SCENARIO = {
@@ -97,6 +105,30 @@ class Fleet(unittest.TestCase):
         placed, missing = place_breaks(self.p, self.route(1, ("break", 7), ("job", 12)))
         self.assertEqual((placed, missing), (self.route(1, ("job", 12)), [7]))
         self.assertTrue(replay_fleet(self.p, [placed]).violations)
+
+    def test_what_the_peers_cannot_model_is_not_supported(self):
+        a = SimpleNamespace(time_limit=1.0, seed=1)
+        self.p.jobs[0].windows[:] = [(0, 100), (300, 500)]
+        with self.assertRaisesRegex(Unsupported, "PyVRP: job 11 has 2 time windows"):
+            run_pyvrp_fleet(self.p, a)
+        self.p.jobs[1].pickup[:] = [2]
+        with self.assertRaisesRegex(Unsupported, "OR-Tools: jobs with pickups"):
+            run_ortools_fleet(self.p, a, "PARALLEL_CHEAPEST_INSERTION", "GUIDED_LOCAL_SEARCH")
+
+    @unittest.skipUnless(HAVE_PEERS, "PyVRP and OR-Tools: run with build/peers-venv/bin/python")
+    def test_pyvrp_and_ortools_solve_the_scenario_with_its_break(self):
+        a = SimpleNamespace(time_limit=1.0, seed=1)
+        for name, out in [("pyvrp", run_pyvrp_fleet(self.p, a)),
+                          ("ortools", run_ortools_fleet(self.p, a, "PARALLEL_CHEAPEST_INSERTION",
+                                                        "GUIDED_LOCAL_SEARCH"))]:
+            self.assertEqual(out["status"], "ok", name)
+            rp = replay_fleet(self.p, out["routes"])
+            self.assertEqual((rp.violations, rp.unassigned), ([], []), name)
+            steps = [s for r in out["routes"] for s in r["steps"]]
+            self.assertEqual(sorted(i for t, i in steps if t == "job"), [11, 12, 13], name)
+            used = {r["vehicle"] for r in out["routes"]}
+            self.assertEqual(["break", 7] in steps, 1 in used, name)  # vehicle 1 takes its break
+            self.assertEqual(out["reported_cost"], rp.cost, name)
 
     @unittest.skipUnless(os.environ.get("PEERS_TEST_ROUTESOLVE"), "PEERS_TEST_ROUTESOLVE not set")
     def test_routesolve_validate_agrees(self):
