@@ -63,6 +63,12 @@ bool Problem::has_steps() const noexcept {
   return false;
 }
 
+bool Problem::has_reloads() const noexcept {
+  for (const Vehicle& v : vehicles_)
+    if (!v.reloads.empty()) return true;
+  return false;
+}
+
 bool Problem::compatible(std::size_t v, std::size_t t) const { return compatible_[v][t] != 0; }
 
 }  // namespace routesolve

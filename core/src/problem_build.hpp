@@ -68,6 +68,8 @@ struct ProblemBuilder {
   void add_shipments();
   // problem_vehicles.cpp
   void add_vehicles();
+  void add_reloads(const VehicleSpec& vs, const std::string& base, Vehicle& veh);
+  static constexpr std::size_t kMaxReloadLocations = 64;
   // problem_costs.cpp
   void derive_cost_units();
   void fill_travel_tables();

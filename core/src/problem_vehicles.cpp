@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "problem_build.hpp"
+#include "routesolve/error.hpp"
 
 namespace routesolve {
 
@@ -28,7 +29,62 @@ void ProblemBuilder::index_profiles() {
   pr.locations_ = min_size;
 }
 
+// Multi-trip: one reload task per possible reload at each reload location, appended after the
+// jobs and shipments (their indices stay those of a problem without reloads). A reload unloads
+// what the trip picked up and loads what the next trip delivers, so a shipment may not ride
+// through one: multi-trip vehicles and shipments together are refused.
+void ProblemBuilder::add_reloads(const VehicleSpec& vs, const std::string& base, Vehicle& veh) {
+  check.duration(vs.reload_service, base + ".reload_service");
+  veh.reload_service = vs.reload_service;
+  if (vs.max_trips && *vs.max_trips == 0) check.fail(base + ".max_trips", "must be at least 1 (found 0)");
+  if (vs.reload_locations.empty()) {
+    veh.max_trips = 1;
+    return;
+  }
+  if (vs.reload_locations.size() > kMaxReloadLocations)
+    check.fail(base + ".reload_locations", "at most " + std::to_string(kMaxReloadLocations) + " locations (found " +
+                                               std::to_string(vs.reload_locations.size()) + ")");
+  if (!spec.shipments.empty())
+    throw Error(ErrorCode::Unsupported, (spec.source.empty() ? std::string() : spec.source + ": ") + base +
+                                            ".reload_locations: multi-trip vehicles with shipments are not supported");
+  const std::size_t routable = pr.routable_tasks_;
+  std::size_t trips = 1;
+  if (vs.max_trips) {
+    trips = *vs.max_trips;
+  } else {
+    // Default: enough trips for this vehicle alone to carry every task's load.
+    for (std::size_t d = 0; d < dims; ++d) {
+      if (veh.capacity[d] <= 0 || veh.capacity[d] >= kMaxTime) continue;
+      std::int64_t total = 0;
+      for (std::size_t t = 0; t < routable; ++t) total += pr.tasks_[t].delivery[d] + pr.tasks_[t].pickup[d];
+      trips = std::max<std::size_t>(trips, static_cast<std::size_t>((total + veh.capacity[d] - 1) / veh.capacity[d]));
+    }
+  }
+  veh.max_trips = trips;
+  // More reloads than tasks are never useful: at most one between two tasks.
+  const std::size_t per_location = std::min(trips - 1, routable > 0 ? routable - 1 : 0);
+  for (std::size_t l = 0; l < vs.reload_locations.size(); ++l) {
+    const std::string lbase = idx(base + ".reload_locations", l);
+    const std::size_t loc = location(vs.reload_locations[l], lbase);
+    for (std::size_t k = 0; k < per_location; ++k) {
+      Task t;
+      t.type = TaskType::Reload;
+      t.id = veh.reloads.size();
+      t.location = loc;
+      t.coords = vs.reload_locations[l].coords;
+      t.service = vs.reload_service;
+      t.delivery = Amount(dims);
+      t.pickup = Amount(dims);
+      t.time_windows = {TimeWindow{0, kMaxTime}};
+      t.source_index = pr.vehicles_.size();  // the owner
+      veh.reloads.push_back(pr.tasks_.size());
+      pr.tasks_.push_back(std::move(t));
+    }
+  }
+}
+
 void ProblemBuilder::add_vehicles() {
+  pr.routable_tasks_ = pr.tasks_.size();
   std::set<Id> seen_vehicles;
   for (std::size_t v = 0; v < spec.vehicles.size(); ++v) {
     const VehicleSpec& vs = spec.vehicles[v];
@@ -87,6 +143,11 @@ void ProblemBuilder::add_vehicles() {
     if (!(vs.speed_factor > 0.0) || vs.speed_factor > 5.0)
       check.fail(base + ".speed_factor", "must be in (0, 5] (found " + std::to_string(vs.speed_factor) + ")");
     veh.speed_factor = vs.speed_factor;
+    if (vs.max_working_time) {
+      check.non_negative(*vs.max_working_time, base + ".max_working_time");
+      veh.max_working_time = std::min(*vs.max_working_time, kMaxTime);
+    }
+    add_reloads(vs, base, veh);
     veh.description = vs.description;
     pr.vehicle_by_id_[veh.id] = v;
     pr.vehicles_.push_back(std::move(veh));
@@ -102,6 +163,8 @@ void ProblemBuilder::fill_compatibility() {
       const auto& ts = pr.tasks_[t].skills;
       pr.compatible_[v][t] = std::includes(vs.begin(), vs.end(), ts.begin(), ts.end()) ? 1 : 0;
     }
+    for (std::size_t t = pr.routable_tasks_; t < pr.tasks_.size(); ++t) pr.compatible_[v][t] = 0;
+    for (std::size_t t : pr.vehicles_[v].reloads) pr.compatible_[v][t] = 1;  // its own reloads only
   }
 }
 

@@ -62,6 +62,7 @@ struct Scratch {
   std::vector<std::size_t> plan_tasks;
   std::vector<std::size_t> plan_breaks_at;
   std::vector<LoadProfile> profile;  // per capacity dimension
+  std::vector<std::int64_t> trip_carried;  // [trip * dims + d]: on board when the trip begins
   Amount load;
 };
 
@@ -147,26 +148,46 @@ Reason check_static(const Problem& p, std::size_t v, const std::size_t* tasks, s
     if (task.type == TaskType::Pickup && s.pos[task.sibling] < i) return UnassignedReason::NotRouted;
   }
 
-  if (veh.max_tasks != kNone && n > veh.max_tasks) return UnassignedReason::MaxTasks;
+  std::size_t reloads = 0;
+  for (std::size_t i = 0; i < n; ++i) reloads += p.task(tasks[i]).type == TaskType::Reload ? 1 : 0;
+  if (veh.max_tasks != kNone && n - reloads > veh.max_tasks) return UnassignedReason::MaxTasks;
+  if (reloads + 1 > veh.max_trips) return UnassignedReason::Capacity;
 
-  // Capacity: the route's load profile (routesolve/hd/segment.hpp), one dimension at a time:
-  // job deliveries are all on board at the start, and the load peaks at carried + peak.
+  // Capacity: each trip's load profile (routesolve/hd/segment.hpp), one dimension at a time:
+  // the trip's job deliveries are all on board when it begins (at the start or at the reload
+  // that begins it), and the load peaks at carried + peak.
   const std::size_t dims = p.dimensions();
   const std::size_t breaks = veh.breaks.size();
   std::vector<LoadProfile>& profile = s.profile;
+  s.trip_carried.assign((reloads + 1) * dims, 0);
   profile.assign(dims, LoadProfile{});
+  std::size_t trip = 0;
+  auto close_trip = [&] {
+    for (std::size_t d = 0; d < dims; ++d) {
+      if (route_peak(profile[d]) > veh.capacity[d]) return false;
+      s.trip_carried[trip * dims + d] = profile[d].carried;
+    }
+    profile.assign(dims, LoadProfile{});
+    ++trip;
+    return true;
+  };
   for (std::size_t i = 0; i < n; ++i) {
     const Task& task = p.task(tasks[i]);
+    if (task.type == TaskType::Reload) {
+      if (!close_trip()) return UnassignedReason::Capacity;
+      continue;
+    }
     const bool job = task.type == TaskType::Job;
     for (std::size_t d = 0; d < dims; ++d) profile[d] = merge(profile[d], visit_load(task.delivery[d], task.pickup[d], job));
   }
-  for (std::size_t d = 0; d < dims; ++d)
-    if (route_peak(profile[d]) > veh.capacity[d]) return UnassignedReason::Capacity;
+  if (!close_trip()) return UnassignedReason::Capacity;
   if (breaks > 0) {
-    // The load on board after i tasks, for the breaks' max_load: carried + the prefix's net.
+    // The load on board after i tasks, for the breaks' max_load: the trip's carried + the net
+    // of its tasks so far.
     Amount& load = s.load;
     zero(load, dims);
-    for (std::size_t d = 0; d < dims; ++d) load[d] = profile[d].carried;
+    for (std::size_t d = 0; d < dims; ++d) load[d] = s.trip_carried[d];
+    std::size_t trips_begun = 0;
     s.load_ok.resize((n + 1) * breaks);
     auto note_breaks = [&](std::size_t i) {
       for (std::size_t b = 0; b < breaks; ++b) {
@@ -177,9 +198,14 @@ Reason check_static(const Problem& p, std::size_t v, const std::size_t* tasks, s
     note_breaks(0);
     for (std::size_t i = 0; i < n; ++i) {
       const Task& task = p.task(tasks[i]);
-      const bool job = task.type == TaskType::Job;
-      for (std::size_t d = 0; d < dims; ++d)
-        load[d] = load_after(load[d], visit_load(task.delivery[d], task.pickup[d], job));
+      if (task.type == TaskType::Reload) {
+        ++trips_begun;
+        for (std::size_t d = 0; d < dims; ++d) load[d] = s.trip_carried[trips_begun * dims + d];
+      } else {
+        const bool job = task.type == TaskType::Job;
+        for (std::size_t d = 0; d < dims; ++d)
+          load[d] = load_after(load[d], visit_load(task.delivery[d], task.pickup[d], job));
+      }
       note_breaks(i + 1);
     }
   }
@@ -235,8 +261,8 @@ Reason simulate(const Problem& p, std::size_t v, const std::size_t* tasks, std::
     out->delivery = Amount(dims);
     out->pickup = Amount(dims);
     out->priority = 0;
-    load = Amount(dims);  // on board at the start: the route's carried load (check_static)
-    for (std::size_t d = 0; d < dims; ++d) load[d] = s.profile[d].carried;
+    load = Amount(dims);  // on board at the start: the first trip's carried load (check_static)
+    for (std::size_t d = 0; d < dims; ++d) load[d] = s.trip_carried[d];
     if (veh.start != kNone) {
       Step st;
       st.type = StepType::Start;
@@ -248,6 +274,7 @@ Reason simulate(const Problem& p, std::size_t v, const std::size_t* tasks, std::
   }
 
   std::size_t next_break = 0;
+  std::size_t trips_begun = 0;
   for (std::size_t i = 0;; ++i) {
     // Leg i: to task i, or to the end after the last task.
     const std::size_t to = i < n ? p.task(tasks[i]).location : veh.end;
@@ -308,11 +335,18 @@ Reason simulate(const Problem& p, std::size_t v, const std::size_t* tasks, std::
     t = visit.departure;
     if (out) {
       const bool job = task.type == TaskType::Job;
-      for (std::size_t d = 0; d < dims; ++d)
-        load[d] = load_after(load[d], visit_load(task.delivery[d], task.pickup[d], job));
+      if (task.type == TaskType::Reload) {
+        ++trips_begun;
+        for (std::size_t d = 0; d < dims; ++d) load[d] = s.trip_carried[trips_begun * dims + d];
+      } else {
+        for (std::size_t d = 0; d < dims; ++d)
+          load[d] = load_after(load[d], visit_load(task.delivery[d], task.pickup[d], job));
+      }
       Step st;
-      st.type = task.type == TaskType::Job ? StepType::Job
-                : task.type == TaskType::Pickup ? StepType::Pickup : StepType::Delivery;
+      st.type = task.type == TaskType::Job        ? StepType::Job
+                : task.type == TaskType::Pickup   ? StepType::Pickup
+                : task.type == TaskType::Delivery ? StepType::Delivery
+                                                  : StepType::Reload;
       st.id = task.id;
       st.task = ti;
       st.location = task.location;
@@ -335,6 +369,7 @@ Reason simulate(const Problem& p, std::size_t v, const std::size_t* tasks, std::
   }
 
   if (t > horizon) return UnassignedReason::TimeWindow;
+  if (t - veh.time_window.start > veh.max_working_time) return UnassignedReason::MaxWorkingTime;
   if (out) {
     if (veh.end != kNone) {
       Step st;

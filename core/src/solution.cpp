@@ -14,6 +14,7 @@ std::string_view to_string(TaskType type) noexcept {
     case TaskType::Job: return "job";
     case TaskType::Pickup: return "pickup";
     case TaskType::Delivery: return "delivery";
+    case TaskType::Reload: return "reload";
   }
   return "?";
 }
@@ -26,6 +27,7 @@ std::string_view to_string(StepType type) noexcept {
     case StepType::Delivery: return "delivery";
     case StepType::Break: return "break";
     case StepType::End: return "end";
+    case StepType::Reload: return "reload";
   }
   return "unknown";
 }
@@ -40,6 +42,7 @@ std::string_view to_string(UnassignedReason reason) noexcept {
     case UnassignedReason::MaxDistance: return "max_distance";
     case UnassignedReason::Unreachable: return "unreachable";
     case UnassignedReason::Break: return "break";
+    case UnassignedReason::MaxWorkingTime: return "max_working_time";
     case UnassignedReason::NotRouted: return "not_routed";
   }
   return "unknown";

@@ -75,6 +75,10 @@ std::string_view to_string(ViolationKind kind) noexcept {
       return "summary mismatch";
     case ViolationKind::WrongLocation:
       return "wrong location";
+    case ViolationKind::MaxWorkingTime:
+      return "max working time";
+    case ViolationKind::MaxTrips:
+      return "max trips";
   }
   return "unknown violation";
 }

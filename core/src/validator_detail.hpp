@@ -76,6 +76,8 @@ inline std::optional<TaskType> task_type_of(StepType t) noexcept {
       return TaskType::Pickup;
     case StepType::Delivery:
       return TaskType::Delivery;
+    case StepType::Reload:
+      return TaskType::Reload;
     default:
       return std::nullopt;
   }

@@ -60,11 +60,19 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v,
   const TravelView tv = p_.travel(v);
   const std::size_t dims = p_.dimensions();
 
-  // Load carried from the start: every job's delivery.
-  Load load(dims, 0);
-  for (const Visit& vis : visits)
-    if (vis.kind == VisitKind::Task && p_.task(vis.index).type == TaskType::Job)
-      add_into(load, p_.task(vis.index).delivery, +1);
+  // Load carried from the start: every job's delivery up to the first reload; at a reload the
+  // vehicle unloads and takes every job's delivery up to the next reload (multi-trip).
+  auto trip_load = [&](std::size_t from) {
+    Load out(dims, 0);
+    for (std::size_t k = from; k < visits.size(); ++k) {
+      if (visits[k].kind != VisitKind::Task) continue;
+      const Task& t = p_.task(visits[k].index);
+      if (t.type == TaskType::Reload) break;
+      if (t.type == TaskType::Job) add_into(out, t.delivery, +1);
+    }
+    return out;
+  };
+  Load load = trip_load(0);
 
   Duration travel_total = 0, setup_total = 0, service_total = 0, waiting_total = 0;
   Distance distance_total = 0;
@@ -96,6 +104,7 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v,
 
   // Start: the vehicle leaves no earlier than its window opens.
   Duration departure = veh.time_window.start;
+  Duration leaves = veh.time_window.start;  // for the working time
   bool anchored = false;  // departure is a reported/earliest instant, not just a lower bound
   std::size_t location = veh.start;
   {
@@ -108,7 +117,7 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v,
                  "leaves at " + str(step.arrival) + ", before vehicle " + std::to_string(veh.id) +
                      " time window start " + str(veh.time_window.start));
         else
-          departure = step.arrival;
+          departure = leaves = step.arrival;
         anchored = true;
       }
       check_step_figures(step, w);
@@ -245,8 +254,12 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v,
     anchored = true;
     location = task.location;
 
-    add_into(load, task.delivery, -1);
-    add_into(load, task.pickup, +1);
+    if (task.type == TaskType::Reload) {
+      load = trip_load(static_cast<std::size_t>(&vis - visits.data()) + 1);
+    } else {
+      add_into(load, task.delivery, -1);
+      add_into(load, task.pickup, +1);
+    }
     add_into(delivery_total, task.delivery, +1);
     add_into(pickup_total, task.pickup, +1);
     check_capacity(w);
@@ -284,6 +297,10 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v,
                " time window end " + str(veh.time_window.end));
 
   // Route limits.
+  if (veh.max_working_time < kMaxTime && finish - leaves > veh.max_working_time)
+    report(ViolationKind::MaxWorkingTime, rw,
+           "working time " + str(finish - leaves) + " (from " + str(leaves) + " to " + str(finish) +
+               ") exceeds max_working_time " + str(veh.max_working_time));
   if (travel_total > veh.max_travel_time)
     report(ViolationKind::MaxTravelTime, rw,
            "travel time " + str(travel_total) + " exceeds max_travel_time " +

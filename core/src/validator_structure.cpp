@@ -82,7 +82,7 @@ void Validator::check_route(std::size_t r) {
   std::vector<Visit> visits;
   std::vector<int> break_seen(veh.breaks.size(), 0);
   std::size_t last_break = kNone;
-  std::size_t task_count = 0;
+  std::size_t task_count = 0, reloads = 0;
   for (std::size_t i = 0; i < nsteps; ++i) {
     const Step& step = route.steps[i];
     const std::string w = step_where(r, i);
@@ -135,6 +135,21 @@ void Validator::check_route(std::size_t r) {
                  "location: expected " + str_index(task.location) + " (" +
                      std::string(to_string(task.type)) + " " + std::to_string(task.id) +
                      "), found " + str_index(step.location));
+        visits.push_back(Visit{VisitKind::Task, i, t});
+        break;
+      }
+      case StepType::Reload: {
+        const std::size_t t = check_task_step(step, w);
+        if (t == kNone) break;
+        ++reloads;
+        note_task(t, Occurrence{true, r, i, w});
+        if (!p_.compatible(v, t))
+          report(ViolationKind::UnknownTask, w, "reload task " + std::to_string(t) + " is not one of vehicle " +
+                                                    std::to_string(veh.id) + "'s reloads");
+        if (step.location != p_.task(t).location)
+          report(ViolationKind::WrongLocation, w,
+                 "location: expected reload location " + str_index(p_.task(t).location) + ", found " +
+                     str_index(step.location));
         visits.push_back(Visit{VisitKind::Task, i, t});
         break;
       }
@@ -195,6 +210,11 @@ void Validator::check_route(std::size_t r) {
            std::to_string(task_count) + " tasks, vehicle " + std::to_string(veh.id) + " allows " +
                std::to_string(veh.max_tasks));
 
+  if (reloads + 1 > veh.max_trips)
+    report(ViolationKind::MaxTrips, rw,
+           std::to_string(reloads + 1) + " trips, vehicle " + std::to_string(veh.id) + " allows " +
+               std::to_string(veh.max_trips));
+
   simulate(r, veh, v, start_step, end_step, visits);
 }
 
@@ -210,6 +230,8 @@ void Validator::check_unassigned() {
       continue;
     }
     const Task& task = p_.task(u.task);
+    if (task.type == TaskType::Reload)
+      report(ViolationKind::UnknownTask, w, "task " + std::to_string(u.task) + " is a reload, never unassigned");
     if (u.type != task.type)
       report(ViolationKind::UnknownTask, w,
              "type: expected " + std::string(to_string(task.type)) + " (task " +
@@ -224,7 +246,7 @@ void Validator::check_unassigned() {
 
 void Validator::check_accounting() {
   if (!o_.require_all_tasks_accounted) return;
-  for (std::size_t t = 0; t < seen_.size(); ++t)
+  for (std::size_t t = 0; t < seen_.size() && t < p_.routable_tasks(); ++t)  // reloads are optional
     if (!seen_[t]) {
       const Task& task = p_.task(t);
       report(ViolationKind::MissingTask, "tasks[" + std::to_string(t) + "]",

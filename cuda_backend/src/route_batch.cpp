@@ -77,6 +77,7 @@ RouteBatch make_route_batch(const Problem& problem, const std::vector<Route>& ro
         case StepType::Job:
         case StepType::Pickup:
         case StepType::Delivery:
+        case StepType::Reload:  // a multi-trip vehicle's return to a depot: travelled like a task
           if (step.location == kNone)
             throw Error(ErrorCode::InvalidInput,
                         where + ".steps[" + std::to_string(s) + "]: task step without a location");

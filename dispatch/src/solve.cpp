@@ -50,6 +50,19 @@ Solution solve(const Problem& problem, const SolveOptions& options) {
                                ? BackendKind::Cuda
                            : options.backend == BackendKind::Auto ? BackendKind::Cpu
                                                                   : options.backend;
+  // Multi-trip vehicles and working-time limits are priced by the segment engine's search only.
+  bool cpu_only_constraint = problem.has_reloads();
+  for (const Vehicle& v : problem.vehicles()) cpu_only_constraint = cpu_only_constraint || v.max_working_time < kMaxTime;
+  if (cpu_only_constraint) {
+    if (options.backend == BackendKind::Auto) {
+      kind = BackendKind::Cpu;
+    } else if (kind != BackendKind::Cpu) {
+      throw Error(ErrorCode::Unsupported,
+                  "backend '" + std::string(to_string(kind)) +
+                      "' does not support multi-trip vehicles (reload_locations) or max_working_time; use --backend "
+                      "cpu or auto");
+    }
+  }
   if (checkpointing && kind != BackendKind::Cpu)
     throw Error(ErrorCode::Unsupported,
                 std::string(options.resume ? "--resume" : "--checkpoint") +

@@ -53,6 +53,7 @@ class ProblemParser {
                           std::unordered_map<Id, std::string>& ids);
   VehicleStepSpec vehicle_step(const Json& s, const std::string& path);
   VehicleSpec vehicle(const Json& v, const std::string& path);
+  void reloads(const Json& v, const std::string& path, VehicleSpec& vehicle);
 
   // Matrices (vroom_json_matrices.cpp).
   Matrix matrix(const Json& m, const std::string& path);

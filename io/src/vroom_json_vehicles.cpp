@@ -58,6 +58,49 @@ VehicleStepSpec ProblemParser::vehicle_step(const Json& s, const std::string& pa
   return step;
 }
 
+// Multi-trip (routesolve's extension): reload_locations, each a [lon, lat] or a matrix index (the
+// forms VROOM takes for start and end: `reload_locations` with coordinates, or
+// `reload_location_indices`), reload_service and max_trips.
+void ProblemParser::reloads(const Json& v, const std::string& path, VehicleSpec& vehicle) {
+  const Json* coords = r_.member(v, "reload_locations");
+  const Json* indices = r_.member(v, "reload_location_indices");
+  if (coords != nullptr && indices != nullptr && coords->is_array() && indices->is_array() &&
+      coords->size() != indices->size())
+    r_.fail(join_path(path, "reload_location_indices"),
+            fmt::format("has {} entries, reload_locations has {}", indices->size(), coords->size()));
+  std::size_t count = 0;
+  if (coords != nullptr) {
+    r_.expect_array(*coords, join_path(path, "reload_locations"));
+    count = coords->size();
+  }
+  if (indices != nullptr) {
+    r_.expect_array(*indices, join_path(path, "reload_location_indices"));
+    count = indices->size();
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    LocationSpec loc;
+    if (coords != nullptr) {
+      const std::string p = index_path(join_path(path, "reload_locations"), i);
+      const Json& c = (*coords)[i];
+      r_.expect_array(c, p);
+      if (c.size() != 2) r_.fail(p, fmt::format("expected [lon, lat], got an array of {} value(s)", c.size()));
+      loc.coords = Coordinates{r_.number(c[0], index_path(p, 0)), r_.number(c[1], index_path(p, 1))};
+    }
+    if (indices != nullptr) {
+      const std::string p = index_path(join_path(path, "reload_location_indices"), i);
+      loc.index = static_cast<std::size_t>(r_.unsigned_integer((*indices)[i], p));
+      index_uses_.push_back({*loc.index, p, vehicle.profile});
+    }
+    vehicle.reload_locations.push_back(loc);
+  }
+  if (r_.member(v, "reload_service") != nullptr) vehicle.reload_service = integer(v, path, "reload_service");
+  if (const Json* mt = r_.member(v, "max_trips")) {
+    const std::string p = join_path(path, "max_trips");
+    vehicle.max_trips = static_cast<std::size_t>(r_.unsigned_integer(*mt, p));
+    if (*vehicle.max_trips == 0) r_.fail(p, "must be at least 1 (found 0)");
+  }
+}
+
 VehicleSpec ProblemParser::vehicle(const Json& v, const std::string& path) {
   r_.expect_object(v, path);
   VehicleSpec vehicle;
@@ -107,6 +150,10 @@ VehicleSpec ProblemParser::vehicle(const Json& v, const std::string& path) {
   if (const Json* md = r_.member(v, "max_distance"))
     vehicle.max_distance =
         static_cast<Distance>(r_.unsigned_integer(*md, join_path(path, "max_distance")));
+  if (const Json* mw = r_.member(v, "max_working_time"))
+    vehicle.max_working_time =
+        static_cast<Duration>(r_.unsigned_integer(*mw, join_path(path, "max_working_time")));
+  reloads(v, path, vehicle);
   if (const Json* steps = r_.member(v, "steps")) {
     const std::string p = join_path(path, "steps");
     r_.expect_array(*steps, p);

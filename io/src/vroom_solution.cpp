@@ -30,21 +30,22 @@ using detail::Json;
 using OJson = nlohmann::ordered_json;
 
 // VROOM's names for step and task types (fixed by VROOM's format, not by to_string()).
-constexpr std::array<std::pair<StepType, std::string_view>, 6> kStepNames{{
+constexpr std::array<std::pair<StepType, std::string_view>, 7> kStepNames{{
     {StepType::Start, "start"},
     {StepType::Job, "job"},
     {StepType::Pickup, "pickup"},
     {StepType::Delivery, "delivery"},
     {StepType::Break, "break"},
     {StepType::End, "end"},
+    {StepType::Reload, "reload"},  // multi-trip: routesolve's extension
 }};
 
-constexpr std::array<UnassignedReason, 9> kReasons{
+constexpr std::array<UnassignedReason, 10> kReasons{
     UnassignedReason::NoCompatibleVehicle, UnassignedReason::Capacity,
     UnassignedReason::TimeWindow,          UnassignedReason::MaxTasks,
     UnassignedReason::MaxTravelTime,       UnassignedReason::MaxDistance,
     UnassignedReason::Unreachable,         UnassignedReason::Break,
-    UnassignedReason::NotRouted,
+    UnassignedReason::NotRouted,           UnassignedReason::MaxWorkingTime,
 };
 
 std::string_view step_name(StepType type) {
@@ -222,6 +223,9 @@ class SolutionWriter {
           description = problem_.task(s.task).description;
         }
         break;
+      case StepType::Reload:  // no id: the location says which depot
+        if (s.task < problem_.tasks().size()) coords = problem_.task(s.task).coords;
+        break;
     }
     if (coords) out["location"] = coords_json(*coords);
     if (s.location != kNone) out["location_index"] = s.location;
@@ -363,7 +367,7 @@ class SolutionParser {
     if (!type)
       r_.fail(type_path,
               fmt::format(
-                  "unknown step type \"{}\" (expected start, job, pickup, delivery, break or end)",
+                  "unknown step type \"{}\" (expected start, job, pickup, delivery, break, end or reload)",
                   type_name));
     out.type = *type;
     switch (out.type) {
@@ -387,6 +391,8 @@ class SolutionParser {
       case StepType::End:
         if (vehicle != kNone) out.location = problem_.vehicle(vehicle).end;
         break;
+      case StepType::Reload:
+        break;  // its task: one of the vehicle's reloads at its location (route())
     }
     // What the file says wins, so that the validator can report a wrong location.
     if (const Json* index = r_.member(s, "location_index"))
@@ -414,8 +420,32 @@ class SolutionParser {
       r_.expect_array(*steps, p);
       for (std::size_t i = 0; i < steps->size(); ++i)
         out.steps.push_back(step((*steps)[i], index_path(p, i), out.vehicle));
+      assign_reloads(out, p);
     }
     return out;
+  }
+
+  /// Each reload step gets the next unused reload task of the vehicle at its location.
+  void assign_reloads(Route& route, const std::string& path) const {
+    std::vector<char> used;
+    for (std::size_t i = 0; i < route.steps.size(); ++i) {
+      Step& st = route.steps[i];
+      if (st.type != StepType::Reload) continue;
+      const std::string p = index_path(path, i);
+      if (route.vehicle == kNone) continue;  // the validator reports the unknown vehicle
+      const std::vector<std::size_t>& reloads = problem_.vehicle(route.vehicle).reloads;
+      used.resize(reloads.size(), 0);
+      if (st.location == kNone) r_.fail(p, "a reload step needs a location_index");
+      for (std::size_t k = 0; k < reloads.size() && st.task == kNone; ++k) {
+        if (used[k] || problem_.task(reloads[k]).location != st.location) continue;
+        used[k] = 1;
+        st.task = reloads[k];
+        st.id = problem_.task(reloads[k]).id;
+      }
+      if (st.task == kNone)
+        r_.fail(join_path(p, "location_index"),
+                fmt::format("vehicle {} has no reload left at location {}", route.vehicle_id, st.location));
+    }
   }
 
   Unassigned unassigned_entry(const Json& u, const std::string& path) const {

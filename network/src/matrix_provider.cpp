@@ -59,6 +59,10 @@ bool fill_matrices(ProblemSpec& spec, const MatrixProvider& provider, MatrixFill
     if (spec.vehicles[i].start) sites.push_back({&*spec.vehicles[i].start, base + ".start", true});
     if (spec.vehicles[i].end) sites.push_back({&*spec.vehicles[i].end, base + ".end", true});
   }
+  for (std::size_t i = 0; i < spec.vehicles.size(); ++i)  // multi-trip depots, after every other site
+    for (std::size_t l = 0; l < spec.vehicles[i].reload_locations.size(); ++l)
+      sites.push_back({&spec.vehicles[i].reload_locations[l],
+                       "vehicles[" + std::to_string(i) + "].reload_locations[" + std::to_string(l) + "]", true});
 
   std::map<std::pair<double, double>, std::size_t> index_of;
   std::vector<Coordinates> points;

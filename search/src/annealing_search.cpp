@@ -19,6 +19,7 @@ AnnealingSearch::AnnealingSearch(const SegmentModel& model, const Neighbours& ad
       insertion_(adjacency, classes, 0.01, 24),
       descent_(adjacency, classes, parameters.granular),
       engine_(&engine),
+      reloads_(model.problem()),
       rng_(seed),
       absences_(model.problem().tasks().size(), 0) {
   if (parameters_.cycle_per_task > 0.0)
@@ -118,6 +119,7 @@ bool AnnealingSearch::next_request(InsertionRequest& request) { return insertion
 void AnnealingSearch::take(const InsertionChoice& choice) { insertion_.take(current_, pass_, choice); }
 
 void AnnealingSearch::end_step() {
+  if (pending_ != Pending::None && reloads_.active()) reloads_.run(current_);
   if (pending_ == Pending::Cost) cost_end();
   else if (pending_ == Pending::Fleet) fleet_end();
   pending_ = Pending::None;

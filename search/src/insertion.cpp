@@ -8,9 +8,10 @@ namespace routesolve::search {
 namespace {
 
 // Ties between failure counts go to the reason listed first.
-constexpr std::array<UnassignedReason, 9> kReasonOrder = {
+constexpr std::array<UnassignedReason, 10> kReasonOrder = {
     UnassignedReason::Unreachable,   UnassignedReason::Capacity,    UnassignedReason::TimeWindow,
     UnassignedReason::MaxTravelTime, UnassignedReason::MaxDistance, UnassignedReason::Break,
+    UnassignedReason::MaxWorkingTime,
     UnassignedReason::MaxTasks,      UnassignedReason::NoCompatibleVehicle,
     UnassignedReason::NotRouted};
 

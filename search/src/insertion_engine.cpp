@@ -43,7 +43,9 @@ std::optional<hd::TourView> tour_view(const WorkingSolution& solution, std::size
   view.opening = tour.empty() ? problem.fixed_cost(v) : 0;
   view.travel = m.travel(v);
   view.limits = m.limits(v);
-  if (!pair && !hd::job_may_fit(view, inserted(solution, task), m.dims())) return std::nullopt;
+  // (A multi-trip tour's totals are its first trip's: the screen does not apply.)
+  if (!pair && problem.vehicle(v).reloads.empty() && !hd::job_may_fit(view, inserted(solution, task), m.dims()))
+    return std::nullopt;
   return view;
 }
 

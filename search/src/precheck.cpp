@@ -11,7 +11,7 @@ std::vector<std::optional<UnassignedReason>> precheck_tasks(const Problem& probl
   std::vector<std::optional<UnassignedReason>> verdict(nt);
   for (std::size_t t = 0; t < nt; ++t) {
     const Task& task = problem.task(t);
-    if (task.type == TaskType::Delivery) continue;  // decided with its pickup
+    if (task.type == TaskType::Delivery || task.type == TaskType::Reload) continue;  // with its pickup; optional
     std::vector<std::size_t> seq{t};
     if (task.sibling != kNone) seq.push_back(task.sibling);
     bool any_compatible = false;

@@ -10,8 +10,12 @@ SegmentModel::SegmentModel(const Problem& problem) : problem_(&problem), dims_(p
   for (std::size_t v = 0; v < nv; ++v) {
     travel_.push_back(problem.travel(v));
     const Vehicle& vehicle = problem.vehicle(v);
-    limits_.push_back(SegmentLimits{vehicle.max_tasks, vehicle.max_travel_time, vehicle.max_distance,
-                                    vehicle.capacity.values().data()});
+    SegmentLimits limits{vehicle.max_tasks, vehicle.max_travel_time, vehicle.max_distance,
+                         vehicle.capacity.values().data()};
+    limits.max_reloads = static_cast<std::int64_t>(vehicle.max_trips) - 1;
+    limits.max_working_time = vehicle.max_working_time;
+    limits.shift_start = vehicle.time_window.start;
+    limits_.push_back(limits);
     if (!vehicle.breaks.empty()) exact_ = false;
     RouteSegment s;
     s.load = empty_load();
@@ -36,6 +40,11 @@ SegmentModel::SegmentModel(const Problem& problem) : problem_(&problem), dims_(p
     if (task.setup != 0 || task.time_windows.size() > 1) exact_ = false;
     RouteSegment& s = tasks_[t];
     s.first = s.last = task.location;
+    if (task.type == TaskType::Reload) {  // not a task for max_tasks; a load reset
+      s.time = visit_duration(task.service, 0, kMaxTime);
+      s.load = reload_load();
+      continue;
+    }
     s.tasks = 1;
     s.time = visit_duration(task.setup + task.service, task.time_windows.front().start,
                             task.time_windows.back().end);
@@ -58,7 +67,10 @@ std::int64_t SegmentModel::load_excess(std::size_t v, const RouteSegment& route)
 
 Duration SegmentModel::time_excess(std::size_t v, const RouteSegment& route) const {
   const Vehicle& vehicle = problem_->vehicle(v);
-  return route.time.time_warp + std::max<Duration>(0, route.travel - vehicle.max_travel_time);
+  Duration excess = route.time.time_warp + std::max<Duration>(0, route.travel - vehicle.max_travel_time);
+  if (vehicle.max_working_time < kMaxTime)
+    excess += std::max<Duration>(0, working_time(route.time, vehicle.time_window.start) - vehicle.max_working_time);
+  return excess;
 }
 
 bool SegmentModel::feasible(std::size_t v, const RouteSegment& route) const {
@@ -66,6 +78,10 @@ bool SegmentModel::feasible(std::size_t v, const RouteSegment& route) const {
   if (route.unreachable || route.time.time_warp > 0) return false;
   if (vehicle.max_tasks != kNone && route.tasks > vehicle.max_tasks) return false;
   if (route.travel > vehicle.max_travel_time || route.distance > vehicle.max_distance) return false;
+  if (route.load.reloads > limits_[v].max_reloads) return false;
+  if (vehicle.max_working_time < kMaxTime &&
+      working_time(route.time, vehicle.time_window.start) > vehicle.max_working_time)
+    return false;
   return load_excess(v, route) == 0;
 }
 

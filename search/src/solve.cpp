@@ -26,6 +26,7 @@
 #include "routesolve/search/neighbours.hpp"
 #include "routesolve/search/precheck.hpp"
 #include "routesolve/search/regret_insertion.hpp"
+#include "routesolve/search/reloads.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/search/search_control.hpp"
 #include "routesolve/search/parallel_search.hpp"
@@ -94,7 +95,8 @@ void report(const SolveOptions& options, const Deadline& deadline, const SearchS
   p.best_routes = state.used_routes();
   std::size_t unassigned = unassigned_fixed;
   for (std::size_t t = 0; t < state.problem().tasks().size(); ++t)
-    if (!state.assigned(t) && state.problem().task(t).type != TaskType::Delivery) ++unassigned;
+    if (!state.assigned(t) && t < state.problem().routable_tasks() && state.problem().task(t).type != TaskType::Delivery)
+      ++unassigned;
   p.unassigned = unassigned;
   options.on_progress(p);
 }
@@ -136,7 +138,7 @@ class Checkpointer {
     std::vector<char> routed(problem_.tasks().size(), 0);
     for (const auto& route : plan)
       for (std::size_t t : route) routed[t] = 1;
-    for (std::size_t t = 0; t < problem_.tasks().size(); ++t)
+    for (std::size_t t = 0; t < problem_.routable_tasks(); ++t)
       if (!routed[t] && problem_.task(t).type != TaskType::Delivery) c.unassigned.push_back(t);
     options_.on_checkpoint(c);
     last_s_ = deadline.elapsed();
@@ -198,7 +200,7 @@ Solution solve(const Problem& problem, const SolveOptions& options, const Engine
   std::vector<std::size_t> insertable;
   std::map<std::size_t, UnassignedReason> reasons;  // task -> reason, for the unrouted
   std::vector<std::size_t> hopeless_tasks;
-  for (std::size_t t = 0; t < problem.tasks().size(); ++t) {
+  for (std::size_t t = 0; t < problem.routable_tasks(); ++t) {  // reloads are the search's to place
     if (problem.task(t).type == TaskType::Delivery) continue;
     if (verdict[t]) {
       reasons[t] = *verdict[t];
@@ -275,6 +277,13 @@ Solution solve(const Problem& problem, const SolveOptions& options, const Engine
       b.load(*savings);
       if (better(b.score(), a.score(), options.objective)) start = *savings;
     }
+    const ReloadRepair reloads(problem);
+    if (reloads.active()) {  // multi-trip: the tasks capacity left out, with reloads
+      WorkingSolution with_reloads(model, insertable);
+      with_reloads.load(start);
+      reloads.run(with_reloads, insertable.size());
+      start = with_reloads.plan();
+    }
     // Temperatures scale with the cost of one visit in the starting solution.
     std::size_t routed = 0;
     Cost start_cost = 0;
@@ -339,6 +348,7 @@ Solution solve(const Problem& problem, const SolveOptions& options, const Engine
     WorkingSolution polished(model, insertable);
     polished.load(best);
     for (std::size_t v = 0; v < polished.vehicle_count(); ++v) polish_tour(polished, v);
+    reloads.run(polished, insertable.size());
     // Exit: back to the exact representation for step 4.
     state.load(polished.plan());
   }
@@ -366,7 +376,7 @@ Solution solve(const Problem& problem, const SolveOptions& options, const Engine
     routes.push_back(std::move(result.route));
   }
   std::vector<Unassigned> unassigned;
-  for (std::size_t t = 0; t < problem.tasks().size(); ++t) {
+  for (std::size_t t = 0; t < problem.routable_tasks(); ++t) {
     if (state.assigned(t)) continue;
     const Task& task = problem.task(t);
     const std::size_t key = task.type == TaskType::Delivery ? task.sibling : t;

@@ -56,6 +56,9 @@ std::vector<std::size_t> StringRemoval::apply(WorkingSolution& solution, std::mt
     std::vector<std::size_t> batch;
     for (std::size_t k = start; k < start + span; ++k) {
       if (keep > 0 && k >= keep_at && k < keep_at + keep) continue;
+      // A multi-trip tour's reloads stay: without one the tour may not fit (the reload pass
+      // takes useless ones out).
+      if (problem.task(tasks[k]).type == TaskType::Reload) continue;
       batch.push_back(tasks[k]);
     }
     for (std::size_t t : batch) {

@@ -18,8 +18,10 @@ bool interchangeable(const Problem& problem, std::size_t a, std::size_t b) {
   if (x.travel != y.travel || x.start != y.start || x.end != y.end || !(x.capacity == y.capacity) ||
       x.skills != y.skills || !(x.time_window == y.time_window) || x.max_tasks != y.max_tasks ||
       x.max_travel_time != y.max_travel_time || x.max_distance != y.max_distance ||
-      problem.fixed_cost(a) != problem.fixed_cost(b) || x.breaks.size() != y.breaks.size())
+      problem.fixed_cost(a) != problem.fixed_cost(b) || x.breaks.size() != y.breaks.size() ||
+      x.max_working_time != y.max_working_time)
     return false;
+  if (!x.reloads.empty() || !y.reloads.empty()) return false;  // each has its own reload tasks
   for (std::size_t i = 0; i < x.breaks.size(); ++i)
     if (!same_break(x.breaks[i], y.breaks[i])) return false;
   return true;

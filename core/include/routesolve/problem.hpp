@@ -106,6 +106,14 @@ struct VehicleSpec {
   VehicleCosts costs;
   double speed_factor = 1.0;  ///< travel durations are divided by this (VROOM semantics)
   std::vector<VehicleStepSpec> steps;  ///< given steps; empty = the route is the search's
+  /// Multi-trip (an extension of VROOM's model): depots where the vehicle may return between two
+  /// tasks to unload what it picked up and load what the next trip delivers. Empty: one trip.
+  std::vector<LocationSpec> reload_locations;
+  Duration reload_service = 0;             ///< time spent at each reload
+  std::optional<std::size_t> max_trips;    ///< trips per route (reloads + 1); see Vehicle::max_trips
+  /// Longest route: travel, setup, service (breaks and reloads included) and waiting, from the
+  /// route's start to its end. Absent: no limit.
+  std::optional<Duration> max_working_time;
   std::string description;
 };
 
@@ -140,9 +148,11 @@ struct ProblemSpec {
 // Problem: validated, indexed, immutable.
 // ---------------------------------------------------------------------------------------------
 
-enum class TaskType { Job, Pickup, Delivery };
+/// Reload: a return of a multi-trip vehicle to one of its reload locations (one task per
+/// possible reload, owned by that vehicle, never counted as unassigned; see Vehicle::reloads).
+enum class TaskType { Job, Pickup, Delivery, Reload };
 
-/// "job", "pickup", "delivery" (the VROOM names).
+/// "job", "pickup", "delivery" (the VROOM names), "reload".
 std::string_view to_string(TaskType type) noexcept;
 
 /// One visit a vehicle can make: a job, or one half of a shipment.
@@ -197,6 +207,12 @@ struct Vehicle {
   /// The given steps' tasks and breaks in order (their service_at / _after / _before are folded
   /// into the task's or break's time windows).
   std::vector<StepVisit> steps;
+  /// Multi-trip: the vehicle's reload tasks (task indices after every job and shipment; for each
+  /// reload location, max_trips - 1 of them). Empty: a single trip.
+  std::vector<std::size_t> reloads;
+  std::size_t max_trips = 1;
+  Duration reload_service = 0;
+  Duration max_working_time = kMaxTime;
   std::string description;
 };
 
@@ -235,6 +251,10 @@ class Problem {
 
   /// True when some vehicle has given steps.
   [[nodiscard]] bool has_steps() const noexcept;
+  /// True when some vehicle has reload locations (multi-trip).
+  [[nodiscard]] bool has_reloads() const noexcept;
+  /// Jobs and shipment halves: tasks()[0..routable_tasks()) (the reload tasks follow).
+  [[nodiscard]] std::size_t routable_tasks() const noexcept { return routable_tasks_; }
 
   /// True when vehicle v has every skill task t requires.
   [[nodiscard]] bool compatible(std::size_t v, std::size_t t) const;
@@ -265,6 +285,7 @@ class Problem {
   std::map<Id, std::size_t> vehicle_by_id_;
   std::size_t dimensions_ = 0;
   std::size_t locations_ = 0;
+  std::size_t routable_tasks_ = 0;
   bool has_distances_ = false;
   double cost_scale_ = 1.0;
 };

@@ -12,7 +12,8 @@
 
 namespace routesolve {
 
-enum class StepType { Start, Job, Pickup, Delivery, Break, End };
+/// Reload: a multi-trip vehicle's return to a reload location (an extension of VROOM's types).
+enum class StepType { Start, Job, Pickup, Delivery, Break, End, Reload };
 
 std::string_view to_string(StepType type) noexcept;
 
@@ -62,6 +63,7 @@ enum class UnassignedReason {
   MaxDistance,          ///< would exceed a vehicle's max_distance
   Unreachable,          ///< no path between it and the vehicles' locations
   Break,                ///< no placement keeps every break feasible
+  MaxWorkingTime,       ///< would exceed a vehicle's max_working_time
   NotRouted,            ///< feasible alone, left out by the search (e.g. time limit)
 };
 

@@ -15,7 +15,7 @@ enum class ViolationKind {
   Skills, Capacity, TimeWindow, VehicleTimeWindow, BreakMissing, BreakTimeWindow, BreakMaxLoad,
   ShipmentSplit, ShipmentOrder, MaxTasks, MaxTravelTime, MaxDistance, Unreachable,
   ArrivalMismatch, DurationMismatch, DistanceMismatch, LoadMismatch, CostMismatch,
-  SummaryMismatch, WrongLocation,
+  SummaryMismatch, WrongLocation, MaxWorkingTime, MaxTrips,
 };
 
 std::string_view to_string(ViolationKind kind) noexcept;

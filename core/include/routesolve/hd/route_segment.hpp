@@ -37,7 +37,18 @@ struct SegmentLimits {
   std::int64_t max_travel_time = kMaxTime;
   std::int64_t max_distance = kMaxTime;
   const std::int64_t* capacity = nullptr;  ///< `dims` entries
+  std::int64_t max_reloads = 0;             ///< max_trips - 1
+  /// Travel, setup, service and waiting from the start of the vehicle's shift (`shift_start`) to
+  /// the route's end.
+  std::int64_t max_working_time = kMaxTime;
+  std::int64_t shift_start = 0;
 };
+
+/// Working time of a whole route that leaves at `shift_start` (its first segment begins there):
+/// it ends `time.duration` after the route's earliest start, which is never before shift_start.
+RS_HD constexpr std::int64_t working_time(const DurationSegment& time, std::int64_t shift_start) noexcept {
+  return time.duration + hd::max(0, time.earliest - shift_start);
+}
 
 /// A followed by B on a vehicle with travel data `tv`, over `dims` load dimensions, written into
 /// `s` (which may not be `a` or `b`): the searches' prefix and suffix refresh, without
@@ -65,7 +76,7 @@ RS_HD inline void merge_into(RouteSegment& s, const TravelView& tv, std::size_t 
     }
   }
   s.time = merge(a.time, b.time, t);
-  for (std::size_t d = 0; d < dims && d < kMaxDims; ++d) s.load.set(d, merge(a.load.dim(d), b.load.dim(d)));
+  merge_into(s.load, a.load, b.load, dims);
 }
 
 /// A followed by B on a vehicle with travel data `tv`, over `dims` load dimensions.
@@ -77,7 +88,7 @@ RS_HD inline RouteSegment merge(const TravelView& tv, std::size_t dims, const Ro
 }
 
 /// True when A, B, C in that order make a feasible whole route (no unreachable arc, no time
-/// warp, max_tasks, max_travel_time, max_distance, capacity) without building the merged
+/// warp, max_tasks, max_travel_time, max_distance, capacity, reloads, working time) without building the merged
 /// segments: the searches' hot path.
 RS_HD inline bool feasible(const TravelView& tv, const SegmentLimits& limits, std::size_t dims,
                            const RouteSegment& a, const RouteSegment& b, const RouteSegment& c) noexcept {
@@ -98,8 +109,12 @@ RS_HD inline bool feasible(const TravelView& tv, const SegmentLimits& limits, st
   }
   if (a.travel + b.travel + c.travel + t1 + t2 > limits.max_travel_time) return false;
   if (a.distance + b.distance + c.distance + d1 + d2 > limits.max_distance) return false;
+  if (a.load.reloads + b.load.reloads + c.load.reloads > limits.max_reloads) return false;
   if (!fits(a.load, b.load, c.load, limits.capacity, dims)) return false;
-  return merge(merge(a.time, b.time, t1), c.time, t2).time_warp == 0;
+  const DurationSegment time = merge(merge(a.time, b.time, t1), c.time, t2);
+  if (limits.max_working_time < kMaxTime && working_time(time, limits.shift_start) > limits.max_working_time)
+    return false;
+  return time.time_warp == 0;
 }
 
 /// Arc cost for the insertion deltas: 0 when an end is missing (open routes).

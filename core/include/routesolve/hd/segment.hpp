@@ -73,10 +73,21 @@ RS_HD constexpr std::int64_t load_after(std::int64_t start, const LoadProfile& p
 /// Load profile in up to kMaxDims dimensions (structure of arrays: carried[d], net[d],
 /// peak[d] is LoadProfile d). Only the first `dims` entries a function is given are meaningful;
 /// merges leave the others untouched (they are the searches' hot path).
+///
+/// Multi-trip: a reload ends a trip (the vehicle unloads what the trip picked up and loads what
+/// the next trip delivers). A sequence with reloads keeps its first trip's part (before its first
+/// reload) in carried/net/peak, its last trip's part (after its last reload) in tail_*, and the
+/// highest route_peak of the trips wholly inside it in inner[d], so that concatenation stays O(1).
+/// reloads == 0: tail_* and inner are unused (and not written by the merges).
 struct LoadSegment {
   std::int64_t carried[kMaxDims];
   std::int64_t net[kMaxDims];
   std::int64_t peak[kMaxDims];
+  std::int64_t reloads;
+  std::int64_t tail_carried[kMaxDims];
+  std::int64_t tail_net[kMaxDims];
+  std::int64_t tail_peak[kMaxDims];
+  std::int64_t inner[kMaxDims];
 
   [[nodiscard]] RS_HD constexpr LoadProfile dim(std::size_t d) const noexcept {
     return LoadProfile{carried[d], net[d], peak[d]};
@@ -86,34 +97,85 @@ struct LoadSegment {
     net[d] = p.net;
     peak[d] = p.peak;
   }
+  /// The last trip's part (reloads > 0).
+  [[nodiscard]] RS_HD constexpr LoadProfile tail(std::size_t d) const noexcept {
+    return LoadProfile{tail_carried[d], tail_net[d], tail_peak[d]};
+  }
+  RS_HD constexpr void set_tail(std::size_t d, const LoadProfile& p) noexcept {
+    tail_carried[d] = p.carried;
+    tail_net[d] = p.net;
+    tail_peak[d] = p.peak;
+  }
 };
 
 /// The empty sequence (every dimension 0).
 RS_HD constexpr LoadSegment empty_load() noexcept {
   LoadSegment s{};
   for (std::size_t d = 0; d < kMaxDims; ++d) s.set(d, LoadProfile{});
+  s.reloads = 0;
   return s;
 }
 
-/// A followed by B, in the first `dims` dimensions (the others are left unset).
+/// A reload alone: it ends a trip and begins the next, both empty.
+RS_HD constexpr LoadSegment reload_load() noexcept {
+  LoadSegment s = empty_load();
+  s.reloads = 1;
+  for (std::size_t d = 0; d < kMaxDims; ++d) {
+    s.set_tail(d, LoadProfile{});
+    s.inner[d] = 0;
+  }
+  return s;
+}
+
+/// A followed by B, in the first `dims` dimensions (the others are left unset), into `s` (which
+/// may not be `a` or `b`).
+RS_HD inline void merge_into(LoadSegment& s, const LoadSegment& a, const LoadSegment& b, std::size_t dims) noexcept {
+  s.reloads = a.reloads + b.reloads;
+  if (s.reloads == 0) {
+    for (std::size_t d = 0; d < dims && d < kMaxDims; ++d) s.set(d, merge(a.dim(d), b.dim(d)));
+    return;
+  }
+  for (std::size_t d = 0; d < dims && d < kMaxDims; ++d) {
+    if (a.reloads == 0) {  // B's first trip begins in A
+      s.set(d, merge(a.dim(d), b.dim(d)));
+      s.set_tail(d, b.tail(d));
+      s.inner[d] = b.inner[d];
+    } else if (b.reloads == 0) {  // A's last trip ends in B
+      s.set(d, a.dim(d));
+      s.set_tail(d, merge(a.tail(d), b.dim(d)));
+      s.inner[d] = a.inner[d];
+    } else {  // A's last trip and B's first make one trip inside
+      s.set(d, a.dim(d));
+      s.set_tail(d, b.tail(d));
+      s.inner[d] = hd::max(hd::max(a.inner[d], b.inner[d]), route_peak(merge(a.tail(d), b.dim(d))));
+    }
+  }
+}
+
 RS_HD inline LoadSegment merge(const LoadSegment& a, const LoadSegment& b, std::size_t dims) noexcept {
   LoadSegment s;
-  for (std::size_t d = 0; d < dims && d < kMaxDims; ++d) s.set(d, merge(a.dim(d), b.dim(d)));
+  merge_into(s, a, b, dims);
   return s;
 }
 
-/// Capacity excess of a whole route made of `s` (0 when it fits), summed over `dims` dimensions.
+/// Capacity excess of a whole route made of `s` (0 when it fits), summed over `dims` dimensions
+/// and, with reloads, over its trips' highest loads (first, last, and the highest inside).
 RS_HD constexpr std::int64_t load_excess(const LoadSegment& s, const std::int64_t* capacity,
                                          std::size_t dims) noexcept {
   std::int64_t excess = 0;
-  for (std::size_t d = 0; d < dims && d < kMaxDims; ++d) excess += hd::max(0, route_peak(s.dim(d)) - capacity[d]);
+  for (std::size_t d = 0; d < dims && d < kMaxDims; ++d) {
+    excess += hd::max(0, route_peak(s.dim(d)) - capacity[d]);
+    if (s.reloads > 0)
+      excess += hd::max(0, route_peak(s.tail(d)) - capacity[d]) + hd::max(0, s.inner[d] - capacity[d]);
+  }
   return excess;
 }
 
 /// True when a whole route made of A, B, C in that order fits `capacity` (without building the
-/// merged segments).
-RS_HD constexpr bool fits(const LoadSegment& a, const LoadSegment& b, const LoadSegment& c,
-                          const std::int64_t* capacity, std::size_t dims) noexcept {
+/// merged segments when none has a reload).
+RS_HD inline bool fits(const LoadSegment& a, const LoadSegment& b, const LoadSegment& c,
+                       const std::int64_t* capacity, std::size_t dims) noexcept {
+  if (a.reloads + b.reloads + c.reloads > 0) return load_excess(merge(merge(a, b, dims), c, dims), capacity, dims) == 0;
   for (std::size_t d = 0; d < dims && d < kMaxDims; ++d)
     if (route_peak(merge(a.dim(d), merge(b.dim(d), c.dim(d)))) > capacity[d]) return false;
   return true;

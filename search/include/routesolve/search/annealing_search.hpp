@@ -31,6 +31,7 @@
 #include "routesolve/search/blink_insertion.hpp"
 #include "routesolve/search/descent.hpp"
 #include "routesolve/search/insertion_engine.hpp"
+#include "routesolve/search/reloads.hpp"
 #include "routesolve/backend.hpp"
 #include "routesolve/search/string_removal.hpp"
 #include "routesolve/search/working_solution.hpp"
@@ -132,6 +133,7 @@ class AnnealingSearch {
   DescentMemory descent_memory_;  // what the descents on current_ have examined
   const Deadline* deadline_ = nullptr;
   InsertionEngine* engine_;
+  ReloadRepair reloads_;  // multi-trip vehicles: reloads where capacity blocks, none where useless
   // the step in progress
   enum class Pending { None, Cost, Fleet };
   Pending pending_ = Pending::None;

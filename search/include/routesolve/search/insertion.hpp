@@ -25,7 +25,7 @@ class FailureTally {
   [[nodiscard]] UnassignedReason dominant() const;
 
  private:
-  std::array<std::uint64_t, 9> counts_{};
+  std::array<std::uint64_t, 10> counts_{};
 };
 
 /// A priced insertion of a task into one route.
