@@ -1,0 +1,258 @@
+// The decomposed solve over ranks (decompose.hpp): the first search on every rank, then rounds
+// of groups of nearby routes improved as subproblems and merged.
+
+#include "routesolve/distributed/decompose.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "routesolve/distributed/world.hpp"
+#include "routesolve/error.hpp"
+#include "routesolve/solve.hpp"
+
+namespace routesolve::distributed {
+namespace {
+
+// Plans and scores travel as flat arrays of 64-bit words.
+void put(std::string& out, std::uint64_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); }
+std::uint64_t take(const std::string& in, std::size_t& at) {
+  std::uint64_t v = 0;
+  if (at + sizeof v > in.size()) throw Error(ErrorCode::Internal, "decompose: short message");
+  std::memcpy(&v, in.data() + at, sizeof v);
+  at += sizeof v;
+  return v;
+}
+void put_plan(std::string& out, const Plan& plan) {
+  put(out, plan.size());
+  for (const auto& r : plan) {
+    put(out, r.size());
+    for (std::size_t t : r) put(out, t);
+  }
+}
+Plan take_plan(const std::string& in, std::size_t& at) {
+  Plan plan(take(in, at));
+  for (auto& r : plan) {
+    r.resize(take(in, at));
+    for (auto& t : r) t = take(in, at);
+  }
+  return plan;
+}
+void put_score(std::string& out, const CheckpointScore& s) {
+  put(out, static_cast<std::uint64_t>(s.priority_lost));
+  put(out, s.unassigned);
+  put(out, s.routes);
+  put(out, static_cast<std::uint64_t>(s.cost));
+}
+CheckpointScore take_score(const std::string& in, std::size_t& at) {
+  CheckpointScore s;
+  s.priority_lost = static_cast<std::int64_t>(take(in, at));
+  s.unassigned = take(in, at);
+  s.routes = take(in, at);
+  s.cost = static_cast<Cost>(take(in, at));
+  return s;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// One group improved: the sub solve resumed from the group's routes. Returns the group's new
+/// routes (vehicle -> tasks) in the whole problem's indices.
+std::vector<std::pair<std::size_t, std::vector<std::size_t>>> improve_group(
+    const Problem& problem, const Plan& plan, const std::vector<std::size_t>& vehicles,
+    const std::vector<std::size_t>& extra, const SolveOptions& options, std::uint64_t seed, double time_limit,
+    double warm_fraction) {
+  const Subproblem sp = make_subproblem(problem, plan, vehicles, extra);
+  const Problem& sub = *sp.problem;
+  std::vector<std::size_t> sub_of(problem.tasks().size(), kNone);
+  for (std::size_t st = 0; st < sp.task_of.size(); ++st) sub_of[sp.task_of[st]] = st;
+  SolveOptions so = options;
+  so.seed = seed;
+  so.time_limit_s = time_limit;
+  so.time_used_s = 0.0;
+  so.on_progress = {};
+  so.on_checkpoint = {};
+  so.backend = options.backend == BackendKind::Auto ? BackendKind::Cpu : options.backend;
+  auto cp = std::make_shared<SolveCheckpoint>();
+  cp->fingerprint = problem_fingerprint(sub);
+  cp->seed = seed;
+  cp->threads = std::max(1u, so.threads);
+  cp->objective = so.objective;
+  cp->time_limit_s = so.time_limit_s;
+  cp->routes.resize(sub.vehicles().size());
+  std::vector<char> placed(sub.tasks().size(), 0);
+  for (std::size_t sv = 0; sv < sp.vehicle_of.size(); ++sv)
+    for (std::size_t t : plan[sp.vehicle_of[sv]]) {
+      cp->routes[sv].push_back(sub_of[t]);
+      placed[sub_of[t]] = 1;
+    }
+  for (std::size_t st = 0; st < sub.tasks().size(); ++st)
+    if (!placed[st] && sub.task(st).type != TaskType::Delivery) cp->unassigned.push_back(st);
+  if (so.time_limit_s > 0) {
+    cp->elapsed_s = warm_fraction * so.time_limit_s;
+  } else {
+    const double per_chain = static_cast<double>(so.iterations > 0 ? so.iterations : 1000);
+    const double chains = static_cast<double>(std::max(1u, so.chains > 0 ? so.chains : so.threads));
+    cp->iterations = static_cast<std::uint64_t>(warm_fraction * per_chain * chains);
+  }
+  so.resume = cp;
+  const Solution s = solve(sub, so);
+  std::vector<std::pair<std::size_t, std::vector<std::size_t>>> out;
+  for (std::size_t sv = 0; sv < sp.vehicle_of.size(); ++sv) out.emplace_back(sp.vehicle_of[sv], std::vector<std::size_t>{});
+  for (const Route& r : s.routes)
+    for (const Step& st : r.steps)
+      if (st.task != kNone) out[r.vehicle].second.push_back(sp.task_of[st.task]);
+  return out;
+}
+
+/// The unassigned tasks (jobs, pickups) of a plan, each given to its nearest group by the
+/// group's first route's first task (matrix durations), else to group 0.
+std::vector<std::vector<std::size_t>> spread_unassigned(const Problem& problem, const Plan& plan,
+                                                        const std::vector<std::vector<std::size_t>>& groups) {
+  std::vector<char> routed(problem.tasks().size(), 0);
+  for (const auto& r : plan)
+    for (std::size_t t : r) routed[t] = 1;
+  std::vector<std::vector<std::size_t>> extra(groups.size());
+  const TravelView travel = problem.travel(0);
+  for (std::size_t t = 0; t < problem.tasks().size(); ++t) {
+    if (routed[t] || problem.task(t).type == TaskType::Delivery) continue;
+    std::size_t best = 0;
+    std::int64_t best_d = -1;
+    for (std::size_t g = 0; g < groups.size(); ++g)
+      for (std::size_t v : groups[g])
+        if (!plan[v].empty()) {
+          const std::int64_t d = travel.duration(problem.task(t).location, problem.task(plan[v].front()).location);
+          if (best_d < 0 || d < best_d) best_d = d, best = g;
+        }
+    extra[best].push_back(t);
+  }
+  return extra;
+}
+
+}  // namespace
+
+Solution decompose_solve(const Problem& problem, const SolveOptions& options, const DecomposeOptions& d) {
+  if (problem.has_steps())
+    throw Error(ErrorCode::Unsupported, "--decompose: vehicles with given steps are not supported");
+  const auto t0 = std::chrono::steady_clock::now();
+  const bool timed = options.time_limit_s > 0;
+  const double budget = timed ? std::max(0.0, options.time_limit_s - options.time_used_s) : 0.0;
+
+  // 1. The whole problem on every rank, each from its own seed; the best plan (lowest rank on ties).
+  SolveOptions first = options;
+  first.seed = options.seed + static_cast<std::uint64_t>(rank());
+  if (timed) {
+    first.time_limit_s = options.time_used_s + d.first_share * budget;
+  }
+  if (rank() != 0) first.on_progress = {};
+  const Solution initial = solve(problem, first);
+  Plan plan = plan_of(problem, initial);
+  CheckpointScore score = plan_score(problem, plan);
+  {
+    std::string mine;
+    put_score(mine, score);
+    put_plan(mine, plan);
+    const auto all = gather(mine);
+    std::string best;
+    if (rank() == 0) {
+      CheckpointScore top;
+      for (std::size_t r = 0; r < all.size(); ++r) {
+        std::size_t at = 0;
+        const CheckpointScore s = take_score(all[r], at);
+        if (r == 0 || better(s, top, options.objective)) top = s, best = all[r];
+      }
+    }
+    broadcast(best);
+    std::size_t at = 0;
+    score = take_score(best, at);
+    plan = take_plan(best, at);
+  }
+  const CheckpointScore first_score = score;
+  std::uint64_t done_tasks = 0;
+  for (const Task& t : problem.tasks()) done_tasks += t.type != TaskType::Delivery;
+
+  // 2. Rounds: groups of nearby routes, each rank improving its share, merged and broadcast.
+  const std::size_t groups_wanted =
+      std::max<std::size_t>(static_cast<std::size_t>(size()), (done_tasks + d.tasks_per_group - 1) / d.tasks_per_group);
+  for (unsigned round = 0; round < d.rounds; ++round) {
+    if (options.stop != nullptr && options.stop->load()) break;
+    const auto groups = group_routes(problem, plan, groups_wanted, round);
+    const auto extra = spread_unassigned(problem, plan, groups);
+    const std::size_t mine_count = (groups.size() + static_cast<std::size_t>(size()) - 1) / static_cast<std::size_t>(size());
+    double slice = 0.0;
+    if (timed) {
+      const double left = std::max(0.0, budget - max_all(seconds_since(t0)));
+      slice = std::max(0.05, left / static_cast<double>(d.rounds - round) / static_cast<double>(mine_count) * 0.9);
+    }
+    std::string mine;
+    for (std::size_t g = static_cast<std::size_t>(rank()); g < groups.size(); g += static_cast<std::size_t>(size())) {
+      const std::uint64_t seed = options.seed * 1000003u + round * 1009u + g;
+      const auto routes = improve_group(problem, plan, groups[g], extra[g], options, seed, slice, d.warm_fraction);
+      put(mine, routes.size());
+      for (const auto& [v, tasks] : routes) {
+        put(mine, v);
+        put(mine, tasks.size());
+        for (std::size_t t : tasks) put(mine, t);
+      }
+    }
+    const auto all = gather(mine);
+    std::string merged;
+    if (rank() == 0) {
+      Plan next = plan;
+      for (const std::string& part : all) {
+        std::size_t at = 0;
+        while (at < part.size()) {
+          const std::size_t count = take(part, at);
+          for (std::size_t i = 0; i < count; ++i) {
+            const std::size_t v = take(part, at);
+            next[v].resize(take(part, at));
+            for (auto& t : next[v]) t = take(part, at);
+          }
+        }
+      }
+      const CheckpointScore s = plan_score(problem, next);
+      // Each group's solve returns no worse than its routes and the terms add up; the check
+      // keeps the promise whatever happens.
+      if (!better(score, s, options.objective)) plan = std::move(next), score = s;
+      put_score(merged, score);
+      put_plan(merged, plan);
+    }
+    broadcast(merged);
+    std::size_t at = 0;
+    score = take_score(merged, at);
+    plan = take_plan(merged, at);
+  }
+  if (rank() != 0) return {};
+
+  // 3. The merged plan as a full solution: the library's solve resumed with no work left (its
+  //    last polish of each route included), on rank 0.
+  SolveOptions last = options;
+  last.on_progress = {};
+  last.on_checkpoint = {};
+  last.backend = BackendKind::Cpu;
+  last.time_limit_s = 0.0;
+  last.time_used_s = 0.0;
+  last.iterations = 1;
+  auto cp = std::make_shared<SolveCheckpoint>();
+  cp->fingerprint = problem_fingerprint(problem);
+  cp->seed = options.seed;
+  cp->threads = std::max(1u, options.threads);
+  cp->objective = options.objective;
+  cp->routes = plan;
+  std::vector<char> routed(problem.tasks().size(), 0);
+  for (const auto& r : plan)
+    for (std::size_t t : r) routed[t] = 1;
+  for (std::size_t t = 0; t < problem.tasks().size(); ++t)
+    if (!routed[t] && problem.task(t).type != TaskType::Delivery) cp->unassigned.push_back(t);
+  cp->iterations = std::uint64_t{1} << 40;  // every iteration done
+  last.resume = cp;
+  Solution out = solve(problem, last);
+  if (better(first_score, plan_score(problem, plan_of(problem, out)), options.objective)) out = initial;
+  out.iterations += initial.iterations;
+  return out;
+}
+
+}  // namespace routesolve::distributed
