@@ -251,7 +251,7 @@ int run_batch(const std::vector<std::string>& inputs, const std::string& out_dir
           const std::size_t space = r.text.find(' ');
           const double seconds = std::strtod(r.text.c_str(), nullptr);
           const std::string text = space == std::string::npos ? r.text : r.text.substr(space + 1);
-          record(i, r.ok, r.ok ? text : files[i].string() + ": " + text, seconds);
+          record(i, r.ok, text.starts_with("crashed:") ? files[i].string() + ": " + text : text, seconds);
         },
         [] { return g_stop.load(); });
     if (distributed::rank() != 0) return 0;  // rank 0 writes the summary and says how it went

@@ -122,8 +122,8 @@ void write_binary_rows(const std::string& path, const NodeMatrices& rows, std::s
     MPI_File f;
     check(MPI_File_open(MPI_COMM_WORLD, tmp.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &f),
           "MPI_File_open", tmp);
-    if (rank() == 0) check(MPI_File_set_size(f, static_cast<MPI_Offset>(24 + 2 * n * n * 8)), "MPI_File_set_size", tmp);
-    MPI_Barrier(MPI_COMM_WORLD);
+    // A file left by an earlier run under the same name is cut (collective; the blocks cover it).
+    check(MPI_File_set_size(f, 0), "MPI_File_set_size", tmp);
     if (!b.header.empty()) write_at(f, 0, b.header, tmp);
     write_at(f, b.durations_offset, b.durations, tmp);
     write_at(f, b.distances_offset, b.distances, tmp);

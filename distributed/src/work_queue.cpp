@@ -32,12 +32,12 @@ std::vector<std::size_t> largest_first(const std::vector<std::uint64_t>& weights
 
 ItemResult run_isolated(const std::function<std::string()>& fn) {
   int fds[2];
-  if (::pipe(fds) != 0) return {false, std::string("error: pipe: ") + std::strerror(errno)};
+  if (::pipe(fds) != 0) return {false, std::string("crashed: no pipe for the child process: ") + std::strerror(errno)};
   const pid_t pid = ::fork();
   if (pid < 0) {
     ::close(fds[0]);
     ::close(fds[1]);
-    return {false, std::string("error: fork: ") + std::strerror(errno)};
+    return {false, std::string("crashed: no child process (fork): ") + std::strerror(errno)};
   }
   if (pid == 0) {
     ::close(fds[0]);
@@ -82,8 +82,7 @@ ItemResult run_isolated(const std::function<std::string()>& fn) {
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || got.empty())
     return {false, "crashed: exited with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
                        " without an answer"};
-  if (got[0] == 'o') return {true, got.substr(1)};
-  return {false, "error: " + got.substr(1)};
+  return {got[0] == 'o', got.substr(1)};
 }
 
 #ifdef ROUTESOLVE_HAVE_MPI
@@ -135,7 +134,7 @@ std::size_t work_loop(MPI_Comm comm, const std::function<ItemResult(std::size_t)
     try {
       r = work(static_cast<std::size_t>(item));
     } catch (const std::exception& e) {
-      r = {false, std::string("error: ") + e.what()};
+      r = {false, e.what()};
     }
     ++ran;
     ask = pack(item, r);
@@ -176,7 +175,7 @@ std::size_t run_work_queue(const std::vector<std::size_t>& order, const std::fun
     try {
       r = work(item);
     } catch (const std::exception& e) {
-      r = {false, std::string("error: ") + e.what()};
+      r = {false, e.what()};
     }
     ++ran;
     on_result(item, r);

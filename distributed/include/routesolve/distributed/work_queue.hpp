@@ -18,7 +18,8 @@ std::vector<std::size_t> largest_first(const std::vector<std::uint64_t>& weights
 /// What one item gave: its result text (opaque to the queue), or why it failed.
 struct ItemResult {
   bool ok = false;
-  std::string text;  ///< the work function's result when ok, else the failure's description
+  std::string text;  ///< the work function's result when ok, else the failure's description (an
+                     ///< exception's message, or "crashed: ..." when the item ended its process)
 };
 
 /// Hands `order` out one item at a time to whichever rank asks next. Every rank calls this (a
@@ -32,7 +33,7 @@ std::size_t run_work_queue(const std::vector<std::size_t>& order, const std::fun
                            const std::function<bool()>& stop);
 
 /// Runs `fn` in a forked child process and returns what it returned; ok = false with the reason
-/// when it threw ("error: ..."), crashed ("crashed: signal 11 (Segmentation fault)") or exited
+/// when it threw (the exception's message), crashed ("crashed: signal 11 (Segmentation fault)") or exited
 /// without an answer. The child never returns into the caller's code (it ends with _exit), so it
 /// runs no MPI call and no exit handler of the parent.
 ItemResult run_isolated(const std::function<std::string()>& fn);
