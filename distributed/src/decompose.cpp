@@ -62,7 +62,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 /// One group improved: the sub solve resumed from the group's routes. Returns the group's new
 /// routes (vehicle -> tasks) in the whole problem's indices.
 std::vector<std::pair<std::size_t, std::vector<std::size_t>>> improve_group(
-    const Problem& problem, const Plan& plan, const std::vector<std::size_t>& vehicles,
+    std::uint64_t& iterations, const Problem& problem, const Plan& plan, const std::vector<std::size_t>& vehicles,
     const std::vector<std::size_t>& extra, const SolveOptions& options, std::uint64_t seed, double time_limit,
     double warm_fraction) {
   const Subproblem sp = make_subproblem(problem, plan, vehicles, extra);
@@ -100,6 +100,7 @@ std::vector<std::pair<std::size_t, std::vector<std::size_t>>> improve_group(
   }
   so.resume = cp;
   const Solution s = solve(sub, so);
+  iterations += s.iterations > cp->iterations ? s.iterations - cp->iterations : 0;
   std::vector<std::pair<std::size_t, std::vector<std::size_t>>> out;
   for (std::size_t sv = 0; sv < sp.vehicle_of.size(); ++sv) out.emplace_back(sp.vehicle_of[sv], std::vector<std::size_t>{});
   for (const Route& r : s.routes)
@@ -177,6 +178,7 @@ Solution decompose_solve(const Problem& problem, const SolveOptions& options, co
   // 2. Rounds: groups of nearby routes, each rank improving its share, merged and broadcast.
   const std::size_t groups_wanted =
       std::max<std::size_t>(static_cast<std::size_t>(size()), (done_tasks + d.tasks_per_group - 1) / d.tasks_per_group);
+  std::uint64_t sub_iterations = 0;
   for (unsigned round = 0; round < d.rounds; ++round) {
     if (options.stop != nullptr && options.stop->load()) break;
     const auto groups = group_routes(problem, plan, groups_wanted, round);
@@ -190,7 +192,7 @@ Solution decompose_solve(const Problem& problem, const SolveOptions& options, co
     std::string mine;
     for (std::size_t g = static_cast<std::size_t>(rank()); g < groups.size(); g += static_cast<std::size_t>(size())) {
       const std::uint64_t seed = options.seed * 1000003u + round * 1009u + g;
-      const auto routes = improve_group(problem, plan, groups[g], extra[g], options, seed, slice, d.warm_fraction);
+      const auto routes = improve_group(sub_iterations, problem, plan, groups[g], extra[g], options, seed, slice, d.warm_fraction);
       put(mine, routes.size());
       for (const auto& [v, tasks] : routes) {
         put(mine, v);
@@ -225,6 +227,9 @@ Solution decompose_solve(const Problem& problem, const SolveOptions& options, co
     score = take_score(merged, at);
     plan = take_plan(merged, at);
   }
+  // Iterations of every rank: the first searches and the subproblems'.
+  const auto total_iterations = static_cast<std::uint64_t>(
+      sum_all(static_cast<std::int64_t>(initial.iterations + sub_iterations)));
   if (rank() != 0) return {};
 
   // 3. The merged plan as a full solution: the library's solve resumed with no work left (its
@@ -251,7 +256,7 @@ Solution decompose_solve(const Problem& problem, const SolveOptions& options, co
   last.resume = cp;
   Solution out = solve(problem, last);
   if (better(first_score, plan_score(problem, plan_of(problem, out)), options.objective)) out = initial;
-  out.iterations += initial.iterations;
+  out.iterations = total_iterations;
   return out;
 }
 
