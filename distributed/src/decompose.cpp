@@ -71,7 +71,8 @@ std::vector<std::pair<std::size_t, std::vector<std::size_t>>> improve_group(
   for (std::size_t st = 0; st < sp.task_of.size(); ++st) sub_of[sp.task_of[st]] = st;
   SolveOptions so = options;
   so.seed = seed;
-  so.time_limit_s = time_limit;
+  // The warm plan counts as warm_fraction of the budget already spent: the search gets time_limit.
+  so.time_limit_s = time_limit > 0 ? time_limit / (1.0 - warm_fraction) : 0.0;
   so.time_used_s = 0.0;
   so.on_progress = {};
   so.on_checkpoint = {};
@@ -187,7 +188,8 @@ Solution decompose_solve(const Problem& problem, const SolveOptions& options, co
     double slice = 0.0;
     if (timed) {
       const double left = std::max(0.0, budget - max_all(seconds_since(t0)));
-      slice = std::max(0.05, left / static_cast<double>(d.rounds - round) / static_cast<double>(mine_count) * 0.9);
+      // A reserve for the merge, the last polish and writing the output.
+      slice = std::max(0.05, 0.95 * left / static_cast<double>(d.rounds - round) / static_cast<double>(mine_count));
     }
     std::string mine;
     for (std::size_t g = static_cast<std::size_t>(rank()); g < groups.size(); g += static_cast<std::size_t>(size())) {

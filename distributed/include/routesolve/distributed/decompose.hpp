@@ -23,7 +23,7 @@ namespace routesolve::distributed {
 struct DecomposeOptions {
   unsigned rounds = 3;               ///< decomposition rounds after the first search
   std::size_t tasks_per_group = 200; ///< about this many tasks per subproblem (groups >= ranks)
-  double warm_fraction = 0.5;        ///< share of a subproblem's annealing the warm plan counts as done
+  double warm_fraction = 0.5;        ///< share of a subproblem's annealing the warm plan counts as done (< 1)
   double first_share = 0.4;          ///< with a time limit: share of it for the first whole-problem search
 };
 
