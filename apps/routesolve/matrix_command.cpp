@@ -75,6 +75,7 @@ int run_matrix_distributed(const MatrixArgs& a) {
   const distributed::RowBlock block = distributed::row_block(n, distributed::rank(), distributed::size());
   const auto t_rows = Clock::now();
   const NodeMatrices rows = distributed::point_matrix_rows(router, snaps, block, a.threads, engine);
+  distributed::idle_barrier();  // ranks finish their rows unevenly; wait without spinning
   const double rows_seconds = distributed::max_all(seconds_since(t_rows));
 
   std::size_t unsnapped = 0;

@@ -151,6 +151,7 @@ Solution decompose_solve(const Problem& problem, const SolveOptions& options, co
   }
   if (rank() != 0) first.on_progress = {};
   const Solution initial = solve(problem, first);
+  idle_barrier();
   Plan plan = plan_of(problem, initial);
   CheckpointScore score = plan_score(problem, plan);
   {
@@ -189,7 +190,7 @@ Solution decompose_solve(const Problem& problem, const SolveOptions& options, co
     if (timed) {
       const double left = std::max(0.0, budget - max_all(seconds_since(t0)));
       // A reserve for the merge, the last polish and writing the output.
-      slice = std::max(0.05, 0.95 * left / static_cast<double>(d.rounds - round) / static_cast<double>(mine_count));
+      slice = std::max(0.05, 0.85 * left / static_cast<double>(d.rounds - round) / static_cast<double>(mine_count));
     }
     std::string mine;
     for (std::size_t g = static_cast<std::size_t>(rank()); g < groups.size(); g += static_cast<std::size_t>(size())) {
@@ -202,6 +203,7 @@ Solution decompose_solve(const Problem& problem, const SolveOptions& options, co
         for (std::size_t t : tasks) put(mine, t);
       }
     }
+    idle_barrier();  // groups finish unevenly; wait without spinning
     const auto all = gather(mine);
     std::string merged;
     if (rank() == 0) {

@@ -2,7 +2,11 @@
 
 #include "routesolve/distributed/world.hpp"
 
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
 #include <cstdlib>
+#include <thread>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -88,6 +92,19 @@ void abort_world([[maybe_unused]] int exit_code) noexcept {
 void barrier() {
 #ifdef ROUTESOLVE_HAVE_MPI
   if (g_state.size > 1) MPI_Barrier(MPI_COMM_WORLD);
+#endif
+}
+
+void idle_barrier() {
+#ifdef ROUTESOLVE_HAVE_MPI
+  if (g_state.size <= 1) return;
+  MPI_Request request;
+  MPI_Ibarrier(MPI_COMM_WORLD, &request);
+  for (int done = 0, waited = 0;; ++waited) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    std::this_thread::sleep_for(std::chrono::microseconds(waited < 100 ? 100 : 2000));
+  }
 #endif
 }
 

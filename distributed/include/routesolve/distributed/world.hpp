@@ -47,6 +47,10 @@ void abort_world(int exit_code) noexcept;
 
 // ---- collectives over MPI_COMM_WORLD (plain local operations in a world of one) ----------------
 void barrier();
+/// A barrier that waits without spinning (MPI_Ibarrier tested every millisecond or so): Open MPI's
+/// blocking calls poll at full speed, which takes a core from the ranks still working when ranks
+/// share cores. Called where ranks finish unevenly, before the next collective.
+void idle_barrier();
 /// Rank `root`'s bytes on every rank.
 void broadcast(std::string& bytes, int root = 0);
 /// Every rank's bytes, in rank order, on rank `root` (empty elsewhere).
