@@ -190,7 +190,10 @@ Solution decompose_solve(const Problem& problem, const SolveOptions& options, co
     if (timed) {
       const double left = std::max(0.0, budget - max_all(seconds_since(t0)));
       // A reserve for the merge, the last polish and writing the output.
-      slice = std::max(0.05, 0.85 * left / static_cast<double>(d.rounds - round) / static_cast<double>(mine_count));
+      slice = 0.85 * left / static_cast<double>(d.rounds - round) / static_cast<double>(mine_count);
+      // A subproblem's solve has a fixed cost (its problem, fingerprint, neighbours): below a
+      // quarter of a second a round gives nothing but overrun. `left` is the same on every rank.
+      if (slice < 0.25) break;
     }
     std::string mine;
     for (std::size_t g = static_cast<std::size_t>(rank()); g < groups.size(); g += static_cast<std::size_t>(size())) {

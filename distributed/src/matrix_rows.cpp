@@ -70,12 +70,10 @@ BinaryBlock encode_binary_block(const NodeMatrices& rows, std::size_t n, RowBloc
   constexpr std::size_t kHeader = 24;  // "RSMATRIX", u32 version, u32 flags, u64 n
   std::ostringstream whole;
   io::write_binary_matrices(whole, rows);
-  const std::string bytes = std::move(whole).str();
-  const std::size_t run = rows.rows * n * 8;
-  if (bytes.size() != kHeader + 2 * run) throw std::logic_error("binary matrix block: unexpected layout");
   BinaryBlock out;
-  out.durations = bytes.substr(kHeader, run);
-  out.distances = bytes.substr(kHeader + run, run);
+  out.encoded = std::move(whole).str();
+  out.run = rows.rows * n * 8;
+  if (out.encoded.size() != kHeader + 2 * out.run) throw std::logic_error("binary matrix block: unexpected layout");
   out.durations_offset = kHeader + block.begin * n * 8;
   out.distances_offset = kHeader + n * n * 8 + block.begin * n * 8;
   if (with_header && block.begin == 0) {
@@ -99,7 +97,7 @@ void check(int rc, const std::string& what, const std::string& path) {
   throw Error(ErrorCode::InvalidInput, path + ": " + what + ": " + std::string(text, static_cast<std::size_t>(len)));
 }
 
-void write_at(MPI_File f, std::size_t offset, const std::string& bytes, const std::string& path) {
+void write_at(MPI_File f, std::size_t offset, std::string_view bytes, const std::string& path) {
   constexpr std::size_t kPiece = std::size_t{1} << 30;  // MPI counts are int
   for (std::size_t at = 0; at < bytes.size(); at += kPiece) {
     const int count = static_cast<int>(std::min(kPiece, bytes.size() - at));
@@ -125,9 +123,9 @@ void write_binary_rows(const std::string& path, const NodeMatrices& rows, std::s
     // A file left by an earlier run under the same name is cut (collective; the blocks cover it).
     check(MPI_File_set_size(f, 0), "MPI_File_set_size", tmp);
     if (!b.header.empty()) write_at(f, 0, b.header, tmp);
-    write_at(f, b.durations_offset, b.durations, tmp);
-    write_at(f, b.distances_offset, b.distances, tmp);
-    check(MPI_File_sync(f), "MPI_File_sync", tmp);
+    write_at(f, b.durations_offset, b.durations(), tmp);
+    write_at(f, b.distances_offset, b.distances(), tmp);
+    // Like the single process's write (not a durable one): closed, then renamed into place.
     check(MPI_File_close(&f), "MPI_File_close", tmp);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank() == 0) {

@@ -70,8 +70,8 @@ TEST(Distributed, BinaryBlocksAssembleToTheSingleWriterBytes) {
       rows.distances.assign(m.distances.begin() + static_cast<long>(b.begin * n), m.distances.begin() + static_cast<long>(b.end * n));
       const BinaryBlock bb = encode_binary_block(rows, n, b, true);
       if (!bb.header.empty()) file.replace(0, bb.header.size(), bb.header);
-      file.replace(bb.durations_offset, bb.durations.size(), bb.durations);
-      file.replace(bb.distances_offset, bb.distances.size(), bb.distances);
+      file.replace(bb.durations_offset, bb.run, bb.durations());
+      file.replace(bb.distances_offset, bb.run, bb.distances());
     }
     EXPECT_EQ(file, expected) << ranks << " ranks";
   }

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "routesolve/network/road_router.hpp"
@@ -33,8 +34,11 @@ NodeMatrices point_matrix_rows(const network::RoadRouter& router, const std::vec
 /// the block go. Built with io::write_binary_matrices, so the encoding is the one writer's.
 struct BinaryBlock {
   std::string header;  ///< the file's header (empty unless asked for)
-  std::string durations, distances;
-  std::size_t durations_offset = 0, distances_offset = 0;
+  std::string encoded;  ///< the writer's output for the block: its header, durations, distances
+  std::size_t run = 0;  ///< bytes of the block's durations (and of its distances)
+  std::size_t durations_offset = 0, distances_offset = 0;  ///< where they go in the file
+  [[nodiscard]] std::string_view durations() const { return std::string_view(encoded).substr(24, run); }
+  [[nodiscard]] std::string_view distances() const { return std::string_view(encoded).substr(24 + run, run); }
 };
 BinaryBlock encode_binary_block(const NodeMatrices& rows, std::size_t n, RowBlock block, bool with_header);
 
