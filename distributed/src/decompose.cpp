@@ -183,18 +183,23 @@ Solution decompose_solve(const Problem& problem, const SolveOptions& options, co
   std::uint64_t sub_iterations = 0;
   for (unsigned round = 0; round < d.rounds; ++round) {
     if (options.stop != nullptr && options.stop->load()) break;
-    const auto groups = group_routes(problem, plan, groups_wanted, round);
-    const auto extra = spread_unassigned(problem, plan, groups);
-    const std::size_t mine_count = (groups.size() + static_cast<std::size_t>(size()) - 1) / static_cast<std::size_t>(size());
+    const auto ranks = static_cast<std::size_t>(size());
+    std::size_t groups_now = groups_wanted;
     double slice = 0.0;
     if (timed) {
-      const double left = std::max(0.0, budget - max_all(seconds_since(t0)));
       // A reserve for the merge, the last polish and writing the output.
-      slice = 0.85 * left / static_cast<double>(d.rounds - round) / static_cast<double>(mine_count);
-      // A subproblem's solve has a fixed cost (its problem, fingerprint, neighbours): below a
-      // quarter of a second a round gives nothing but overrun. `left` is the same on every rank.
+      const double per_round = 0.85 * std::max(0.0, budget - max_all(seconds_since(t0))) / (d.rounds - round);
+      // Fewer, larger groups when the time is short: each of a rank's groups gets at least a
+      // second where it can (a subproblem's solve has a fixed cost: its problem, fingerprint,
+      // neighbours). `per_round` is the same on every rank, and so are the groups.
+      const std::size_t per_rank = std::clamp<std::size_t>(static_cast<std::size_t>(per_round / 1.0), 1,
+                                                           (groups_wanted + ranks - 1) / ranks);
+      groups_now = std::min(groups_wanted, per_rank * ranks);
+      slice = per_round / static_cast<double>(per_rank);
       if (slice < 0.25) break;
     }
+    const auto groups = group_routes(problem, plan, groups_now, round);
+    const auto extra = spread_unassigned(problem, plan, groups);
     std::string mine;
     for (std::size_t g = static_cast<std::size_t>(rank()); g < groups.size(); g += static_cast<std::size_t>(size())) {
       const std::uint64_t seed = options.seed * 1000003u + round * 1009u + g;
