@@ -174,6 +174,7 @@ Solution decompose_solve(const Problem& problem, const SolveOptions& options, co
     plan = take_plan(best, at);
   }
   const CheckpointScore first_score = score;
+  const double first_seconds = seconds_since(t0);
   std::uint64_t done_tasks = 0;
   for (const Task& t : problem.tasks()) done_tasks += t.type != TaskType::Delivery;
 
@@ -244,29 +245,34 @@ Solution decompose_solve(const Problem& problem, const SolveOptions& options, co
       sum_all(static_cast<std::int64_t>(initial.iterations + sub_iterations)));
   if (rank() != 0) return {};
 
-  // 3. The merged plan as a full solution: the library's solve resumed with no work left (its
-  //    last polish of each route included), on rank 0.
-  SolveOptions last = options;
-  last.on_progress = {};
-  last.on_checkpoint = {};
-  last.backend = BackendKind::Cpu;
-  last.time_limit_s = 0.0;
-  last.time_used_s = 0.0;
-  last.iterations = 1;
-  auto cp = std::make_shared<SolveCheckpoint>();
-  cp->fingerprint = problem_fingerprint(problem);
-  cp->seed = options.seed;
-  cp->threads = std::max(1u, options.threads);
-  cp->objective = options.objective;
-  cp->routes = plan;
+  const double rounds_seconds = seconds_since(t0) - first_seconds;
+  const auto t_last = std::chrono::steady_clock::now();
+  // 3. The merged plan as a full solution, on rank 0: each route scheduled by core, the tasks
+  //    left out with the reason the first search gave them (else "not routed").
+  std::vector<Route> routes;
   std::vector<char> routed(problem.tasks().size(), 0);
-  for (const auto& r : plan)
-    for (std::size_t t : r) routed[t] = 1;
-  for (std::size_t t = 0; t < problem.tasks().size(); ++t)
-    if (!routed[t] && problem.task(t).type != TaskType::Delivery) cp->unassigned.push_back(t);
-  cp->iterations = std::uint64_t{1} << 40;  // every iteration done
-  last.resume = cp;
-  Solution out = solve(problem, last);
+  for (std::size_t v = 0; v < plan.size(); ++v) {
+    if (plan[v].empty()) continue;
+    ScheduleResult r = schedule_route(problem, v, plan[v]);
+    if (!r.feasible) throw Error(ErrorCode::Internal, "decompose: the merged route of vehicle " + std::to_string(v) + " is infeasible");
+    routes.push_back(std::move(r.route));
+    for (std::size_t t : plan[v]) routed[t] = 1;
+  }
+  std::vector<UnassignedReason> reason(problem.tasks().size(), UnassignedReason::NotRouted);
+  for (const Unassigned& u : initial.unassigned) reason[u.task] = u.reason;
+  std::vector<Unassigned> unassigned;
+  for (std::size_t t = 0; t < problem.tasks().size(); ++t) {
+    if (routed[t]) continue;
+    const Task& task = problem.task(t);
+    unassigned.push_back({t, task.id, task.type, reason[t]});
+  }
+  Solution out = make_solution(problem, std::move(routes), std::move(unassigned));
+  out.backend = initial.backend;
+  out.fallback = initial.fallback;
+  // The stages of the decomposition, for --profile.
+  out.profile = {{"decompose_first_search", first_seconds},
+                 {"decompose_rounds", rounds_seconds},
+                 {"decompose_solution", seconds_since(t_last)}};
   if (better(first_score, plan_score(problem, plan_of(problem, out)), options.objective)) out = initial;
   out.iterations = total_iterations;
   return out;
