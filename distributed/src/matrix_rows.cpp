@@ -110,7 +110,8 @@ void write_at(MPI_File f, std::size_t offset, std::string_view bytes, const std:
 }  // namespace
 #endif
 
-void write_binary_rows(const std::string& path, const NodeMatrices& rows, std::size_t n, RowBlock block) {
+void write_binary_rows(const std::string& path, const NodeMatrices& rows, [[maybe_unused]] std::size_t n,
+                       [[maybe_unused]] RowBlock block) {
 #ifdef ROUTESOLVE_HAVE_MPI
   if (size() > 1) {
     const BinaryBlock b = encode_binary_block(rows, n, block, rank() == 0);
