@@ -23,6 +23,8 @@
 #include "routesolve/dispatch/matrices.hpp"
 #include "routesolve/memory_budget.hpp"
 #include "routesolve/timing.hpp"
+#include "routesolve/distributed/decompose.hpp"
+#include "routesolve/distributed/world.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/checkpoint.hpp"
 #include "routesolve/io/formats.hpp"
@@ -138,6 +140,8 @@ SolveOptions make_solve_options(const RunOptions& o) {
   options.device.transfer = parse_transfer_mode(o.transfer);
   options.device.index = o.devices.empty() ? o.device : o.devices.front();
   options.device.indices = o.devices;
+  // Under mpirun each rank takes its node's devices in turn unless one was named.
+  if (distributed::distributed() && o.device == 0 && o.devices.empty()) options.device.index = distributed::local_device();
   options.objective =
       o.objective == "vehicles-then-cost" ? Objective::VehiclesThenCost : Objective::Cost;
   options.stop = &g_stop;
@@ -270,7 +274,15 @@ Outcome solve_one(const fs::path& input, const RunOptions& o, ProgressBar* bar) 
                  "no time is left for the search (the solution is the construction's)\n",
                  input.string(), used, options.time_limit_s);
   }
-  out.solution = o.check ? check_plan(*out.problem) : solve(*out.problem, options);
+  if (o.decompose) {
+    // Every rank takes part; rank 0 gets the solution, the others are done here.
+    distributed::DecomposeOptions d;
+    if (o.decompose_rounds > 0) d.rounds = o.decompose_rounds;
+    out.solution = distributed::decompose_solve(*out.problem, options, d);
+    if (distributed::rank() != 0) return out;
+  } else {
+    out.solution = o.check ? check_plan(*out.problem) : solve(*out.problem, options);
+  }
   if (!o.trace.empty()) io::write_file_atomically(o.trace, *trace);
   if (!out.solution.fallback.empty())
     warn_once(fmt::format("backend {}: {}", out.solution.backend, out.solution.fallback));

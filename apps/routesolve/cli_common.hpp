@@ -51,6 +51,8 @@ struct RunOptions {
   std::string checkpoint;         ///< write the search state here (atomically) from time to time
   double checkpoint_every = 60.0; ///< seconds between checkpoints
   std::string resume;             ///< continue from this checkpoint
+  bool decompose = false;         ///< solve: groups of routes improved over the MPI ranks (docs/SCALING.md)
+  unsigned decompose_rounds = 0;  ///< solve --decompose: rounds (0: the default)
   bool check = false;             ///< solve: plan mode, the vehicles' steps as whole routes
   bool geometry = false;          ///< each route's geometry (encoded polyline) in the JSON output
   /// Given on the command line (else a resumed solve takes them from the checkpoint).

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include "cli_common.hpp"
+#include "routesolve/distributed/work_queue.hpp"
+#include "routesolve/distributed/world.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/benchmark_formats.hpp"
 #include "routesolve/io/formats.hpp"
@@ -27,6 +30,7 @@ int run_solve(const std::string& input, const std::string& output, const RunOpti
   ProgressBar bar(!o.quiet);
   Outcome out = solve_one(input, o, &bar);
   bar.finish();
+  if (distributed::rank() != 0) return 0;  // --decompose under mpirun: rank 0 writes the solution
   const auto t_output = std::chrono::steady_clock::now();
   write_output(out, output, io::parse_output_format(o.output_format));
   const double output_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_output).count();
@@ -119,9 +123,10 @@ int run_batch(const std::vector<std::string>& inputs, const std::string& out_dir
     std::size_t tasks = 0, routes = 0, unassigned = 0;
     double cost = 0.0, seconds = 0.0;
     std::string status = "ok";
+    bool done = false;  ///< solved (or skipped) in this run: it has a summary row
   };
-  std::vector<Row> rows;
-  ProgressBar bar(!o.quiet);
+  std::vector<Row> rows(files.size());
+  ProgressBar bar(!o.quiet && !distributed::distributed());
   int failed = 0;
 
   // The status of a previous run (--resume-batch), and this run's, saved after every file.
@@ -143,54 +148,113 @@ int run_batch(const std::vector<std::string>& inputs, const std::string& out_dir
   }
   nlohmann::json status = {{"version", 1}, {"options", options_key}, {"files", nlohmann::json::object()}};
   std::size_t skipped = 0;
-
+  auto output_of = [&](const fs::path& file) {
+    return fs::path(out_dir) / (file.stem().string() + std::string(io::extension(format)));
+  };
+  std::vector<std::size_t> todo;  // files to solve, in command-line order
+  std::vector<std::string> stamps(files.size());
   for (std::size_t i = 0; i < files.size(); ++i) {
-    if (g_stop.load()) break;
-    const auto& file = files[i];
-    Row row;
-    row.file = file.string();
-    const fs::path output = fs::path(out_dir) / (file.stem().string() + std::string(io::extension(format)));
-    const std::string stamp = input_stamp(file);
+    Row& row = rows[i];
+    row.file = files[i].string();
+    stamps[i] = input_stamp(files[i]);
     if (const auto it = previous.find(row.file); it != previous.end() && it->is_object() &&
-                                                 it->value("status", std::string()) == "ok" && !stamp.empty() &&
-                                                 it->value("input", std::string()) == stamp && fs::exists(output)) {
+                                                 it->value("status", std::string()) == "ok" && !stamps[i].empty() &&
+                                                 it->value("input", std::string()) == stamps[i] &&
+                                                 fs::exists(output_of(files[i]))) {
       // Solved OK before with the same options and input: keep that solution and its figures.
       row.tasks = it->value("tasks", std::size_t{0});
       row.routes = it->value("routes", std::size_t{0});
       row.unassigned = it->value("unassigned", std::size_t{0});
       row.cost = it->value("cost", 0.0);
       row.seconds = it->value("seconds", 0.0);
-      row.status = "ok";
+      row.done = true;
       status["files"][row.file] = *it;
-      rows.push_back(row);
       ++skipped;
       continue;
     }
-    bar.update(static_cast<double>(i) / static_cast<double>(files.size()),
-               fmt::format("{}/{} {}", i + 1, files.size(), file.filename().string()));
-    const auto t0 = std::chrono::steady_clock::now();
-    try {
-      Outcome out = solve_one(file, o, nullptr);
-      write_output(out, output, format);
-      row.tasks = out.problem->tasks().size();
-      row.routes = out.solution.summary.routes;
-      row.unassigned = out.solution.summary.unassigned;
-      row.cost = output_cost(*out.problem, out.solution.summary.cost);
-    } catch (const std::exception& e) {
+    todo.push_back(i);
+  }
+
+  // One file solved: its row's figures as JSON (the text a rank sends to rank 0).
+  auto solve_file = [&](std::size_t i) {
+    Outcome out = solve_one(files[i], o, nullptr);
+    write_output(out, output_of(files[i]), format);
+    return nlohmann::json{{"tasks", out.problem->tasks().size()}, {"routes", out.solution.summary.routes},
+                          {"unassigned", out.solution.summary.unassigned},
+                          {"cost", output_cost(*out.problem, out.solution.summary.cost)}}
+        .dump();
+  };
+  // A file's result recorded (on rank 0): its row, and the status file rewritten.
+  auto record = [&](std::size_t i, bool ok, const std::string& text, double seconds) {
+    Row& row = rows[i];
+    row.done = true;
+    row.seconds = seconds;
+    if (ok) {
+      const nlohmann::json j = nlohmann::json::parse(text);
+      row.tasks = j.at("tasks").get<std::size_t>();
+      row.routes = j.at("routes").get<std::size_t>();
+      row.unassigned = j.at("unassigned").get<std::size_t>();
+      row.cost = j.at("cost").get<double>();
+    } else {
       ++failed;
       row.status = "failed";
       bar.finish();
-      fmt::print(stderr, "error: {}\n", e.what());
+      fmt::print(stderr, "error: {}\n", text);
     }
-    row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    rows.push_back(row);
     // An interrupted solve (SIGINT) wrote its best solution, but not a finished one: not "ok".
     const bool finished = row.status == "ok" && !g_stop.load();
-    status["files"][row.file] = {{"status", finished ? "ok" : row.status}, {"input", stamp},
-                                 {"output", output.filename().string()}, {"tasks", row.tasks},
+    status["files"][row.file] = {{"status", finished ? "ok" : row.status}, {"input", stamps[i]},
+                                 {"output", output_of(files[i]).filename().string()}, {"tasks", row.tasks},
                                  {"routes", row.routes}, {"unassigned", row.unassigned},
                                  {"cost", row.cost}, {"seconds", row.seconds}};
     write_file_atomically(status_path, status.dump(1) + "\n");
+  };
+
+  if (!distributed::distributed()) {
+    for (const std::size_t i : todo) {
+      if (g_stop.load()) break;
+      bar.update(static_cast<double>(i) / static_cast<double>(files.size()),
+                 fmt::format("{}/{} {}", i + 1, files.size(), files[i].filename().string()));
+      const auto t0 = std::chrono::steady_clock::now();
+      bool ok = true;
+      std::string text;
+      try {
+        text = solve_file(i);
+      } catch (const std::exception& e) {
+        ok = false;
+        text = e.what();
+      }
+      record(i, ok, text, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+  } else {
+    // Over MPI ranks: largest files first, handed out one at a time; each solved in a child
+    // process, so that a file that crashes is that file's failure. The seconds travel with the
+    // result (measured where the file was solved).
+    std::vector<std::uint64_t> sizes;
+    for (const std::size_t i : todo) {
+      std::error_code size_ec;
+      const auto bytes = fs::file_size(files[i], size_ec);
+      sizes.push_back(size_ec ? 0 : bytes);
+    }
+    std::vector<std::size_t> order = distributed::largest_first(sizes);
+    for (std::size_t& k : order) k = todo[k];
+    distributed::run_work_queue(
+        order,
+        [&](std::size_t i) {
+          const auto t0 = std::chrono::steady_clock::now();
+          distributed::ItemResult r = distributed::run_isolated([&] { return solve_file(i); });
+          const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          r.text = fmt::format("{:.6f} {}", seconds, r.text);
+          return r;
+        },
+        [&](std::size_t i, const distributed::ItemResult& r) {
+          const std::size_t space = r.text.find(' ');
+          const double seconds = std::strtod(r.text.c_str(), nullptr);
+          const std::string text = space == std::string::npos ? r.text : r.text.substr(space + 1);
+          record(i, r.ok, text.starts_with("crashed:") ? files[i].string() + ": " + text : text, seconds);
+        },
+        [] { return g_stop.load(); });
+    if (distributed::rank() != 0) return 0;  // rank 0 writes the summary and says how it went
   }
   bar.finish();
   if (skipped > 0 && !o.quiet)
@@ -198,6 +262,7 @@ int run_batch(const std::vector<std::string>& inputs, const std::string& out_dir
 
   // Machine-readable summary next to the solutions (written atomically), human-readable table on stdout.
   std::string csv = "file,tasks,routes,cost,unassigned,seconds,status\n";
+  std::erase_if(rows, [](const Row& r) { return !r.done; });
   for (const auto& r : rows)
     csv += fmt::format("{},{},{},{:.3f},{},{:.3f},{}\n", csv_field(r.file), r.tasks, r.routes, r.cost,
                        r.unassigned, r.seconds, r.status);
@@ -275,12 +340,19 @@ void add_fleet_commands(CLI::App& app, int* exit_status) {
   solve_cmd->add_flag("-c,--check", s->solve_opts.check,
                       "Plan mode: every vehicle's steps are its whole route; report VROOM's violations per step "
                       "and route instead of solving");
+  solve_cmd->add_flag("--decompose", s->solve_opts.decompose,
+                      "Very large problems under mpirun: the plan is cut into groups of nearby routes that the "
+                      "ranks improve as subproblems, merged after every round (docs/SCALING.md); cpu backend");
+  solve_cmd->add_option("--decompose-rounds", s->solve_opts.decompose_rounds, "--decompose: rounds (default 3)")
+      ->check(CLI::Range(1u, 1000u));
   solve_cmd->callback([s, solve_cmd, exit_status] {
     RunOptions& o = s->solve_opts;
     o.seed_given = solve_cmd->count("--seed") > 0;
     o.threads_given = solve_cmd->count("--threads") > 0;
     o.time_limit_given = solve_cmd->count("--time-limit") > 0;
     o.objective_given = solve_cmd->count("--objective") > 0;
+    if (o.decompose && (o.check || !o.checkpoint.empty() || !o.resume.empty()))
+      throw invalid_input("--decompose", "cannot be combined with --check, --checkpoint or --resume");
     if (solve_cmd->count("--checkpoint-every") > 0 && o.checkpoint.empty())
       throw invalid_input("--checkpoint-every", "needs --checkpoint FILE");
     *exit_status = run_solve(s->input, s->output, o);

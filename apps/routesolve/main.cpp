@@ -6,6 +6,7 @@
 //   routesolve network build|info, matrix        road networks and travel matrices
 //   routesolve device-check                      self-test of every CUDA device
 //   routesolve serve --port P --network NAME=FILE  the HTTP routing service
+// Under mpirun, batch, matrix and solve --decompose spread their work over the ranks (docs/SCALING.md).
 
 #include <fmt/core.h>
 
@@ -15,10 +16,23 @@
 #include <string>
 
 #include "cli_common.hpp"
+#include "routesolve/distributed/world.hpp"
 #include "routesolve/error.hpp"
+
+namespace {
+
+/// An error on one rank under mpirun ends every rank (the others may wait in a collective).
+int fail(int rc) {
+  routesolve::distributed::abort_world(rc);
+  return rc;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace routesolve;
+  // MPI only when started by mpirun (distributed/world.hpp); a plain process otherwise.
+  const distributed::Session mpi(&argc, &argv);
   CLI::App app{"routesolve: fleet route optimization (CPU and CUDA backends)", "routesolve"};
   app.set_version_flag("--version", std::string("routesolve 0.1.0"));
   app.require_subcommand(1);
@@ -37,16 +51,16 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);  // runs the chosen subcommand's callback
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
+    return rc == 0 ? 0 : fail(2);
   } catch (const Error& e) {
     fmt::print(stderr, "error ({}): {}\n", to_string(e.code()), e.what());
-    return exit_code(e.code());
+    return fail(exit_code(e.code()));
   } catch (const std::bad_alloc&) {
     fmt::print(stderr, "error (out of memory)\n");
-    return exit_code(ErrorCode::OutOfMemory);
+    return fail(exit_code(ErrorCode::OutOfMemory));
   } catch (const std::exception& e) {
     fmt::print(stderr, "error (internal): {}\n", e.what());
-    return 1;
+    return fail(1);
   }
   return exit_status;
 }

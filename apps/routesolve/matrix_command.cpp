@@ -12,6 +12,8 @@
 
 #include "cli_common.hpp"
 #include "routesolve/dispatch/matrices.hpp"
+#include "routesolve/distributed/matrix_rows.hpp"
+#include "routesolve/distributed/world.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/matrix_formats.hpp"
 #include "routesolve/io/points.hpp"
@@ -39,7 +41,101 @@ struct MatrixArgs {
   double max_snap = network::kDefaultMaxSnapM;
 };
 
+/// Under mpirun: each rank computes its block of source rows with its local engine; the binary
+/// output is written by every rank at its rows' offsets (MPI-IO), JSON is gathered on rank 0.
+int run_matrix_distributed(const MatrixArgs& a) {
+  const bool root = distributed::rank() == 0;
+  std::string fallback;
+  const int device = a.device == 0 ? distributed::local_device() : a.device;
+  const BackendKind engine_kind = dispatch::resolve_matrix_backend(parse_backend(a.backend), a.network, device, &fallback);
+  if (!fallback.empty() && root) fmt::print(stderr, "warning: {}\n", fallback);
+  const auto router_ptr = dispatch::load_road_router(a.network);
+  const network::RoadRouter& router = *router_ptr;
+  const io::Points points = io::read_points(a.points);
+  if (points.ids.empty()) throw invalid_input(a.points, "no points");
+  const std::size_t n = points.ids.size();
+  std::vector<SnapResult> snaps;
+  if (points.by_node) {
+    snaps.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (points.nodes[i] >= router.graph().node_count())
+        throw invalid_input("points[" + std::to_string(i) + "]", "node " + std::to_string(points.nodes[i]) +
+                                                                   " is not in the network");
+      snaps[i].found = true;
+      snaps[i].node = points.nodes[i];
+    }
+  } else {
+    snaps = router.snapper().snap(points.coords, a.max_snap);
+  }
+  dispatch::MatrixOptions options;
+  options.device = {.index = device, .transfer = parse_transfer_mode(a.transfer), .indices = {}};
+  options.threads = a.threads;
+  auto profile = std::make_shared<dispatch::EngineProfile>();
+  const network::NodeMatrixFunction engine = dispatch::make_node_engine(engine_kind, a.network, router, options, profile);
+  const distributed::RowBlock block = distributed::row_block(n, distributed::rank(), distributed::size());
+  const auto t_rows = Clock::now();
+  const NodeMatrices rows = distributed::point_matrix_rows(router, snaps, block, a.threads, engine);
+  distributed::idle_barrier();  // ranks finish their rows unevenly; wait without spinning
+  const double rows_seconds = distributed::max_all(seconds_since(t_rows));
+
+  std::size_t unsnapped = 0;
+  for (const auto& s : snaps) unsnapped += s.found ? 0 : 1;
+  constexpr std::size_t kShown = 20;
+  std::size_t unreachable = 0;
+  std::string named;
+  for (std::size_t i = block.begin; i < block.end; ++i) {
+    if (!snaps[i].found) continue;
+    for (std::size_t j = 0; j < n; ++j) {
+      if (!snaps[j].found || rows.durations[(i - block.begin) * n + j] < kUnreachable) continue;
+      if (unreachable++ < kShown)
+        named += fmt::format("{}: no road path from '{}' to '{}'\n", a.points, points.ids[i], points.ids[j]);
+    }
+  }
+  unreachable = static_cast<std::size_t>(distributed::sum_all(static_cast<std::int64_t>(unreachable)));
+  const auto lists = distributed::gather(named);
+  const std::size_t snapped = n - unsnapped;
+  const std::size_t total_unreachable = unreachable + (n * n - n) - (snapped * snapped - snapped);
+  if (root && (!a.quiet || !a.allow_unreachable)) {
+    if (unsnapped > 0) fmt::print(stderr, "{}: {} point(s) with no drivable road within {} m\n", a.points, unsnapped, a.max_snap);
+    std::size_t shown = 0;
+    for (const auto& l : lists)
+      for (std::size_t at = 0; at < l.size() && shown < kShown; ++shown) {
+        const std::size_t end = l.find('\n', at);
+        fmt::print(stderr, "{}", l.substr(at, end + 1 - at));
+        at = end + 1;
+      }
+    if (unreachable > kShown) fmt::print(stderr, "... and {} more pairs without a road path\n", unreachable - kShown);
+  }
+  if (total_unreachable > 0 && !a.allow_unreachable) {
+    if (root)
+      fmt::print(stderr,
+                 "error: {} unreachable pair(s) among {} points; nothing written (pass --allow-unreachable to write "
+                 "them as {} in JSON, {} in binary)\n",
+                 total_unreachable, n, io::kJsonUnreachable, io::kBinaryUnreachable);
+    return 1;
+  }
+  const auto t_write = Clock::now();
+  if (a.binary && !a.output.empty() && a.output != "-") {
+    distributed::write_binary_rows(a.output, rows, n, block);
+  } else {
+    const NodeMatrices all = distributed::gather_rows(rows, n);
+    if (root)
+      write_atomically(a.output, a.binary, [&](std::ostream& out) {
+        if (a.binary) io::write_binary_matrices(out, all);
+        else io::write_json_matrices(out, all);
+      });
+  }
+  const double write_seconds = distributed::max_all(seconds_since(t_write));
+  if (root && !a.quiet)
+    fmt::print(stderr, "matrix: {} points ({} snapped), {} unreachable pairs; {} ranks x {} threads, {:.3f} s rows, "
+                       "{:.3f} s write ({})\n",
+               n, snapped, total_unreachable, distributed::size(), a.threads, rows_seconds, write_seconds,
+               to_string(engine_kind));
+  return 0;
+}
+
 int run_matrix(const MatrixArgs& a) {
+  if (distributed::distributed()) return run_matrix_distributed(a);
   std::string fallback;
   const BackendKind engine_kind = dispatch::resolve_matrix_backend(parse_backend(a.backend), a.network, a.device, &fallback);
   if (!fallback.empty()) fmt::print(stderr, "warning: {}\n", fallback);

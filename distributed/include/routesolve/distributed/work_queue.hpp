@@ -1,0 +1,41 @@
+#pragma once
+// Dynamic hand-out of independent work items (the files of a batch) over the ranks, largest
+// first, and running one item in a child process so that an item that crashes (a signal, an
+// abort) is that item's failure and not its rank's.
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace routesolve::distributed {
+
+/// The order items are handed out in: by weight (e.g. file size), largest first; equal weights in
+/// index order. Returns item indices.
+std::vector<std::size_t> largest_first(const std::vector<std::uint64_t>& weights);
+
+/// What one item gave: its result text (opaque to the queue), or why it failed.
+struct ItemResult {
+  bool ok = false;
+  std::string text;  ///< the work function's result when ok, else the failure's description (an
+                     ///< exception's message, or "crashed: ..." when the item ended its process)
+};
+
+/// Hands `order` out one item at a time to whichever rank asks next. Every rank calls this (a
+/// collective): each runs `work(item)` on its items, and rank 0 gets every item's result through
+/// `on_result(item, result)`, one at a time, in completion order. Rank 0 serves the hand-out on a
+/// second thread and solves too when MPI_THREAD_MULTIPLE was granted, else it only serves.
+/// `stop()` true (checked by rank 0 before each hand-out) hands nothing more out. In a world of
+/// one it is a plain loop over `order`. Returns the number of items this rank ran.
+std::size_t run_work_queue(const std::vector<std::size_t>& order, const std::function<ItemResult(std::size_t)>& work,
+                           const std::function<void(std::size_t, const ItemResult&)>& on_result,
+                           const std::function<bool()>& stop);
+
+/// Runs `fn` in a forked child process and returns what it returned; ok = false with the reason
+/// when it threw (the exception's message), crashed ("crashed: signal 11 (Segmentation fault)") or exited
+/// without an answer. The child never returns into the caller's code (it ends with _exit), so it
+/// runs no MPI call and no exit handler of the parent.
+ItemResult run_isolated(const std::function<std::string()>& fn);
+
+}  // namespace routesolve::distributed

@@ -1,0 +1,69 @@
+#pragma once
+// The MPI world a routesolve process runs in (docs/SCALING.md). One Session per process, made in
+// main before anything else: under a launcher (mpirun/mpiexec/srun set PMIx or PMI variables) it
+// calls MPI_Init_thread and the process is one rank of many; started by hand it does not touch
+// MPI at all and the process is rank 0 of 1, so the tool runs unchanged without mpirun (and in a
+// build without MPI). Open MPI's singleton init is not used: it starts a runtime daemon, which
+// costs time and fails in some containers, for no gain in a world of one.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace routesolve::distributed {
+
+/// True when this build has MPI (ROUTESOLVE_MPI).
+bool built_with_mpi() noexcept;
+
+/// True when the process was started by an MPI launcher (its environment says so).
+bool launched_by_mpirun() noexcept;
+
+/// MPI for the life of main: MPI_Init_thread at construction when launched by mpirun (asking for
+/// MPI_THREAD_MULTIPLE), MPI_Finalize at destruction. Not copyable; one per process.
+class Session {
+ public:
+  Session(int* argc, char*** argv);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+};
+
+/// This process's place: rank and size of the world, rank on its node and ranks on its node.
+/// Without MPI (or outside mpirun): 0 of 1.
+int rank() noexcept;
+int size() noexcept;
+int local_rank() noexcept;
+/// True when several ranks run: the distributed code paths apply.
+inline bool distributed() noexcept { return size() > 1; }
+/// True when rank 0 may run MPI calls on a second thread (MPI_THREAD_MULTIPLE granted).
+bool thread_multiple() noexcept;
+
+/// The device a rank uses when it was given none: its local rank modulo the node's devices.
+int rank_device(int device_count) noexcept;
+
+/// Ends every rank (MPI_Abort) after an error on one of them, so that the others do not wait in
+/// a collective for ever; returns normally in a world of one.
+void abort_world(int exit_code) noexcept;
+
+// ---- collectives over MPI_COMM_WORLD (plain local operations in a world of one) ----------------
+void barrier();
+/// A barrier that waits without spinning (MPI_Ibarrier tested every millisecond or so): Open MPI's
+/// blocking calls poll at full speed, which takes a core from the ranks still working when ranks
+/// share cores. Called where ranks finish unevenly, before the next collective.
+void idle_barrier();
+/// Rank `root`'s bytes on every rank.
+void broadcast(std::string& bytes, int root = 0);
+/// Every rank's bytes, in rank order, on rank `root` (empty elsewhere).
+std::vector<std::string> gather(const std::string& bytes, int root = 0);
+/// Sum / max of an integer over the ranks, on every rank.
+std::int64_t sum_all(std::int64_t value);
+double max_all(double value);
+
+}  // namespace routesolve::distributed
+
+namespace routesolve::distributed {
+
+/// The CUDA device of this rank: local rank modulo the devices the node has (0 without any).
+int local_device();
+
+}  // namespace routesolve::distributed
