@@ -158,7 +158,14 @@ void AnnealingSearch::cost_end() {
   const Score& before = step_before_;
   // Polishing every step slows the annealing down; a step that beats the best is worth it.
   if (better(current_.score(), best_score_, objective_)) {
-    intensify();
+    const double spacing = parameters_.descent_spacing * static_cast<double>(current_.insertable().size());
+    if (!descended_ || static_cast<double>(iterations_ - last_descent_) >= spacing) {
+      descended_ = true;
+      last_descent_ = iterations_;
+      intensify();
+    } else {
+      for (std::size_t v : current_.touched()) polish_tour(current_, v);
+    }
   } else if (parameters_.polish) {
     for (std::size_t v : current_.touched()) polish_tour(current_, v);
   }

@@ -12,14 +12,7 @@ void BlinkInsertion::sort(const WorkingSolution& solution, std::vector<std::size
                           std::mt19937_64& rng) const {
   const Problem& problem = solution.problem();
   std::shuffle(tasks.begin(), tasks.end(), rng);
-  if (windows_of_ != &problem) {  // once per problem: whether any task has a time window
-    windows_of_ = &problem;
-    windows_ = !solution.model().exact() || problem.tasks().empty() ||
-               std::any_of(problem.tasks().begin(), problem.tasks().end(), [](const Task& t) {
-                 return t.time_windows.front().start > 0 || t.time_windows.back().end < kMaxTime;
-               });
-  }
-  const bool windows = windows_;
+  const bool windows = solution.model().windowed();
   const std::size_t choice = rng() % (windows ? 12 : 10);
   auto demand = [&](std::size_t t) {
     std::int64_t s = 0;

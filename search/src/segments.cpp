@@ -38,6 +38,9 @@ SegmentModel::SegmentModel(const Problem& problem) : problem_(&problem), dims_(p
   for (std::size_t t = 0; t < problem.tasks().size(); ++t) {
     const Task& task = problem.task(t);
     if (task.setup != 0 || task.time_windows.size() > 1) exact_ = false;
+    if (!task.time_windows.empty() &&
+        (task.time_windows.front().start > 0 || task.time_windows.back().end < kMaxTime))
+      windowed_ = true;
     RouteSegment& s = tasks_[t];
     s.first = s.last = task.location;
     if (task.type == TaskType::Reload) {  // not a task for max_tasks; a load reset

@@ -59,7 +59,12 @@ class AnnealingSearch {
     double open_route = 0.0;
     double open_route_min_length = 0.0;
     bool polish = false;  ///< intra-route 2-opt / or-opt after every step (else: on new bests only)
-    bool descent = true;  ///< inter-route granular descent on every new best
+    bool descent = true;  ///< inter-route granular descent on new bests
+    /// A new best gets the granular descent only when at least this many steps per insertable
+    /// task have passed since the last descent (0: every new best); the others get the
+    /// intra-route polish. Early in a search nearly every accepted step is a new best, and on
+    /// long tours with time windows the descents then cost more than they find.
+    double descent_spacing = 0.0;
     GranularDescent::Parameters granular;
     StringRemoval::Parameters removal;
   };
@@ -147,6 +152,8 @@ class AnnealingSearch {
   TourPlan epoch_best_plan_;  // best since begin_region
   Score epoch_best_score_;
   std::size_t iterations_ = 0;
+  std::size_t last_descent_ = 0;  // iterations_ at the last descent on a new best
+  bool descended_ = false;        // whether any descent ran yet
   // fleet minimisation
   bool fleet_active_ = false;
   bool fleet_done_ = false;

@@ -69,8 +69,6 @@ class BlinkInsertion {
   const VehicleClasses* classes_;
   std::uint32_t blink_threshold_;
   std::size_t near_tours_;
-  mutable const Problem* windows_of_ = nullptr;  // the problem windows_ was computed for
-  mutable bool windows_ = false;
 };
 
 }  // namespace routesolve::search

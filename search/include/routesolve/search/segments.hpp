@@ -52,6 +52,9 @@ class SegmentModel {
   /// True when segments decide feasibility exactly for every vehicle (single windows, no setup,
   /// no breaks); otherwise schedule_route must confirm.
   [[nodiscard]] bool exact() const noexcept { return exact_; }
+  /// True when some task has a time window (or the segments are not exact: breaks, setup,
+  /// several windows), so that schedules, not only loads and distances, decide feasibility.
+  [[nodiscard]] bool windowed() const noexcept { return windowed_ || !exact_; }
   [[nodiscard]] std::size_t dims() const noexcept { return dims_; }
   [[nodiscard]] const Problem& problem() const noexcept { return *problem_; }
   [[nodiscard]] const TravelView& travel(std::size_t v) const { return travel_[v]; }
@@ -95,6 +98,7 @@ class SegmentModel {
   std::size_t dims_ = 0;
   bool supported_ = true;
   bool exact_ = true;
+  bool windowed_ = false;
   std::vector<TravelView> travel_;
   std::vector<SegmentLimits> limits_;
   std::vector<RouteSegment> tasks_, starts_, ends_;
