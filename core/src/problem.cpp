@@ -47,6 +47,13 @@ Cost Problem::fixed_cost(std::size_t v) const {
   return vehicles_[v].costs.fixed * static_cast<Cost>(cost_scale_);
 }
 
+Cost Problem::balance_cost(Duration longest) const {
+  if (spec_.balance <= 0.0 || longest <= 0) return 0;
+  const long double units = static_cast<long double>(spec_.balance) * static_cast<long double>(longest) *
+                            static_cast<long double>(cost_scale_) / static_cast<long double>(spec_.scale.time);
+  return units >= static_cast<long double>(kMaxTime) ? kMaxTime : static_cast<Cost>(std::llround(units));
+}
+
 std::size_t Problem::find_task(TaskType type, Id id) const {
   const auto it = task_by_id_.find({static_cast<int>(type), id});
   return it == task_by_id_.end() ? kNone : it->second;

@@ -97,6 +97,8 @@ void ProblemBuilder::check_presence_and_scales() {
   scale_time = check.scale(spec.scale.time, "scale.time");
   scale_distance = check.scale(spec.scale.distance, "scale.distance");
   scale_cost = check.scale(spec.scale.cost, "scale.cost");
+  if (!std::isfinite(spec.balance) || spec.balance < 0.0 || spec.balance > 1e9)
+    check.fail("options.balance", "expected a number from 0 to 1e9, got " + std::to_string(spec.balance));
 }
 
 // The first non-empty amount sets the dimensions; every other must agree.

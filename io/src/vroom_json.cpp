@@ -63,6 +63,12 @@ ProblemSpec ProblemParser::parse(const Json& root) {
       if (!g->is_boolean()) r_.fail("options.g", fmt::format("expected true or false, got {}", describe(*g)));
       spec.geometry = g->get<bool>();
     }
+    // An extension: the balance objective's weight (see ProblemSpec::balance).
+    if (const Json* b = r_.member(*options, "balance")) {
+      const double w = r_.non_negative_number(*b, "options.balance");
+      if (w > 1e9) r_.fail("options.balance", fmt::format("{} is too large (at most 1e9)", describe(*b)));
+      spec.balance = w;
+    }
   }
   check_matrix_use(spec);
   return spec;

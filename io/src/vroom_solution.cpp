@@ -130,6 +130,15 @@ class SolutionWriter {
     for (const auto& stage : solution.profile)
       times[stage.stage] = std::llround(stage.seconds * 1000.0);
     out["computing_times"] = std::move(times);
+    // Not VROOM's: the balance term (an extension, "options": {"balance": W}) that `cost`
+    // includes, and the longest route's working time it is computed from.
+    if (problem_.spec().balance > 0.0) {
+      OJson balance = OJson::object();
+      balance["weight"] = problem_.spec().balance;
+      balance["longest_working_time"] = scaled(s.longest_working_time, time_);
+      balance["cost"] = scaled(s.balance_cost, cost_);
+      out["balance"] = std::move(balance);
+    }
     // Not VROOM's: the backend that really ran, why it is not the one asked for, and device
     // results that did not check out (VROOM readers ignore unknown summary fields).
     if (!solution.backend.empty()) out["backend"] = solution.backend;
@@ -341,6 +350,12 @@ class SolutionParser {
       out.unassigned =
           static_cast<std::size_t>(r_.unsigned_integer(*v, join_path(path, "unassigned")));
     totals(out, s, path);
+    if (const Json* b = r_.member(s, "balance")) {
+      const std::string bp = join_path(path, "balance");
+      r_.expect_object(*b, bp);
+      out.longest_working_time = figure(*b, bp, "longest_working_time", time_);
+      out.balance_cost = figure(*b, bp, "cost", cost_);
+    }
     return out;
   }
 

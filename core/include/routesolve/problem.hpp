@@ -140,6 +140,11 @@ struct ProblemSpec {
   UnitScale scale;
   bool planar_coordinates = false;  ///< coordinates are x/y on a plane (benchmarks), not WGS84
   bool geometry = false;  ///< VROOM `"options": {"g": true}`: write each route's geometry
+  /// Balance (an extension, `"options": {"balance": W}`): the objective adds W output cost units
+  /// per output time unit of the longest route's working time (travel, setup, service, waiting,
+  /// breaks and reloads from the route's start to its end), as OR-Tools' span cost coefficient
+  /// does with the longest span. 0: no balance term.
+  double balance = 0.0;
   std::string name;    ///< instance name, for reports
   std::string source;  ///< file it came from, for error messages ("" = in memory)
 };
@@ -243,6 +248,9 @@ class Problem {
   [[nodiscard]] double cost_scale() const noexcept { return cost_scale_; }
   /// Fixed cost of using vehicle v, in internal cost units.
   [[nodiscard]] Cost fixed_cost(std::size_t v) const;
+  /// The balance term (ProblemSpec::balance) for a longest route of `longest` internal time
+  /// units, in internal cost units (rounded to the nearest unit); 0 without balance.
+  [[nodiscard]] Cost balance_cost(Duration longest) const;
 
   /// Task index of a job id, a pickup id or a delivery id; kNone if unknown.
   [[nodiscard]] std::size_t find_task(TaskType type, Id id) const;
