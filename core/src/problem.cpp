@@ -25,6 +25,7 @@ std::shared_ptr<const Problem> Problem::create(ProblemSpec spec) {
     build.fill_travel_tables();
     build.fill_compatibility();
     build.add_steps();
+    build.check_dispatch_state();
   }
   p->spec_ = std::move(spec);
   return p;

@@ -120,6 +120,7 @@ void ProblemBuilder::read_dimensions() {
   for (std::size_t i = 0; i < spec.shipments.size(); ++i) see_dims(spec.shipments[i].amount, idx("shipments", i) + ".amount");
   for (std::size_t i = 0; i < spec.vehicles.size(); ++i) {
     see_dims(spec.vehicles[i].capacity, idx("vehicles", i) + ".capacity");
+    if (spec.vehicles[i].current_load) see_dims(*spec.vehicles[i].current_load, idx("vehicles", i) + ".current_load");
     for (std::size_t b = 0; b < spec.vehicles[i].breaks.size(); ++b)
       if (spec.vehicles[i].breaks[b].max_load)
         see_dims(*spec.vehicles[i].breaks[b].max_load, idx(idx("vehicles", i) + ".breaks", b) + ".max_load");
