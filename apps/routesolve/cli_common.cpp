@@ -57,6 +57,10 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
   cmd.add_flag("-g,--geometry", o.geometry,
                "JSON output: each route's geometry as an encoded polyline (precision 5), along the roads with "
                "--network (also the problem's \"options\": {\"g\": true})");
+  cmd.add_option("--balance", o.balance,
+                 "Balance objective: add W cost units per time unit of the longest route's working time "
+                 "(the problem's \"options\": {\"balance\": W} otherwise; 0: none)")
+      ->check(CLI::Range(0.0, 1e9));
   cmd.add_option("--time-limit", o.time_limit,
                  "Search time limit in seconds (0: stop at the local optimum)")
       ->check(CLI::NonNegativeNumber)
@@ -168,6 +172,7 @@ ProblemPtr load_problem(const fs::path& input, const RunOptions& o, LoadExtras* 
   read.truncate_one_decimal = o.truncate;
   const auto t_parse = std::chrono::steady_clock::now();
   ProblemSpec spec = io::read_problem(input, read);
+  if (o.balance >= 0.0) spec.balance = o.balance;
   if (extras != nullptr) extras->stages.push_back({"parse", seconds_since(t_parse)});
   if (spec.matrices.empty()) {
     dispatch::MatrixOptions m;

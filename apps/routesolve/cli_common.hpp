@@ -55,6 +55,8 @@ struct RunOptions {
   unsigned decompose_rounds = 0;  ///< solve --decompose: rounds (0: the default)
   bool check = false;             ///< solve: plan mode, the vehicles' steps as whole routes
   bool geometry = false;          ///< each route's geometry (encoded polyline) in the JSON output
+  /// The balance objective's weight (ProblemSpec::balance); negative: the file's options.balance.
+  double balance = -1.0;
   /// Given on the command line (else a resumed solve takes them from the checkpoint).
   bool seed_given = false, threads_given = false, time_limit_given = false, objective_given = false;
 };

@@ -41,6 +41,7 @@ int run_reoptimise(const ReoptimiseArgs& a) {
   ro.warm = !a.cold;
   const Reoptimised r = reoptimise(*out.problem, plan, ro, make_solve_options(a.run));
   out.solution = r.solution;
+  if (r.problem) out.problem = r.problem;  // vehicles' positions given: the problem as it is now
   const ValidationReport report = validate(*out.problem, out.solution);
   if (!report.ok())
     throw Error(ErrorCode::Internal, a.problem + ": the re-optimised plan failed validation:\n" + report.to_text());
@@ -50,6 +51,8 @@ int run_reoptimise(const ReoptimiseArgs& a) {
     fmt::print(stderr, "{}: {} frozen steps, {} tasks moved from the plan ({} cancelled steps dropped), cost {:.3f}, {} unassigned, {:.2f} s ({})\n",
                a.problem, r.frozen_steps, r.moved, r.cancelled, output_cost(*out.problem, out.solution.summary.cost),
                out.solution.summary.unassigned, out.seconds, ro.warm ? "warm" : "cold");
+  if (!a.run.quiet && r.done > 0)
+    fmt::print(stderr, "{}: {} tasks done by vehicles whose position is given (left out of the new plan)\n", a.problem, r.done);
   return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "routesolve/io/matrix_formats.hpp"
 #include "routesolve/io/road_formats.hpp"
 #include "routesolve/io/vroom_json.hpp"
+#include "routesolve/plan_check.hpp"
 #include "routesolve/solve.hpp"
 
 namespace routesolve::capi {
@@ -60,6 +61,11 @@ Solution solve_checked(const Problem& problem, const SolveOptions& options) {
   if (!report.ok())
     throw Error(ErrorCode::Internal, "the solver's solution failed validation:\n" + report.to_text());
   return solution;
+}
+
+Solution solve_or_check(const Problem& problem, const SolveOptions& options, bool check) {
+  if (!check) return solve_checked(problem, options);
+  return check_plan(problem);  // the same solution `routesolve solve --check` writes
 }
 
 std::string report_to_json(const ValidationReport& report) {

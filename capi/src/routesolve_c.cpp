@@ -96,6 +96,7 @@ routesolve::capi::EmbedOptions embed_options(const rs_options& o) {
   e.threads = o.threads;
   e.chains = o.chains;
   e.device = o.device;
+  e.check = o.check != 0;
   return e;
 }
 
@@ -134,7 +135,7 @@ rs_status rs_solve_json(const char* problem_json, const rs_options* options, cha
         fn(user, p.elapsed_s, p.fraction, static_cast<double>(p.best_cost) / scale, p.best_routes, p.unassigned);
       };
     }
-    const routesolve::Solution solution = routesolve::capi::solve_checked(*problem, solve);
+    const routesolve::Solution solution = routesolve::capi::solve_or_check(*problem, solve, embed.check);
     *solution_json = copy_out(routesolve::io::vroom_solution_to_string(*problem, solution));
   });
 }

@@ -216,6 +216,11 @@ Solution check_plan(const Problem& problem) {
     const Task& task = problem.task(t);
     sol.unassigned.push_back({t, task.id, task.type, UnassignedReason::NotRouted});
   }
+  if (problem.spec().balance > 0.0) {  // the objective's balance term, as make_solution adds it
+    for (const Route& r : sol.routes) sum.longest_working_time = std::max(sum.longest_working_time, working_time(problem, r));
+    sum.balance_cost = problem.balance_cost(sum.longest_working_time);
+    sum.cost += sum.balance_cost;
+  }
   sum.routes = sol.routes.size();
   sum.unassigned = sol.unassigned.size();
   return sol;

@@ -25,6 +25,7 @@ std::shared_ptr<const Problem> Problem::create(ProblemSpec spec) {
     build.fill_travel_tables();
     build.fill_compatibility();
     build.add_steps();
+    build.check_dispatch_state();
   }
   p->spec_ = std::move(spec);
   return p;
@@ -45,6 +46,13 @@ TravelView Problem::travel_by_index(std::size_t t) const {
 // fixed * D / g == fixed * cost_scale(): exact, and checked against overflow in create().
 Cost Problem::fixed_cost(std::size_t v) const {
   return vehicles_[v].costs.fixed * static_cast<Cost>(cost_scale_);
+}
+
+Cost Problem::balance_cost(Duration longest) const {
+  if (spec_.balance <= 0.0 || longest <= 0) return 0;
+  const long double units = static_cast<long double>(spec_.balance) * static_cast<long double>(longest) *
+                            static_cast<long double>(cost_scale_) / static_cast<long double>(spec_.scale.time);
+  return units >= static_cast<long double>(kMaxTime) ? kMaxTime : static_cast<Cost>(std::llround(units));
 }
 
 std::size_t Problem::find_task(TaskType type, Id id) const {

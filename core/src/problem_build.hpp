@@ -9,7 +9,8 @@
 //   problem_tasks.cpp     jobs, then each shipment's pickup and delivery, as Tasks
 //   problem_vehicles.cpp  profiles, vehicles (capacities, skills, windows, breaks), compatibility
 //   problem_costs.cpp     cost units (exact integer costs) and the per-combination travel tables
-//   problem_steps.cpp     vehicles' given steps: ids, order, skills, service_at/after/before
+//   problem_steps.cpp     vehicles' given steps: ids, order, skills, service_at/after/before;
+//                         the re-optimisation input (done, current_location, current_load)
 
 #include <cstdint>
 #include <map>
@@ -77,6 +78,7 @@ struct ProblemBuilder {
   void fill_compatibility();
   // problem_steps.cpp
   void add_steps();
+  void check_dispatch_state();
 
   /// Matrix index of a location; fails when it has none or is out of range.
   [[nodiscard]] std::size_t location(const LocationSpec& loc, const std::string& path) const;

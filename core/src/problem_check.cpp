@@ -97,6 +97,8 @@ void ProblemBuilder::check_presence_and_scales() {
   scale_time = check.scale(spec.scale.time, "scale.time");
   scale_distance = check.scale(spec.scale.distance, "scale.distance");
   scale_cost = check.scale(spec.scale.cost, "scale.cost");
+  if (!std::isfinite(spec.balance) || spec.balance < 0.0 || spec.balance > 1e9)
+    check.fail("options.balance", "expected a number from 0 to 1e9, got " + std::to_string(spec.balance));
 }
 
 // The first non-empty amount sets the dimensions; every other must agree.
@@ -118,6 +120,7 @@ void ProblemBuilder::read_dimensions() {
   for (std::size_t i = 0; i < spec.shipments.size(); ++i) see_dims(spec.shipments[i].amount, idx("shipments", i) + ".amount");
   for (std::size_t i = 0; i < spec.vehicles.size(); ++i) {
     see_dims(spec.vehicles[i].capacity, idx("vehicles", i) + ".capacity");
+    if (spec.vehicles[i].current_load) see_dims(*spec.vehicles[i].current_load, idx("vehicles", i) + ".current_load");
     for (std::size_t b = 0; b < spec.vehicles[i].breaks.size(); ++b)
       if (spec.vehicles[i].breaks[b].max_load)
         see_dims(*spec.vehicles[i].breaks[b].max_load, idx(idx("vehicles", i) + ".breaks", b) + ".max_load");

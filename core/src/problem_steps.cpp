@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -116,6 +117,33 @@ void ProblemBuilder::add_steps() {
       }
       veh.steps.push_back(visit);
     }
+  }
+}
+
+// The re-optimisation input (routesolve/reoptimise.hpp): `done` names tasks of the problem, once
+// each; a vehicle's current_location is a place of the matrices and its current_load fits its
+// capacity.
+void ProblemBuilder::check_dispatch_state() {
+  std::set<std::pair<int, Id>> seen;
+  for (std::size_t k = 0; k < spec.done.size(); ++k) {
+    const TaskRef& ref = spec.done[k];
+    const std::string path = idx("done", k);
+    const std::string what = std::string(to_string(ref.type)) + " " + std::to_string(ref.id);
+    if (ref.type == TaskType::Reload) check.fail(path, "a reload is not a task to be done");
+    if (pr.find_task(ref.type, ref.id) == kNone) check.fail(path, "unknown " + what);
+    if (!seen.insert({static_cast<int>(ref.type), ref.id}).second) check.fail(path, what + " is given twice");
+  }
+  for (std::size_t v = 0; v < spec.vehicles.size(); ++v) {
+    const VehicleSpec& vs = spec.vehicles[v];
+    const std::string base = idx("vehicles", v);
+    if (vs.current_location) (void)location(*vs.current_location, base + ".current_location");
+    if (!vs.current_load) continue;
+    check.amount(*vs.current_load, dims, base + ".current_load");
+    const Amount& capacity = pr.vehicles_[v].capacity;
+    for (std::size_t d = 0; d < vs.current_load->size(); ++d)
+      if ((*vs.current_load)[d] > capacity[d])
+        check.fail(idx(base + ".current_load", d), std::to_string((*vs.current_load)[d]) + " exceeds the capacity " +
+                                                       std::to_string(capacity[d]));
   }
 }
 

@@ -44,40 +44,17 @@
 #include "routesolve/error.hpp"
 #include "routesolve/hd/segment.hpp"
 #include "routesolve/solution.hpp"
+#include "schedule_detail.hpp"
 
 namespace routesolve {
 namespace {
 
-constexpr Duration kInf = std::numeric_limits<Duration>::max();
-using Reason = std::optional<UnassignedReason>;
-
-struct Scratch {
-  std::vector<std::uint32_t> stamp;  // stamp[task] == generation: task is on the current route
-  std::vector<std::size_t> pos;      // position of a stamped task
-  std::uint32_t generation = 0;
-  std::vector<unsigned char> load_ok;  // [(tasks done) * breaks + break]: load fits its max_load
-  std::vector<std::size_t> breaks_at;  // breaks taken after i tasks, i = 0..n
-  std::vector<Duration> dp;        // place_breaks: enter, then reach, (n + 1) x (breaks + 1) each
-  std::vector<std::size_t> from;  // place_breaks: the breaks done when the leg began
-  std::vector<std::size_t> plan_tasks;
-  std::vector<std::size_t> plan_breaks_at;
-  std::vector<LoadProfile> profile;  // per capacity dimension
-  std::vector<std::int64_t> trip_carried;  // [trip * dims + d]: on board when the trip begins
-  Amount load;
-};
-
-Scratch& scratch() {
-  thread_local Scratch s;
-  return s;
-}
-
-void zero(Amount& a, std::size_t dims) {
-  if (a.size() != dims) {
-    a = Amount(dims);
-  } else {
-    for (std::size_t d = 0; d < dims; ++d) a[d] = 0;
-  }
-}
+using schedule_detail::check_static;
+using schedule_detail::kInf;
+using schedule_detail::Reason;
+using schedule_detail::Scratch;
+using schedule_detail::scratch;
+using schedule_detail::zero;
 
 /// The first window of a break still open at t (end >= t), or null.
 const TimeWindow* window_at(const std::vector<TimeWindow>& windows, Duration t) {
@@ -112,127 +89,6 @@ ScheduleResult infeasible(UnassignedReason reason) {
   return r;
 }
 
-/// Everything that does not depend on timing. Fills scratch.load_ok for the break DP.
-Reason check_static(const Problem& p, std::size_t v, const std::size_t* tasks, std::size_t n, Scratch& s) {
-  const Vehicle& veh = p.vehicle(v);
-  const std::size_t task_count = p.tasks().size();
-
-  if (s.stamp.size() < task_count) {
-    s.stamp.resize(task_count, 0);
-    s.pos.resize(task_count, 0);
-  }
-  if (++s.generation == 0) {
-    std::fill(s.stamp.begin(), s.stamp.end(), 0);
-    s.generation = 1;
-  }
-  const std::uint32_t gen = s.generation;
-  bool duplicate = false;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t t = tasks[i];
-    if (t >= task_count) throw Error(ErrorCode::Internal, "schedule: task index out of range");
-    if (s.stamp[t] == gen) duplicate = true;
-    s.stamp[t] = gen;
-    s.pos[t] = i;
-  }
-
-  // Skills.
-  for (std::size_t i = 0; i < n; ++i)
-    if (!p.compatible(v, tasks[i])) return UnassignedReason::NoCompatibleVehicle;
-
-  // Shipments: both halves, pickup first; no task twice.
-  if (duplicate) return UnassignedReason::NotRouted;
-  for (std::size_t i = 0; i < n; ++i) {
-    const Task& task = p.task(tasks[i]);
-    if (task.sibling == kNone) continue;
-    if (s.stamp[task.sibling] != gen) return UnassignedReason::NotRouted;
-    if (task.type == TaskType::Pickup && s.pos[task.sibling] < i) return UnassignedReason::NotRouted;
-  }
-
-  std::size_t reloads = 0;
-  for (std::size_t i = 0; i < n; ++i) reloads += p.task(tasks[i]).type == TaskType::Reload ? 1 : 0;
-  if (veh.max_tasks != kNone && n - reloads > veh.max_tasks) return UnassignedReason::MaxTasks;
-  if (reloads + 1 > veh.max_trips) return UnassignedReason::Capacity;
-
-  // Capacity: each trip's load profile (routesolve/hd/segment.hpp), one dimension at a time:
-  // the trip's job deliveries are all on board when it begins (at the start or at the reload
-  // that begins it), and the load peaks at carried + peak.
-  const std::size_t dims = p.dimensions();
-  const std::size_t breaks = veh.breaks.size();
-  std::vector<LoadProfile>& profile = s.profile;
-  s.trip_carried.assign((reloads + 1) * dims, 0);
-  profile.assign(dims, LoadProfile{});
-  std::size_t trip = 0;
-  auto close_trip = [&] {
-    for (std::size_t d = 0; d < dims; ++d) {
-      if (route_peak(profile[d]) > veh.capacity[d]) return false;
-      s.trip_carried[trip * dims + d] = profile[d].carried;
-    }
-    profile.assign(dims, LoadProfile{});
-    ++trip;
-    return true;
-  };
-  for (std::size_t i = 0; i < n; ++i) {
-    const Task& task = p.task(tasks[i]);
-    if (task.type == TaskType::Reload) {
-      if (!close_trip()) return UnassignedReason::Capacity;
-      continue;
-    }
-    const bool job = task.type == TaskType::Job;
-    for (std::size_t d = 0; d < dims; ++d) profile[d] = merge(profile[d], visit_load(task.delivery[d], task.pickup[d], job));
-  }
-  if (!close_trip()) return UnassignedReason::Capacity;
-  if (breaks > 0) {
-    // The load on board after i tasks, for the breaks' max_load: the trip's carried + the net
-    // of its tasks so far.
-    Amount& load = s.load;
-    zero(load, dims);
-    for (std::size_t d = 0; d < dims; ++d) load[d] = s.trip_carried[d];
-    std::size_t trips_begun = 0;
-    s.load_ok.resize((n + 1) * breaks);
-    auto note_breaks = [&](std::size_t i) {
-      for (std::size_t b = 0; b < breaks; ++b) {
-        const auto& max_load = veh.breaks[b].max_load;
-        s.load_ok[i * breaks + b] = !max_load || load.fits_in(*max_load) ? 1 : 0;
-      }
-    };
-    note_breaks(0);
-    for (std::size_t i = 0; i < n; ++i) {
-      const Task& task = p.task(tasks[i]);
-      if (task.type == TaskType::Reload) {
-        ++trips_begun;
-        for (std::size_t d = 0; d < dims; ++d) load[d] = s.trip_carried[trips_begun * dims + d];
-      } else {
-        const bool job = task.type == TaskType::Job;
-        for (std::size_t d = 0; d < dims; ++d)
-          load[d] = load_after(load[d], visit_load(task.delivery[d], task.pickup[d], job));
-      }
-      note_breaks(i + 1);
-    }
-  }
-
-  // Travel: reachability, then the route totals.
-  const TravelView tv = p.travel(v);
-  std::size_t prev = veh.start;
-  Duration total_duration = 0;
-  Distance total_distance = 0;
-  auto leg = [&](std::size_t from, std::size_t to) {
-    if (from == kNone || to == kNone) return true;
-    const auto d = tv.duration(from, to), m = tv.distance(from, to), c = tv.cost(from, to);
-    if (d >= kUnreachable || m >= kUnreachable || c >= kUnreachable) return false;
-    total_duration += d;
-    total_distance += m;
-    return true;
-  };
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t loc = p.task(tasks[i]).location;
-    if (!leg(prev, loc)) return UnassignedReason::Unreachable;
-    prev = loc;
-  }
-  if (!leg(prev, veh.end)) return UnassignedReason::Unreachable;
-  if (total_duration > veh.max_travel_time) return UnassignedReason::MaxTravelTime;
-  if (total_distance > veh.max_distance) return UnassignedReason::MaxDistance;
-  return std::nullopt;
-}
 
 /// Timed pass over tasks with breaks_at[i] breaks taken after i tasks (null: no breaks). Builds
 /// the route's steps and totals into `out` when given. Requires check_static() to have passed

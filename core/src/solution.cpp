@@ -60,6 +60,17 @@ bool has_task_steps(const Route& r) {
 
 }  // namespace
 
+Duration working_time(const Problem& problem, const Route& route) {
+  Duration begin = problem.vehicle(route.vehicle).time_window.start;
+  Duration end = begin;
+  for (const Step& st : route.steps) {
+    if (st.type == StepType::Start) begin = end = st.arrival;
+    else if (st.type == StepType::End) end = st.arrival;
+    else end = st.arrival + st.waiting_time + st.setup + st.service;
+  }
+  return end - begin;
+}
+
 Solution make_solution(const Problem& problem, std::vector<Route> routes, std::vector<Unassigned> unassigned) {
   Solution sol;
   const std::size_t dims = problem.dimensions();
@@ -127,6 +138,11 @@ Solution make_solution(const Problem& problem, std::vector<Route> routes, std::v
     if (r.delivery.size() == dims) sum.delivery += r.delivery;
     if (r.pickup.size() == dims) sum.pickup += r.pickup;
     sum.priority += r.priority;
+  }
+  if (problem.spec().balance > 0.0) {
+    for (const Route& r : routes) sum.longest_working_time = std::max(sum.longest_working_time, working_time(problem, r));
+    sum.balance_cost = problem.balance_cost(sum.longest_working_time);
+    sum.cost += sum.balance_cost;
   }
   sum.routes = routes.size();
   sum.unassigned = unassigned.size();

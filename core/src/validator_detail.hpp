@@ -180,6 +180,7 @@ class Validator {
   ValidationReport report_;
   std::vector<std::optional<Occurrence>> seen_;  // first occurrence of each task
   std::vector<std::size_t> vehicle_route_;       // route using each vehicle, or kNone
+  Duration longest_ = 0;                         // longest working time of a route replayed
 };
 
 }  // namespace routesolve::validation

@@ -296,6 +296,7 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v,
            "route ends at " + str(finish) + ", after vehicle " + std::to_string(veh.id) +
                " time window end " + str(veh.time_window.end));
 
+  longest_ = std::max(longest_, finish - leaves);
   // Route limits.
   if (veh.max_working_time < kMaxTime && finish - leaves > veh.max_working_time)
     report(ViolationKind::MaxWorkingTime, rw,

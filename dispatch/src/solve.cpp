@@ -33,6 +33,15 @@ std::unique_ptr<Backend> make_backend(BackendKind kind) {
 }
 
 Solution solve(const Problem& problem, const SolveOptions& options) {
+  // The state of a day under way is reoptimise()'s input (routesolve/reoptimise.hpp).
+  const std::string_view by_reoptimise = "is re-optimisation input: give the problem and the plan to reoptimise";
+  if (!problem.spec().done.empty()) throw invalid_input("done", by_reoptimise);
+  for (std::size_t v = 0; v < problem.spec().vehicles.size(); ++v) {
+    const VehicleSpec& vs = problem.spec().vehicles[v];
+    if (vs.current_location || vs.current_load)
+      throw invalid_input("vehicles[" + std::to_string(v) + "]." + (vs.current_location ? "current_location" : "current_load"),
+                          by_reoptimise);
+  }
   // Given steps start their vehicles' routes: the search solves the rest (fixed_steps.hpp).
   if (problem.has_steps()) {
     if (options.on_checkpoint || options.resume)

@@ -46,6 +46,29 @@ ProblemSpec ProblemParser::parse(const Json& root) {
   for (std::size_t i = 0; i < vehicles.size(); ++i)
     spec.vehicles.push_back(vehicle(vehicles[i], index_path("vehicles", i)));
 
+  // Re-optimisation input (an extension): the tasks already served, each a job id or
+  // {"type": "job" | "pickup" | "delivery", "id": ...}.
+  if (const Json* done = r_.member(root, "done")) {
+    r_.expect_array(*done, "done");
+    for (std::size_t k = 0; k < done->size(); ++k) {
+      const Json& entry = (*done)[k];
+      const std::string p = index_path("done", k);
+      TaskRef ref;
+      if (entry.is_object()) {
+        const std::string type = r_.string(r_.required(entry, p, "type"), join_path(p, "type"));
+        if (type == "job") ref.type = TaskType::Job;
+        else if (type == "pickup") ref.type = TaskType::Pickup;
+        else if (type == "delivery") ref.type = TaskType::Delivery;
+        else r_.fail(join_path(p, "type"), fmt::format("unknown task type \"{}\" (expected job, pickup or delivery)", type));
+        ref.id = id(entry, p);
+      } else if (entry.is_number_integer() || entry.is_number_unsigned()) {
+        ref.id = r_.id(entry, p);
+      } else {
+        r_.fail(p, fmt::format("expected a job id or {{\"type\", \"id\"}}, got {}", describe(entry)));
+      }
+      spec.done.push_back(ref);
+    }
+  }
   if (const Json* matrices = r_.member(root, "matrices")) {
     r_.expect_object(*matrices, "matrices");
     for (const auto& [profile, m] : matrices->items())
@@ -62,6 +85,12 @@ ProblemSpec ProblemParser::parse(const Json& root) {
     if (const Json* g = r_.member(*options, "g")) {
       if (!g->is_boolean()) r_.fail("options.g", fmt::format("expected true or false, got {}", describe(*g)));
       spec.geometry = g->get<bool>();
+    }
+    // An extension: the balance objective's weight (see ProblemSpec::balance).
+    if (const Json* b = r_.member(*options, "balance")) {
+      const double w = r_.non_negative_number(*b, "options.balance");
+      if (w > 1e9) r_.fail("options.balance", fmt::format("{} is too large (at most 1e9)", describe(*b)));
+      spec.balance = w;
     }
   }
   check_matrix_use(spec);

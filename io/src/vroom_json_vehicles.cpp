@@ -114,9 +114,12 @@ VehicleSpec ProblemParser::vehicle(const Json& v, const std::string& path) {
   const std::size_t first_use = index_uses_.size();
   vehicle.start = location(v, path, "start", "start_index");
   vehicle.end = location(v, path, "end", "end_index");
+  // Re-optimisation input (an extension): where the vehicle is now, in start's forms.
+  vehicle.current_location = location(v, path, "current_location", "current_location_index");
   for (std::size_t i = first_use; i < index_uses_.size(); ++i)
     index_uses_[i].profile = vehicle.profile;
   vehicle.capacity = optional_amount(v, path, "capacity");
+  if (const Json* load = r_.member(v, "current_load")) vehicle.current_load = amount(*load, join_path(path, "current_load"));
   vehicle.skills = skills(v, path);
   if (const Json* tw = r_.member(v, "time_window"))
     vehicle.time_window = time_window(*tw, join_path(path, "time_window"));

@@ -63,6 +63,9 @@ bool fill_matrices(ProblemSpec& spec, const MatrixProvider& provider, MatrixFill
     for (std::size_t l = 0; l < spec.vehicles[i].reload_locations.size(); ++l)
       sites.push_back({&spec.vehicles[i].reload_locations[l],
                        "vehicles[" + std::to_string(i) + "].reload_locations[" + std::to_string(l) + "]", true});
+  for (std::size_t i = 0; i < spec.vehicles.size(); ++i)  // re-optimisation: where vehicles are now, last
+    if (spec.vehicles[i].current_location)
+      sites.push_back({&*spec.vehicles[i].current_location, "vehicles[" + std::to_string(i) + "].current_location", true});
 
   std::map<std::pair<double, double>, std::size_t> index_of;
   std::vector<Coordinates> points;

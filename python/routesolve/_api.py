@@ -235,6 +235,7 @@ def solve(
     network: Any = None,
     progress: Optional[Callable[[Dict[str, Any]], None]] = None,
     stop: Any = None,
+    check: bool = False,
 ) -> Solution:
     """Solves a problem and returns a validated :class:`Solution`.
 
@@ -248,10 +249,14 @@ def solve(
     The GIL is released while the search runs, so solves in several Python threads run at once.
     Ctrl+C (KeyboardInterrupt) stops the search: the best solution so far is returned with
     ``interrupted`` set.
+
+    ``check=True`` is plan mode (VROOM's ``-c``, ``routesolve solve --check``): every vehicle's
+    ``steps`` are its whole route, nothing is solved, and what the plan breaks is reported in
+    VROOM's ``violations`` (``summary["violations"]``, each route's and each step's).
     """
     p = _to_problem(problem, network, backend)
     options = _options(time_limit=time_limit, threads=threads, backend=backend, seed=seed, iterations=iterations,
-                       chains=chains, objective=objective)
+                       chains=chains, objective=objective, check=check or None)
     result = _core.solve(p._handle, options, progress, stop)
     return Solution(p, result)
 

@@ -37,7 +37,9 @@ struct Shared {
 
 py::dict solve(const ProblemHandle& handle, const py::dict& options, const py::object& progress,
                const py::object& stop_object) {
-  SolveOptions solve_options = capi::solve_options(embed_options(options));
+  const capi::EmbedOptions embed = embed_options(options);
+  SolveOptions solve_options = capi::solve_options(embed);
+  const bool check = embed.check;
   std::atomic<bool> stop{false};
   solve_options.stop = &stop;
   auto shared = std::make_shared<Shared>();
@@ -50,9 +52,9 @@ py::dict solve(const ProblemHandle& handle, const py::dict& options, const py::o
     };
 
   const std::shared_ptr<const Problem> problem = handle.problem;
-  std::thread worker([shared, problem, solve_options] {
+  std::thread worker([shared, problem, solve_options, check] {
     try {
-      const Solution s = capi::solve_checked(*problem, solve_options);
+      const Solution s = capi::solve_or_check(*problem, solve_options, check);
       std::string json = io::vroom_solution_to_string(*problem, s);
       const std::lock_guard lock(shared->mutex);
       shared->solution_json = std::move(json);

@@ -104,3 +104,25 @@ def test_coordinates_only_problem_uses_great_circle_matrices():
 
 def test_version():
     assert routesolve.__version__ == "0.2.0"
+
+
+def test_plan_mode_reports_violations_instead_of_solving():
+    # Vehicle 1's steps are its whole route: job 12 before job 10 (the order kept), the capacity
+    # of 1 broken by the two deliveries; job 11 is in no vehicle's steps, so it stays unassigned.
+    doc = small_document()
+    doc["vehicles"][0]["capacity"] = [1]
+    doc["vehicles"][0]["steps"] = [{"type": "start"}, {"type": "job", "id": 12}, {"type": "job", "id": 10},
+                                   {"type": "end"}]
+    doc["jobs"][0]["time_windows"] = [[0, 100]]  # job 10 reached at 307 + 207 = 514: 414 late
+    plan = routesolve.solve(doc, check=True)
+    steps = plan.routes[0]["steps"]
+    assert [s.get("id") for s in steps] == [None, 12, 10, None]
+    causes = {v["cause"] for v in plan.summary["violations"]}
+    assert causes == {"load", "delay"}
+    late = [v for s in steps for v in s["violations"] if v["cause"] == "delay"]
+    assert late == [{"cause": "delay", "duration": 414}]
+    assert {u["id"] for u in plan.unassigned} == {11, 13, 14}
+    assert not plan.validate().ok  # the validator reports the same broken rules
+    # Without check the same steps are the fixed start of a solve, which refuses them.
+    with pytest.raises(routesolve.InvalidInput, match=r"vehicles\[0\]\.steps"):
+        routesolve.solve(doc, **FIXED)

@@ -83,9 +83,14 @@ void AnnealingSearch::intensify() {
   // unit for accept / revert; the tours the descent changes are polished again.
   std::vector<std::vector<std::size_t>> snapshot(current_.vehicle_count());
   for (std::size_t v = 0; v < current_.vehicle_count(); ++v) snapshot[v] = current_.tour(v).tasks;
+  const Score before = current_.score();
   if (descent_.run(current_, rng_, objective_, &descent_memory_, deadline_) == 0) return;
   for (std::size_t v = 0; v < current_.vehicle_count(); ++v)
     if (current_.tour(v).tasks != snapshot[v]) polish_tour(current_, v);
+  // The descent prices cost alone: with a balance term it may worsen the objective, then undone.
+  if (better(before, current_.score(), objective_))
+    for (std::size_t v = 0; v < current_.vehicle_count(); ++v)
+      if (current_.tour(v).tasks != snapshot[v]) current_.set_tasks(v, snapshot[v]);
 }
 
 bool AnnealingSearch::begin_step(double fraction) {
@@ -147,7 +152,8 @@ void AnnealingSearch::cost_begin(double fraction) {
   std::size_t open_with = kNone;
   const double routed = static_cast<double>(current_.insertable().size()) - static_cast<double>(before.unassigned);
   if (parameters_.open_route > 0.0 && !tasks.empty() && current_.used_routes() < route_cap &&
-      routed >= parameters_.open_route_min_length * static_cast<double>(current_.used_routes())) {
+      (routed >= parameters_.open_route_min_length * static_cast<double>(current_.used_routes()) ||
+       problem_.spec().balance > 0.0)) {  // balance: short routes are worth opening
     if (unit(rng_) < parameters_.open_route) open_with = tasks[rng_() % tasks.size()];
   }
   insertion_.begin(current_, std::move(tasks), rng_, route_cap, pass_, open_with);

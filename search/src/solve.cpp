@@ -361,6 +361,11 @@ Solution solve(const Problem& problem, const SolveOptions& options, const Engine
       GranularDescent(*adjacency, classes, parameters.granular).run(polished, rng, options.objective, nullptr, &deadline);
     }
     for (std::size_t v = 0; v < polished.vehicle_count(); ++v) polish_tour(polished, v);
+    if (problem.spec().balance > 0.0) {  // polishing prices cost alone: kept only when the objective agrees
+      WorkingSolution unpolished(model, insertable);
+      unpolished.load(best);
+      if (better(unpolished.score(), polished.score(), options.objective)) polished.load(best);
+    }
     reloads.run(polished, insertable.size());
     // Exit: back to the exact representation for step 4.
     state.load(polished.plan());

@@ -57,7 +57,18 @@ Score WorkingSolution::score() const {
   s.unassigned = static_cast<std::int64_t>(unassigned_);
   s.routes = static_cast<std::int64_t>(used_);
   s.cost = cost_;
+  if (problem().spec().balance > 0.0) s.cost += problem().balance_cost(longest_working_time());
   return s;
+}
+
+Duration WorkingSolution::longest_working_time() const {
+  Duration longest = 0;
+  for (std::size_t v = 0; v < tours_.size(); ++v) {
+    if (empty_[v]) continue;
+    const RouteSegment& whole = tours_[v].prefix.back();
+    longest = std::max(longest, routesolve::working_time(whole.time, model_->limits(v).shift_start));
+  }
+  return longest;
 }
 
 void WorkingSolution::set_route_of(std::size_t t, std::size_t v) {

@@ -172,3 +172,54 @@ TEST(Geometry, RoutesFollowTheRoadsAsEncodedPolylines) {
             0);
   EXPECT_FALSE(read_json(dir / "out3.json")["routes"][0].contains("geometry"));
 }
+
+TEST(ReoptimiseBadInput, TheStateOfTheDayNamesItsPathWithExitTwo) {
+  const fs::path dir = routesolve::test::temp_dir("reoptimise", "bad_state");
+  json day = json::parse(R"({"jobs":[{"id":1,"location_index":1,"delivery":[1]},{"id":2,"location_index":2,"delivery":[1]}],
+    "vehicles":[{"id":1,"start_index":0,"end_index":0,"capacity":[2]}],
+    "matrices":{"car":{"durations":[[0,10,20],[10,0,15],[20,15,0]]}}})");
+  write_json(dir / "day.json", day);
+  ASSERT_EQ(run_tool("solve " + (dir / "day.json").string() + " -q --seed 1 -o " + (dir / "plan.json").string()).exit_code, 0);
+  struct Case {
+    const char* what;
+    json patch;  // merged into the problem
+    const char* path;
+  };
+  const std::vector<Case> cases = {
+      {"unknown done id", json::parse(R"({"done":[9]})"), "done[0]"},
+      {"done twice", json::parse(R"({"done":[1,1]})"), "done[1]"},
+      {"bad done type", json::parse(R"({"done":[{"type":"reload","id":1}]})"), "done[0].type"},
+      {"location out of range", json::parse(R"({"vehicles":[{"id":1,"start_index":0,"end_index":0,"capacity":[2],"current_location_index":7}]})"), "vehicles[0].current_location"},
+      {"load over capacity", json::parse(R"({"vehicles":[{"id":1,"start_index":0,"end_index":0,"capacity":[2],"current_load":[3]}]})"), "vehicles[0].current_load[0]"},
+  };
+  for (const Case& c : cases) {
+    json bad = day;
+    bad.merge_patch(c.patch);
+    write_json(dir / "bad.json", bad);
+    const ToolRun r = run_tool("reoptimise " + (dir / "bad.json").string() + " " + (dir / "plan.json").string() + " --now 5 -q");
+    EXPECT_EQ(r.exit_code, 2) << c.what << ": " << r.out;
+    EXPECT_NE(r.out.find(c.path), std::string::npos) << c.what << ": " << r.out;
+  }
+  // solve refuses the state of a day under way, naming the field.
+  json with_done = day;
+  with_done["done"] = json::array({1});
+  write_json(dir / "done.json", with_done);
+  const ToolRun s = run_tool("solve " + (dir / "done.json").string() + " -q");
+  EXPECT_EQ(s.exit_code, 2) << s.out;
+  EXPECT_NE(s.out.find("done"), std::string::npos) << s.out;
+  // A valid state: the plan's first job done, the vehicle still at its place.
+  const json plan = read_json(dir / "plan.json");
+  const long long first = plan["routes"][0]["steps"][1]["id"];
+  json ok = day;
+  ok["done"] = json::array({first});
+  ok["vehicles"][0]["current_location_index"] = first;  // job i is at location i
+  write_json(dir / "ok.json", ok);
+  const ToolRun r = run_tool("reoptimise " + (dir / "ok.json").string() + " " + (dir / "plan.json").string() +
+                             " --now 5 -q -o " + (dir / "next.json").string());
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const json next = read_json(dir / "next.json");
+  ASSERT_EQ(next["routes"].size(), 1u);
+  EXPECT_EQ(next["routes"][0]["steps"][0]["location_index"], first);
+  EXPECT_EQ(next["summary"]["unassigned"], 0);
+  for (const auto& step : next["routes"][0]["steps"]) EXPECT_NE(step.value("id", -1LL), first);
+}

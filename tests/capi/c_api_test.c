@@ -2,6 +2,7 @@
  * cancellation from another thread, progress. Plain C11 with pthreads; exits 1 on the first
  * failed check. */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,16 @@ static const char* kSmall =
     "{\"vehicles\": [{\"id\": 1, \"start_index\": 0, \"end_index\": 0, \"capacity\": [4]}],"
     " \"jobs\": [{\"id\": 1, \"location_index\": 1, \"delivery\": [1]},"
     "            {\"id\": 2, \"location_index\": 2, \"delivery\": [1]}],"
+    " \"matrices\": {\"car\": {\"durations\": [[0, 100, 200], [100, 0, 150], [200, 150, 0]]}}}";
+
+/* A plan (every vehicle's steps its whole route) that overloads the vehicle and serves job 2 late. */
+static const char* kPlan =
+    "{\"vehicles\": [{\"id\": 1, \"start_index\": 0, \"end_index\": 0, \"capacity\": [1],"
+    "  \"steps\": [{\"type\": \"start\"}, {\"type\": \"job\", \"id\": 1}, {\"type\": \"job\", \"id\": 2},"
+    "             {\"type\": \"end\"}]}],"
+    " \"jobs\": [{\"id\": 1, \"location_index\": 1, \"delivery\": [1]},"
+    "            {\"id\": 2, \"location_index\": 2, \"delivery\": [1], \"time_windows\": [[0, 200]]},"
+    "            {\"id\": 3, \"location_index\": 2}],"
     " \"matrices\": {\"car\": {\"durations\": [[0, 100, 200], [100, 0, 150], [200, 150, 0]]}}}";
 
 struct canceller {
@@ -118,6 +129,29 @@ int main(void) {
   CHECK(rs_solve_json(kSmall, &o, &solution, &error) == RS_INVALID_INPUT);
   rs_free(error);
   CHECK(strcmp(rs_status_name(RS_INVALID_INPUT), "invalid input") == 0);
+
+  /* Plan mode: the steps are checked, not solved; violations are reported with RS_OK. */
+  rs_options_init(&o);
+  CHECK(o.check == 0);
+  o.check = 1;
+  solution = NULL;
+  CHECK(rs_solve_json(kPlan, &o, &solution, &error) == RS_OK);
+  if (solution != NULL) {
+    CHECK(strstr(solution, "\"violations\":[{\"cause\":\"load\"") != NULL);
+    CHECK(strstr(solution, "{\"cause\":\"delay\",\"duration\":50}") != NULL);
+    CHECK(strstr(solution, "\"unassigned\":[{\"id\":3") != NULL); /* in no vehicle's steps */
+    report = NULL;
+    CHECK(rs_validate_json(kPlan, solution, NULL, &report, &error) == RS_OK);
+    CHECK(report != NULL && strstr(report, "\"ok\":false") != NULL); /* the validator agrees: it breaks rules */
+    rs_free(report);
+  }
+  rs_free(solution);
+  /* A caller compiled before `check` existed (a smaller struct_size) solves as before. */
+  o.struct_size = (uint32_t)offsetof(rs_options, check);
+  solution = NULL;
+  CHECK(rs_solve_json(kSmall, &o, &solution, &error) == RS_OK);
+  CHECK(solution != NULL && strstr(solution, "\"violations\":[]") != NULL);
+  rs_free(solution);
 
   /* Matrices: great-circle between three points. */
   char* matrices = NULL;

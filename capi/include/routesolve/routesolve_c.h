@@ -65,6 +65,10 @@ typedef struct rs_options {
   rs_cancel* cancel;         /**< NULL or a cancellation handle */
   rs_progress_fn progress;   /**< NULL or a progress callback */
   void* progress_user;       /**< passed to progress */
+  /** Plan mode (VROOM's -c): nonzero makes rs_solve_json take every vehicle's `steps` as its
+   *  whole route and report what the plan breaks in VROOM's `violations` (per step, route and
+   *  summary) instead of solving; a plan with violations is still RS_OK. */
+  int32_t check;
 } rs_options;
 
 /** The library's version, "major.minor.patch" (static storage, never freed). */

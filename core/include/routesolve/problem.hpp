@@ -29,6 +29,16 @@ namespace routesolve {
 // Spec: what a user describes.
 // ---------------------------------------------------------------------------------------------
 
+/// Reload: a return of a multi-trip vehicle to one of its reload locations (one task per
+/// possible reload, owned by that vehicle, never counted as unassigned; see Vehicle::reloads).
+enum class TaskType { Job, Pickup, Delivery, Reload };
+
+/// A task named by its type and id (VROOM's ids are unique per type: jobs, pickups, deliveries).
+struct TaskRef {
+  TaskType type = TaskType::Job;
+  Id id = 0;
+};
+
 /// A place: a matrix index, coordinates, or both (VROOM: `location_index` / `location`).
 struct LocationSpec {
   std::optional<std::size_t> index;
@@ -114,6 +124,12 @@ struct VehicleSpec {
   /// Longest route: travel, setup, service (breaks and reloads included) and waiting, from the
   /// route's start to its end. Absent: no limit.
   std::optional<Duration> max_working_time;
+  /// Re-optimisation input (an extension; `routesolve::reoptimise` reads it, solve refuses it):
+  /// where the vehicle is now (its route then goes on from here, no earlier than `now`) ...
+  std::optional<LocationSpec> current_location;
+  /// ... and what it carries now that no remaining task of its route will drop (the load picked
+  /// up at tasks already done; the deliveries of tasks still to do are theirs, as in a plan).
+  std::optional<Amount> current_load;
   std::string description;
 };
 
@@ -140,6 +156,13 @@ struct ProblemSpec {
   UnitScale scale;
   bool planar_coordinates = false;  ///< coordinates are x/y on a plane (benchmarks), not WGS84
   bool geometry = false;  ///< VROOM `"options": {"g": true}`: write each route's geometry
+  /// Re-optimisation input (an extension; see routesolve/reoptimise.hpp): tasks already served.
+  std::vector<TaskRef> done;
+  /// Balance (an extension, `"options": {"balance": W}`): the objective adds W output cost units
+  /// per output time unit of the longest route's working time (travel, setup, service, waiting,
+  /// breaks and reloads from the route's start to its end), as OR-Tools' span cost coefficient
+  /// does with the longest span. 0: no balance term.
+  double balance = 0.0;
   std::string name;    ///< instance name, for reports
   std::string source;  ///< file it came from, for error messages ("" = in memory)
 };
@@ -147,10 +170,6 @@ struct ProblemSpec {
 // ---------------------------------------------------------------------------------------------
 // Problem: validated, indexed, immutable.
 // ---------------------------------------------------------------------------------------------
-
-/// Reload: a return of a multi-trip vehicle to one of its reload locations (one task per
-/// possible reload, owned by that vehicle, never counted as unassigned; see Vehicle::reloads).
-enum class TaskType { Job, Pickup, Delivery, Reload };
 
 /// "job", "pickup", "delivery" (the VROOM names), "reload".
 std::string_view to_string(TaskType type) noexcept;
@@ -243,6 +262,9 @@ class Problem {
   [[nodiscard]] double cost_scale() const noexcept { return cost_scale_; }
   /// Fixed cost of using vehicle v, in internal cost units.
   [[nodiscard]] Cost fixed_cost(std::size_t v) const;
+  /// The balance term (ProblemSpec::balance) for a longest route of `longest` internal time
+  /// units, in internal cost units (rounded to the nearest unit); 0 without balance.
+  [[nodiscard]] Cost balance_cost(Duration longest) const;
 
   /// Task index of a job id, a pickup id or a delivery id; kNone if unknown.
   [[nodiscard]] std::size_t find_task(TaskType type, Id id) const;

@@ -77,7 +77,7 @@ struct Unassigned {
 };
 
 struct Summary {
-  Cost cost = 0;
+  Cost cost = 0;  ///< the routes' costs plus balance_cost
   std::size_t routes = 0;
   std::size_t unassigned = 0;
   Duration setup = 0, service = 0, duration = 0, waiting_time = 0;
@@ -85,7 +85,15 @@ struct Summary {
   Amount delivery, pickup;
   int priority = 0;
   std::vector<PlanViolation> violations;  ///< check mode only: every route's causes
+  /// Balance (ProblemSpec::balance > 0 only): the longest route's working time and the term
+  /// Problem::balance_cost adds for it to `cost`.
+  Duration longest_working_time = 0;
+  Cost balance_cost = 0;
 };
+
+/// Working time of a route as scheduled: from its start (the start step's departure, else the
+/// vehicle's shift start) to its end (arrival at the end step, else the last step's departure).
+Duration working_time(const Problem& problem, const Route& route);
 
 /// Time spent per stage, for `--profile` and the benchmark suites.
 struct StageTime {

@@ -30,6 +30,9 @@ struct EmbedOptions {
   unsigned threads = 1;
   unsigned chains = 0;
   int device = 0;
+  /// Plan mode (VROOM's -c): every vehicle's steps are its whole route; check_plan reports the
+  /// constraints the plan breaks instead of solving.
+  bool check = false;
 };
 
 /// SolveOptions for `o` (no stop flag, no progress callback: the caller adds those).
@@ -44,6 +47,10 @@ std::shared_ptr<const Problem> problem_from_json(std::string_view text, const st
 
 /// solve(); then the independent validator: a solution that fails it is Error(Internal), never returned.
 Solution solve_checked(const Problem& problem, const SolveOptions& options);
+
+/// With `check`: check_plan (plan mode, the violations reported in the solution, never refused);
+/// otherwise solve_checked.
+Solution solve_or_check(const Problem& problem, const SolveOptions& options, bool check);
 
 /// {"ok": bool, "violations": [{"where", "kind", "message"}]}
 std::string report_to_json(const ValidationReport& report);

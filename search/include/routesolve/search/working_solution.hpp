@@ -48,8 +48,14 @@ class WorkingSolution {
   /// Insertable tasks not routed now.
   [[nodiscard]] std::vector<std::size_t> unassigned_tasks() const;
 
+  /// The objective: cost is the tours' costs plus the balance term (Problem::balance_cost) of
+  /// the longest tour, when the problem asks for one.
   [[nodiscard]] Score score() const;
+  /// The tours' costs, fixed costs included (no balance term).
   [[nodiscard]] Cost cost() const noexcept { return cost_; }
+  /// The longest working time of a non-empty tour, as the segments measure it (exact for single
+  /// time windows without breaks).
+  [[nodiscard]] Duration longest_working_time() const;
   [[nodiscard]] std::size_t used_routes() const noexcept { return used_; }
 
   /// Replaces the tour of vehicle v (its tasks must not be in other tours).
