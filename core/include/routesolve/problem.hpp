@@ -246,9 +246,7 @@ class Problem {
     std::size_t n = 0;
     /// The tables the views read: the problem's own matrices where they need no conversion
     /// (the spec is kept with the problem), else the converted copies below.
-    const std::int64_t* durations = nullptr;
-    const std::int64_t* distances = nullptr;
-    const std::int64_t* costs = nullptr;
+    TravelTable durations, distances, costs;
     std::vector<std::int64_t> own_durations, own_distances, own_costs;
   };
 
