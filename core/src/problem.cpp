@@ -63,6 +63,6 @@ bool Problem::has_steps() const noexcept {
   return false;
 }
 
-bool Problem::compatible(std::size_t v, std::size_t t) const { return compatible_[v][t] != 0; }
+bool Problem::compatible(std::size_t v, std::size_t t) const { return compatible_[compatible_row_[v]][t] != 0; }
 
 }  // namespace routesolve

@@ -215,7 +215,7 @@ std::optional<Matrix> euclidean_matrix(const std::vector<Coordinates>& points, E
     }
     cells.insert(cells.end(), row.begin(), row.end());
   }
-  return Matrix(n, std::move(cells));
+  return Matrix::from32(n, std::move(cells));
 }
 
 ProfileMatrices planar_matrices(const std::vector<Coordinates>& points, bool truncate_one_decimal,

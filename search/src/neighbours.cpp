@@ -11,18 +11,20 @@ namespace {
 // The k nearest of every task by c(a, b) + c(b, a), each entry saturated at kUnreachable so that
 // sums cannot overflow; ties broken by index. One pass over every pair, cache-friendly: the
 // tasks go in blocks, the column entries c(b, a) of a block are gathered once per block from
-// the rows of the matrix, then each task of the block reads its own row. The candidates run in
+// the rows of the matrix (the gather is what costs at 30,000 tasks: one page of each row per
+// block, so the blocks are large, and the gathered entries keep the matrix's width), then each
+// task of the block reads its own row. The candidates run in
 // index order, so a pair joins the k best so far only when its sum is below the worst of them
 // (a max-heap of k): the result is the k smallest (sum, index) pairs, in that order.
 template <typename Entry>
 void nearest(const Entry* costs, std::size_t stride, const std::vector<std::size_t>& loc, std::size_t k,
              std::vector<std::vector<std::size_t>>& lists) {
   const std::size_t n = loc.size();
-  constexpr std::size_t kBlock = 64;
+  constexpr std::size_t kBlock = 256;
   auto entry = [&](std::size_t a, std::size_t b) {
-    return std::min<std::int64_t>(std::int64_t{costs[a * stride + b]}, kUnreachable);
+    return static_cast<Entry>(std::min<std::int64_t>(std::int64_t{costs[a * stride + b]}, kUnreachable));
   };
-  std::vector<std::int64_t> back(kBlock * n);  // back[b * n + w] = c(loc[w], loc[t0 + b])
+  std::vector<Entry> back(std::min(kBlock, n) * n);  // back[b * n + w] = c(loc[w], loc[t0 + b])
   std::vector<std::pair<std::int64_t, std::size_t>> heap;
   heap.reserve(k + 1);
   for (std::size_t t0 = 0; t0 < n; t0 += kBlock) {
@@ -31,12 +33,12 @@ void nearest(const Entry* costs, std::size_t stride, const std::vector<std::size
       for (std::size_t b = 0; b < block; ++b) back[b * n + w] = entry(loc[w], loc[t0 + b]);
     for (std::size_t b = 0; b < block; ++b) {
       const std::size_t t = t0 + b;
-      const std::int64_t* col = back.data() + b * n;
+      const Entry* col = back.data() + b * n;
       const Entry* row = costs + loc[t] * stride;
       heap.clear();
       for (std::size_t w = 0; w < n; ++w) {
         if (w == t) continue;
-        const std::int64_t c = std::min<std::int64_t>(std::int64_t{row[loc[w]]}, kUnreachable) + col[w];
+        const std::int64_t c = std::min<std::int64_t>(std::int64_t{row[loc[w]]}, kUnreachable) + std::int64_t{col[w]};
         if (heap.size() < k) {
           heap.emplace_back(c, w);
           std::push_heap(heap.begin(), heap.end());

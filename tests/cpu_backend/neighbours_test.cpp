@@ -1,6 +1,6 @@
 // Granular neighbour lists (search/neighbours.hpp) equal a full sort of every other task by
 // c(a, b) + c(b, a) (unreachable arcs saturated), ties by index: on asymmetric matrices with many
-// ties, unreachable arcs, tasks sharing a location, more tasks than one block, both storage
+// ties, unreachable arcs, tasks sharing a location, more tasks than one block (256), both storage
 // widths, and k from 0 to beyond the task count.
 
 #include <gtest/gtest.h>
@@ -55,7 +55,7 @@ void expect_reference(const Problem& p) {
 }
 
 TEST(Neighbours, EqualAFullSortOnNarrowMatrices) {
-  const ProblemPtr p = random_problem(90, 150, false, 1);
+  const ProblemPtr p = random_problem(90, 300, false, 1);
   ASSERT_TRUE(p->travel(0).costs.narrow());
   expect_reference(*p);
 }
@@ -67,8 +67,8 @@ TEST(Neighbours, EqualAFullSortWithUnreachableArcs) {
 }
 
 TEST(Neighbours, EqualAFullSortOnEuclideanPoints) {
-  ProblemSpec spec = test::points_spec(test::random_points(201, 3));
-  for (std::size_t j = 1; j <= 200; ++j) spec.jobs.push_back(test::make_job(j, j));
+  ProblemSpec spec = test::points_spec(test::random_points(601, 3));
+  for (std::size_t j = 1; j <= 600; ++j) spec.jobs.push_back(test::make_job(j, j));
   spec.vehicles.push_back(test::make_vehicle(1, 0, 1000));
   expect_reference(*Problem::create(std::move(spec)));
 }

@@ -258,7 +258,8 @@ class Problem {
   std::vector<Vehicle> vehicles_;
   std::vector<std::string> profile_names_;
   std::vector<TravelData> travel_;
-  std::vector<std::vector<char>> compatible_;  // [vehicle][task]
+  std::vector<std::vector<char>> compatible_;  // [row][task], one row per distinct skill set
+  std::vector<std::size_t> compatible_row_;    // [vehicle]: its row of compatible_
   std::map<std::pair<int, Id>, std::size_t> task_by_id_;
   std::map<Id, std::size_t> vehicle_by_id_;
   std::size_t dimensions_ = 0;

@@ -123,8 +123,13 @@ class Matrix {
     if (narrow_) data_->narrow.assign(data.begin(), data.end());
     else data_->wide = std::move(data);
   }
-  Matrix(std::size_t n, std::vector<std::int32_t> data) : n_(n), narrow_(true), data_(std::make_shared<Cells>()) {
-    data_->narrow = std::move(data);
+  /// Row-major values already in 32 bits (a named function: Matrix(n, {...}) stays unambiguous).
+  static Matrix from32(std::size_t n, std::vector<std::int32_t> data) {
+    Matrix m;
+    m.n_ = n;
+    m.data_ = std::make_shared<Cells>();
+    m.data_->narrow = std::move(data);
+    return m;
   }
 
   /// True when v fits the 32-bit storage.

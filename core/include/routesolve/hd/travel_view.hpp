@@ -33,6 +33,9 @@ class TravelTable {
   friend RS_HD bool operator==(const TravelTable& a, const TravelTable& b) noexcept {
     return a.p_ == b.p_ && a.narrow_ == b.narrow_;
   }
+  // Spelled out for the device code, compiled as C++17 (no rewritten comparisons).
+  friend RS_HD bool operator!=(const TravelTable& a, std::nullptr_t) noexcept { return a.p_ != nullptr; }
+  friend RS_HD bool operator!=(const TravelTable& a, const TravelTable& b) noexcept { return !(a == b); }
 
  private:
   const void* p_ = nullptr;
