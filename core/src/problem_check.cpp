@@ -135,6 +135,11 @@ void ProblemBuilder::check_matrices() const {
       if (mat.size() != n)
         check.fail(path, "size " + std::to_string(mat.size()) + " differs from durations size " + std::to_string(n));
       auto scan = [&](const auto* d) {
+        // A vectorisable minimum first (900 million entries at 30,000 locations); the first
+        // negative entry is looked for only when there is one.
+        std::int64_t least = 0;
+        for (std::size_t k = 0; k < n * n; ++k) least = std::min<std::int64_t>(least, d[k]);
+        if (least >= 0) return;
         for (std::size_t k = 0; k < n * n; ++k)
           if (d[k] < 0)
             check.fail(path, "entry (" + std::to_string(k / n) + ", " + std::to_string(k % n) + ") is negative (" +
