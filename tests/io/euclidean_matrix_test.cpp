@@ -70,22 +70,17 @@ TEST(EuclideanMatrix, RowByRowEqualsTheExactArcs) {
 }
 
 TEST(EuclideanMatrix, BoundaryPairsRoundLikeTheIntegerSquareRoot) {
-  // q^2 + q is just below (q + 1/2)^2, q^2 + q + 1 just above: (q, y) with y^2 = q + extra.
+  // From the origin, (m^2, m) is at sqrt(q^2 + q) with q = m^2, just below q + 1/2, and
+  // (m^2 - 1, m) at sqrt(q^2 + q + 1) with q = m^2 - 1, just above.
   std::vector<std::pair<std::int64_t, std::int64_t>> points{{0, 0}};
-  for (std::int64_t q : {1000, 123456, 1048575})
-    for (std::int64_t extra : {0, 1}) {
-      const std::int64_t target = q * q + q + extra;
-      for (std::int64_t x = q; x > q - 3000; --x) {
-        const std::int64_t rest = target - x * x;
-        const auto y = static_cast<std::int64_t>(isqrt(static_cast<std::uint64_t>(rest)));
-        if (y * y == rest) {
-          points.push_back({x, y});
-          break;
-        }
-      }
-    }
-  ASSERT_GT(points.size(), 3u);
+  for (const std::int64_t m : {31, 351, 1023}) {
+    points.push_back({m * m, m});
+    points.push_back({m * m - 1, m});
+  }
   expect_exact(points, "EUC_2D", true);
+  const ProblemSpec spec = parse_cvrplib(cvrplib(points, "EUC_2D"), "t.vrp");
+  EXPECT_EQ(spec.matrices.at("car").durations(0, 1), 31 * 31);      // q, rounded down
+  EXPECT_EQ(spec.matrices.at("car").durations(0, 2), 31 * 31);      // q + 1 with q = 31^2 - 1, rounded up
 }
 
 TEST(EuclideanMatrix, FarApartPointsTakeTheExactPath) {
