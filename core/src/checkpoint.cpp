@@ -52,12 +52,14 @@ class Hasher {
     for (std::uint32_t x : s) word(x);
   }
   /// n words with four independent lanes (the multiply chains overlap), then folded.
-  void array(const std::int64_t* data, std::size_t n) {
+  /// The values as 64-bit integers, whatever the width they are stored in.
+  template <typename T>
+  void array(const T* data, std::size_t n) {
     std::uint64_t lane[4] = {h_, h_ ^ 0x1234567ULL, h_ ^ 0x89ABCDEFULL, h_ ^ 0x2545F491ULL};
     std::size_t i = 0;
     for (; i + 4 <= n; i += 4)
       for (std::size_t k = 0; k < 4; ++k) {
-        lane[k] = (lane[k] ^ static_cast<std::uint64_t>(data[i + k])) * 0x9FB21C651E98DF25ULL;
+        lane[k] = (lane[k] ^ static_cast<std::uint64_t>(std::int64_t{data[i + k]})) * 0x9FB21C651E98DF25ULL;
         lane[k] ^= lane[k] >> 29;
       }
     for (std::uint64_t l : lane) word(l);
@@ -118,9 +120,10 @@ std::uint64_t problem_fingerprint(const Problem& problem) {
   for (std::size_t t = 0; t < problem.travel_count(); ++t) {
     const TravelView view = problem.travel_by_index(t);
     const std::size_t nn = view.n * view.n;
-    h.array(view.durations, nn);
-    h.array(view.distances, nn);
-    h.array(view.costs, nn);
+    for (const TravelTable& table : {view.durations, view.distances, view.costs}) {
+      if (table.narrow()) h.array(static_cast<const std::int32_t*>(table.data()), nn);
+      else h.array(static_cast<const std::int64_t*>(table.data()), nn);
+    }
   }
   return h.value();
 }

@@ -137,11 +137,19 @@ void ProblemBuilder::check_matrices() const {
     auto check_matrix = [&](const Matrix& mat, const std::string& path) {
       if (mat.size() != n)
         check.fail(path, "size " + std::to_string(mat.size()) + " differs from durations size " + std::to_string(n));
-      const std::int64_t* d = mat.data();
-      for (std::size_t k = 0; k < n * n; ++k)
-        if (d[k] < 0)
-          check.fail(path, "entry (" + std::to_string(k / n) + ", " + std::to_string(k % n) + ") is negative (" +
-                               std::to_string(d[k]) + ")");
+      auto scan = [&](const auto* d) {
+        // A vectorisable minimum first (900 million entries at 30,000 locations); the first
+        // negative entry is looked for only when there is one.
+        std::int64_t least = 0;
+        for (std::size_t k = 0; k < n * n; ++k) least = std::min<std::int64_t>(least, d[k]);
+        if (least >= 0) return;
+        for (std::size_t k = 0; k < n * n; ++k)
+          if (d[k] < 0)
+            check.fail(path, "entry (" + std::to_string(k / n) + ", " + std::to_string(k % n) + ") is negative (" +
+                                 std::to_string(d[k]) + ")");
+      };
+      if (mat.narrow()) scan(mat.data32());
+      else scan(mat.data64());
     };
     check_matrix(m.durations, base + ".durations");
     if (!m.distances.empty()) check_matrix(m.distances, base + ".distances");

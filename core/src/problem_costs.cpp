@@ -90,17 +90,19 @@ void ProblemBuilder::derive_cost_units() {
 // durations or the distances), else a converted copy: the memory check counts the copies only.
 void ProblemBuilder::fill_travel_tables() {
   pr.has_distances_ = true;
+  // A 32-bit matrix is below kUnreachable throughout.
   auto capped = [](const Matrix& m) {
-    const std::int64_t* x = m.data();
-    return std::all_of(x, x + m.size() * m.size(), [](std::int64_t v) { return v <= kUnreachable; });
+    const std::int64_t* x = m.data64();
+    return x == nullptr || std::all_of(x, x + m.size() * m.size(), [](std::int64_t v) { return v <= kUnreachable; });
   };
+  auto table = [](const Matrix& m) { return m.narrow() ? TravelTable(m.data32()) : TravelTable(m.data64()); };
   // The cost of arc k from the (final) durations and distances.
   auto arc_cost = [&](const Coef& c, const ProfileMatrices& m, const std::string& name, std::size_t n, std::size_t k,
                       std::int64_t dur, std::int64_t dist) {
     std::int64_t cost = 0;
     bool ok = true;
     if (m.costs) {
-      const std::int64_t raw = m.costs->data()[k];
+      const std::int64_t raw = m.costs->at(k);
       if (raw >= kUnreachable || dur >= kUnreachable) cost = kUnreachable;
       else ok = mul_ok(raw, c.matrix, cost);
     } else if (dur >= kUnreachable || dist >= kUnreachable) {
@@ -116,7 +118,7 @@ void ProblemBuilder::fill_travel_tables() {
   };
   struct Plan {
     bool share_durations = false, share_distances = false;
-    const std::int64_t* costs_like = nullptr;  // a table the costs equal, or null: a copy
+    TravelTable costs_like;  // a table the costs equal, or null: a copy
   };
   std::vector<Plan> plans(pr.travel_.size());
   std::size_t copies = 0;
@@ -133,11 +135,17 @@ void ProblemBuilder::fill_travel_tables() {
     // The costs may be one of the shared tables when every arc's cost is that table's entry
     // (computed from the final durations and distances, which are the spec's here).
     if (plan.share_durations) {
-      const std::int64_t* dur = m.durations.data();
-      const std::int64_t* dist = m.distances.empty() ? nullptr : m.distances.data();
-      auto distance = [&](std::size_t k) { return dist ? std::min<std::int64_t>(dist[k], kUnreachable) : 0; };
-      for (const std::int64_t* like : {dur, plan.share_distances ? dist : nullptr}) {
+      const TravelTable dur = table(m.durations);
+      const TravelTable dist = m.distances.empty() ? TravelTable() : table(m.distances);
+      auto distance = [&](std::size_t k) { return dist != nullptr ? std::min<std::int64_t>(dist[k], kUnreachable) : 0; };
+      for (const TravelTable like : {dur, plan.share_distances ? dist : TravelTable()}) {
         if (like == nullptr || plan.costs_like != nullptr) continue;
+        // Costs given as the durations' own table at coefficient 1 are that table (entries
+        // capped at kUnreachable stay so): no scan of every arc.
+        if (like == dur && m.costs && m.costs->shares(m.durations) && coefs[t].matrix == 1) {
+          plan.costs_like = like;
+          continue;
+        }
         bool equal = true;
         for (std::size_t k = 0; equal && k < n * n; ++k)
           equal = arc_cost(coefs[t], m, name, n, k, dur[k], distance(k)) == like[k];
@@ -157,9 +165,9 @@ void ProblemBuilder::fill_travel_tables() {
     const std::size_t n = td.n;
     const std::size_t nn = n * n;
     if (plan.share_durations) {
-      td.durations = m.durations.data();
+      td.durations = table(m.durations);
     } else {
-      const std::int64_t* dur = m.durations.data();
+      const TravelTable dur = table(m.durations);
       td.own_durations.resize(nn);
       for (std::size_t k = 0; k < nn; ++k) {
         if (dur[k] >= kUnreachable) td.own_durations[k] = kUnreachable;
@@ -169,13 +177,13 @@ void ProblemBuilder::fill_travel_tables() {
       td.durations = td.own_durations.data();
     }
     if (plan.share_distances) {
-      td.distances = m.distances.data();
+      td.distances = table(m.distances);
     } else {
       if (m.distances.empty()) {
         pr.has_distances_ = false;
         td.own_distances.assign(nn, 0);
       } else {
-        td.own_distances.assign(m.distances.data(), m.distances.data() + nn);
+        td.own_distances = m.distances.values();
         for (auto& x : td.own_distances) x = std::min<std::int64_t>(x, kUnreachable);
       }
       td.distances = td.own_distances.data();

@@ -2,6 +2,8 @@
 // time window and breaks, and which vehicle may serve which task (skills).
 
 #include <algorithm>
+#include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -154,17 +156,28 @@ void ProblemBuilder::add_vehicles() {
   }
 }
 
-// A vehicle may serve a task when it has every skill the task requires.
+// A vehicle may serve a task when it has every skill the task requires; a reload only by the
+// vehicle it belongs to.
 void ProblemBuilder::fill_compatibility() {
-  pr.compatible_.assign(pr.vehicles_.size(), std::vector<char>(pr.tasks_.size(), 0));
+  // Vehicles with the same skills and no reloads of their own share a row: a CVRPLIB file
+  // without VEHICLES has as many vehicles as customers, and a row each would be an n x n table
+  // (900 MB at 30,000).
+  std::map<std::pair<std::vector<std::uint32_t>, std::size_t>, std::size_t> rows;
+  pr.compatible_.clear();
+  pr.compatible_row_.assign(pr.vehicles_.size(), 0);
   for (std::size_t v = 0; v < pr.vehicles_.size(); ++v) {
     const auto& vs = pr.vehicles_[v].skills;
+    const std::size_t owner = pr.vehicles_[v].reloads.empty() ? kNone : v;
+    const auto [it, added] = rows.emplace(std::make_pair(vs, owner), pr.compatible_.size());
+    pr.compatible_row_[v] = it->second;
+    if (!added) continue;
+    std::vector<char>& row = pr.compatible_.emplace_back(pr.tasks_.size(), 0);
     for (std::size_t t = 0; t < pr.tasks_.size(); ++t) {
       const auto& ts = pr.tasks_[t].skills;
-      pr.compatible_[v][t] = std::includes(vs.begin(), vs.end(), ts.begin(), ts.end()) ? 1 : 0;
+      row[t] = std::includes(vs.begin(), vs.end(), ts.begin(), ts.end()) ? 1 : 0;
     }
-    for (std::size_t t = pr.routable_tasks_; t < pr.tasks_.size(); ++t) pr.compatible_[v][t] = 0;
-    for (std::size_t t : pr.vehicles_[v].reloads) pr.compatible_[v][t] = 1;  // its own reloads only
+    for (std::size_t t = pr.routable_tasks_; t < pr.tasks_.size(); ++t) row[t] = 0;
+    for (std::size_t t : pr.vehicles_[v].reloads) row[t] = 1;  // its own reloads only
   }
 }
 

@@ -104,12 +104,12 @@ std::string device_unavailable_reason() {
 namespace routesolve::cuda::detail {
 
 std::shared_ptr<void> pin_matrices(const Problem& problem) {
-  std::set<const std::int64_t*> seen;
+  std::set<const void*> seen;
   auto pins = std::make_shared<std::vector<HostRegistration>>();
   for (std::size_t t = 0; t < problem.travel_count(); ++t) {
     const TravelView v = problem.travel_by_index(t);
-    for (const std::int64_t* m : {v.durations, v.distances, v.costs})
-      if (m != nullptr && seen.insert(m).second) pins->emplace_back(m, v.n * v.n * sizeof(std::int64_t));
+    for (const TravelTable& m : {v.durations, v.distances, v.costs})
+      if (m != nullptr && seen.insert(m.data()).second) pins->emplace_back(m.data(), v.n * v.n * m.entry_bytes());
   }
   return pins;
 }

@@ -64,12 +64,12 @@ struct Layout {
     end = place(batch.route_end.size() * sizeof(std::int32_t));
     small = at;
     for (const TravelView& m : batch.travel) {
-      const std::size_t bytes = m.n * m.n * sizeof(std::int64_t);
+      const std::size_t cells = m.n * m.n;  // 32- or 64-bit entries, as the table holds them
       Matrices placed;
-      placed.durations = place(bytes);
+      placed.durations = place(cells * m.durations.entry_bytes());
       placed.has_distances = m.distances != nullptr;
-      if (placed.has_distances) placed.distances = place(bytes);
-      placed.costs = place(bytes);
+      if (placed.has_distances) placed.distances = place(cells * m.distances.entry_bytes());
+      placed.costs = place(cells * m.costs.entry_bytes());
       matrices.push_back(placed);
     }
     total = at;
@@ -162,10 +162,9 @@ void DeviceRouteEvaluator::Impl::evaluate_pinned(const RouteBatch& batch,
   for (std::size_t t = 0; t < batch.travel.size(); ++t) {
     const TravelView& m = batch.travel[t];
     const Layout::Matrices& at = layout.matrices[t];
-    table[t] = TravelView{
-        m.n, reinterpret_cast<const std::int64_t*>(dev + at.durations),
-        at.has_distances ? reinterpret_cast<const std::int64_t*>(dev + at.distances) : nullptr,
-        reinterpret_cast<const std::int64_t*>(dev + at.costs)};
+    table[t] = TravelView{m.n, TravelTable(dev + at.durations, m.durations.narrow()),
+                          at.has_distances ? TravelTable(dev + at.distances, m.distances.narrow()) : TravelTable(),
+                          TravelTable(dev + at.costs, m.costs.narrow())};
   }
   put(host, layout.table, table.data(), table.size());
   put(host, layout.offsets, batch.route_offsets.data(), batch.route_offsets.size());
@@ -189,10 +188,11 @@ void DeviceRouteEvaluator::Impl::evaluate_pinned(const RouteBatch& batch,
   for (std::size_t t = 0; t < batch.travel.size(); ++t) {
     const TravelView& m = batch.travel[t];
     const Layout::Matrices& at = layout.matrices[t];
-    const std::size_t bytes = m.n * m.n * sizeof(std::int64_t);
-    const auto copy = [&](std::size_t offset, const std::int64_t* from) {
+    const auto copy = [&](std::size_t offset, const TravelTable& from) {
+      const std::size_t bytes = m.n * m.n * from.entry_bytes();
       if (bytes == 0) return;
-      RS_CUDA_CHECK(cudaMemcpyAsync(inputs.device() + offset, from, bytes, cudaMemcpyHostToDevice, stream.get()));
+      RS_CUDA_CHECK(
+          cudaMemcpyAsync(inputs.device() + offset, from.data(), bytes, cudaMemcpyHostToDevice, stream.get()));
       ++copies;
     };
     copy(at.durations, m.durations);
@@ -217,7 +217,7 @@ void DeviceRouteEvaluator::Impl::evaluate_naive(const RouteBatch& batch, DeviceE
   // evaluator's stream in this mode, so that the kernel is ordered after the copies): the
   // behaviour this mode exists to measure.
   const std::size_t routes = batch.size();
-  std::vector<DeviceBuffer<std::int64_t>> matrices;
+  std::vector<DeviceBuffer<std::byte>> matrices;
   std::vector<TravelView> table(batch.travel.size());
   std::size_t bytes = 0, copies = 0;
   const auto upload = [&](auto* dst, const auto* src, std::size_t count) {
@@ -226,12 +226,12 @@ void DeviceRouteEvaluator::Impl::evaluate_naive(const RouteBatch& batch, DeviceE
     bytes += count * sizeof(*src);
     ++copies;
   };
-  const auto upload_matrix = [&](const std::int64_t* src,
-                                 std::size_t cells) -> const std::int64_t* {
-    if (src == nullptr) return nullptr;
-    matrices.emplace_back(cells, stream);
-    upload(matrices.back().data(), src, cells);
-    return matrices.back().data();
+  const auto upload_matrix = [&](const TravelTable& src, std::size_t cells) -> TravelTable {
+    if (src == nullptr) return {};
+    const std::size_t table_bytes = cells * src.entry_bytes();
+    matrices.emplace_back(table_bytes, stream);
+    upload(matrices.back().data(), static_cast<const std::byte*>(src.data()), table_bytes);
+    return TravelTable(matrices.back().data(), src.narrow());
   };
 
   start.record(stream);

@@ -57,8 +57,12 @@ ProblemSpec parse_cvrplib(std::string_view text, const std::string& source) {
     if (!vrp.has_coords)
       missing("NODE_COORD_SECTION (EDGE_WEIGHT_TYPE " + vrp.edge_weight_type + ")");
     const bool ceil = vrp.edge_weight_type == "CEIL_2D";
-    weights = Matrix(n, 0);
-    for (std::size_t i = 0; i < n; ++i)
+    std::vector<Coordinates> points(n);
+    for (std::size_t i = 0; i < n; ++i) points[i] = *vrp.coords[i];
+    std::optional<Matrix> fast = detail::euclidean_matrix(
+        points, ceil ? detail::EuclideanRounding::Up : detail::EuclideanRounding::Nearest, 1);
+    weights = fast ? std::move(*fast) : Matrix(n, 0);
+    for (std::size_t i = 0; i < n && !fast; ++i)
       for (std::size_t j = i + 1; j < n; ++j) {
         const double dx = vrp.coords[i]->lon - vrp.coords[j]->lon;
         const double dy = vrp.coords[i]->lat - vrp.coords[j]->lat;

@@ -1,35 +1,71 @@
 #include "routesolve/search/neighbours.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <utility>
 
 namespace routesolve::search {
 
+namespace {
+
+// The k nearest of every task by c(a, b) + c(b, a), each entry saturated at kUnreachable so that
+// sums cannot overflow; ties broken by index. One pass over every pair, cache-friendly: the
+// tasks go in blocks, the column entries c(b, a) of a block are gathered once per block from
+// the rows of the matrix (the gather is what costs at 30,000 tasks: one page of each row per
+// block, so the blocks are large, and the gathered entries keep the matrix's width), then each
+// task of the block reads its own row. The candidates run in
+// index order, so a pair joins the k best so far only when its sum is below the worst of them
+// (a max-heap of k): the result is the k smallest (sum, index) pairs, in that order.
+template <typename Entry>
+void nearest(const Entry* costs, std::size_t stride, const std::vector<std::size_t>& loc, std::size_t k,
+             std::vector<std::vector<std::size_t>>& lists) {
+  const std::size_t n = loc.size();
+  constexpr std::size_t kBlock = 256;
+  auto entry = [&](std::size_t a, std::size_t b) {
+    return static_cast<Entry>(std::min<std::int64_t>(std::int64_t{costs[a * stride + b]}, kUnreachable));
+  };
+  std::vector<Entry> back(std::min(kBlock, n) * n);  // back[b * n + w] = c(loc[w], loc[t0 + b])
+  std::vector<std::pair<std::int64_t, std::size_t>> heap;
+  heap.reserve(k + 1);
+  for (std::size_t t0 = 0; t0 < n; t0 += kBlock) {
+    const std::size_t block = std::min(kBlock, n - t0);
+    for (std::size_t w = 0; w < n; ++w)
+      for (std::size_t b = 0; b < block; ++b) back[b * n + w] = entry(loc[w], loc[t0 + b]);
+    for (std::size_t b = 0; b < block; ++b) {
+      const std::size_t t = t0 + b;
+      const Entry* col = back.data() + b * n;
+      const Entry* row = costs + loc[t] * stride;
+      heap.clear();
+      for (std::size_t w = 0; w < n; ++w) {
+        if (w == t) continue;
+        const std::int64_t c = std::min<std::int64_t>(std::int64_t{row[loc[w]]}, kUnreachable) + std::int64_t{col[w]};
+        if (heap.size() < k) {
+          heap.emplace_back(c, w);
+          std::push_heap(heap.begin(), heap.end());
+        } else if (c < heap.front().first) {
+          std::pop_heap(heap.begin(), heap.end());
+          heap.back() = {c, w};
+          std::push_heap(heap.begin(), heap.end());
+        }
+      }
+      std::sort_heap(heap.begin(), heap.end());
+      lists[t].reserve(heap.size());
+      for (const auto& [c, w] : heap) lists[t].push_back(w);
+    }
+  }
+}
+
+}  // namespace
+
 Neighbours::Neighbours(const Problem& problem, std::size_t k) {
   const std::size_t n = problem.tasks().size();
   lists_.resize(n);
-  if (problem.vehicles().empty() || n == 0) return;
+  if (problem.vehicles().empty() || n == 0 || k == 0) return;
   const TravelView tv = problem.travel(0);
-  std::vector<std::pair<std::int64_t, std::size_t>> order;
-  for (std::size_t t = 0; t < n; ++t) {
-    order.clear();
-    const std::size_t a = problem.task(t).location;
-    for (std::size_t w = 0; w < n; ++w) {
-      if (w == t) continue;
-      const std::size_t b = problem.task(w).location;
-      // Saturate unreachable pairs so that sums cannot overflow.
-      const std::int64_t c = std::min(tv.cost(a, b), kUnreachable) + std::min(tv.cost(b, a), kUnreachable);
-      order.emplace_back(c, w);
-    }
-    // The k nearest, then sorted (the pairs are distinct, so the result is partial_sort's at a
-    // fraction of its cost when n is large).
-    const std::size_t m = std::min(k, order.size());
-    const auto mid = order.begin() + static_cast<std::ptrdiff_t>(m);
-    if (m < order.size()) std::nth_element(order.begin(), mid, order.end());
-    std::sort(order.begin(), mid);
-    lists_[t].reserve(m);
-    for (std::size_t i = 0; i < m; ++i) lists_[t].push_back(order[i].second);
-  }
+  std::vector<std::size_t> loc(n);
+  for (std::size_t t = 0; t < n; ++t) loc[t] = problem.task(t).location;
+  if (tv.costs.narrow()) nearest(static_cast<const std::int32_t*>(tv.costs.data()), tv.n, loc, k, lists_);
+  else nearest(static_cast<const std::int64_t*>(tv.costs.data()), tv.n, loc, k, lists_);
 }
 
 }  // namespace routesolve::search

@@ -288,9 +288,7 @@ class Problem {
     std::size_t n = 0;
     /// The tables the views read: the problem's own matrices where they need no conversion
     /// (the spec is kept with the problem), else the converted copies below.
-    const std::int64_t* durations = nullptr;
-    const std::int64_t* distances = nullptr;
-    const std::int64_t* costs = nullptr;
+    TravelTable durations, distances, costs;
     std::vector<std::int64_t> own_durations, own_distances, own_costs;
   };
 
@@ -302,7 +300,8 @@ class Problem {
   std::vector<Vehicle> vehicles_;
   std::vector<std::string> profile_names_;
   std::vector<TravelData> travel_;
-  std::vector<std::vector<char>> compatible_;  // [vehicle][task]
+  std::vector<std::vector<char>> compatible_;  // [row][task], one row per distinct skill set
+  std::vector<std::size_t> compatible_row_;    // [vehicle]: its row of compatible_
   std::map<std::pair<int, Id>, std::size_t> task_by_id_;
   std::map<Id, std::size_t> vehicle_by_id_;
   std::size_t dimensions_ = 0;

@@ -85,39 +85,121 @@ struct Coordinates {
 /// until one of them is written (copy on write): the formats whose durations, distances and
 /// costs are one table (CVRPLIB, Solomon, Li & Lim) hold it once, and Problem::create points its
 /// travel tables at it when nothing needs converting.
+///
+/// Entries are stored in 32 bits while every value written fits in a std::int32_t, and in 64
+/// bits otherwise: writing a value outside the 32-bit range (kUnreachable, for one) widens the
+/// whole matrix once, so every value keeps its meaning and only tables that need 64 bits pay for
+/// them. Readers go through operator() or, in bulk, through data32() / data64() (exactly one is
+/// non-null for a non-empty matrix, as narrow() says).
 class Matrix {
  public:
+  /// A writable entry: assigning a value that does not fit the 32-bit storage widens it.
+  class Ref {
+   public:
+    Ref(Matrix& m, std::size_t k) noexcept : m_(m), k_(k) {}
+    Ref(const Ref&) = default;
+    operator std::int64_t() const noexcept { return m_.at(k_); }  // NOLINT(google-explicit-constructor)
+    Ref& operator=(std::int64_t v) {
+      m_.set(k_, v);
+      return *this;
+    }
+    Ref& operator=(const Ref& o) { return *this = static_cast<std::int64_t>(o); }
+    Ref& operator+=(std::int64_t v) { return *this = m_.at(k_) + v; }
+
+   private:
+    Matrix& m_;
+    std::size_t k_;
+  };
+
   Matrix() = default;
-  explicit Matrix(std::size_t n, std::int64_t fill = 0)
-      : n_(n), data_(std::make_shared<std::vector<std::int64_t>>(n * n, fill)) {}
-  Matrix(std::size_t n, std::vector<std::int64_t> data)
-      : n_(n), data_(std::make_shared<std::vector<std::int64_t>>(std::move(data))) {}
+  explicit Matrix(std::size_t n, std::int64_t fill = 0) : n_(n), data_(std::make_shared<Cells>()) {
+    narrow_ = fits32(fill);
+    if (narrow_) data_->narrow.assign(n * n, static_cast<std::int32_t>(fill));
+    else data_->wide.assign(n * n, fill);
+  }
+  /// Row-major values; stored in 32 bits when every one fits.
+  Matrix(std::size_t n, std::vector<std::int64_t> data) : n_(n), data_(std::make_shared<Cells>()) {
+    narrow_ = std::all_of(data.begin(), data.end(), fits32);
+    if (narrow_) data_->narrow.assign(data.begin(), data.end());
+    else data_->wide = std::move(data);
+  }
+  /// Row-major values already in 32 bits (a named function: Matrix(n, {...}) stays unambiguous).
+  static Matrix from32(std::size_t n, std::vector<std::int32_t> data) {
+    Matrix m;
+    m.n_ = n;
+    m.data_ = std::make_shared<Cells>();
+    m.data_->narrow = std::move(data);
+    return m;
+  }
+
+  /// True when v fits the 32-bit storage.
+  [[nodiscard]] static constexpr bool fits32(std::int64_t v) noexcept {
+    return v >= std::numeric_limits<std::int32_t>::min() && v <= std::numeric_limits<std::int32_t>::max();
+  }
 
   [[nodiscard]] std::size_t size() const noexcept { return n_; }
-  [[nodiscard]] std::int64_t operator()(std::size_t i, std::size_t j) const noexcept {
-    return (*data_)[i * n_ + j];
+  [[nodiscard]] std::int64_t operator()(std::size_t i, std::size_t j) const noexcept { return at(i * n_ + j); }
+  Ref operator()(std::size_t i, std::size_t j) noexcept { return Ref(*this, i * n_ + j); }
+  /// Entry k of the row-major storage.
+  [[nodiscard]] std::int64_t at(std::size_t k) const noexcept {
+    return narrow_ ? std::int64_t{data_->narrow[k]} : data_->wide[k];
   }
-  std::int64_t& operator()(std::size_t i, std::size_t j) { return own()[i * n_ + j]; }
-  [[nodiscard]] const std::int64_t* data() const noexcept { return data_ ? data_->data() : nullptr; }
-  std::int64_t* data() { return data_ ? own().data() : nullptr; }
+  /// Writes entry k (widening the storage when v does not fit 32 bits).
+  void set(std::size_t k, std::int64_t v) {
+    Cells& c = own();
+    if (narrow_ && !fits32(v)) widen(c);
+    if (narrow_) c.narrow[k] = static_cast<std::int32_t>(v);
+    else c.wide[k] = v;
+  }
+  /// True when the entries are stored in 32 bits.
+  [[nodiscard]] bool narrow() const noexcept { return narrow_; }
+  /// The 32-bit storage, or null when the matrix is empty or stored in 64 bits.
+  [[nodiscard]] const std::int32_t* data32() const noexcept {
+    return data_ && narrow_ ? data_->narrow.data() : nullptr;
+  }
+  /// The 64-bit storage, or null when the matrix is empty or stored in 32 bits.
+  [[nodiscard]] const std::int64_t* data64() const noexcept {
+    return data_ && !narrow_ ? data_->wide.data() : nullptr;
+  }
+  /// The whole matrix in 64 bits (a copy when stored in 32).
+  [[nodiscard]] std::vector<std::int64_t> values() const {
+    if (!data_) return {};
+    if (!narrow_) return data_->wide;
+    return {data_->narrow.begin(), data_->narrow.end()};
+  }
   [[nodiscard]] bool empty() const noexcept { return n_ == 0; }
   /// True when both hold the same storage (then equal without comparing).
   [[nodiscard]] bool shares(const Matrix& o) const noexcept { return data_ != nullptr && data_ == o.data_; }
   friend bool operator==(const Matrix& a, const Matrix& b) {
     if (a.n_ != b.n_) return false;
     if (a.data_ == b.data_ || a.n_ == 0) return true;
-    return *a.data_ == *b.data_;
+    if (a.narrow_ == b.narrow_) return a.narrow_ ? a.data_->narrow == b.data_->narrow : a.data_->wide == b.data_->wide;
+    const Matrix& x = a.narrow_ ? a : b;  // the 32-bit one
+    const Matrix& y = a.narrow_ ? b : a;
+    return std::equal(x.data_->narrow.begin(), x.data_->narrow.end(), y.data_->wide.begin(),
+                      [](std::int32_t u, std::int64_t v) { return std::int64_t{u} == v; });
   }
 
  private:
+  struct Cells {
+    std::vector<std::int32_t> narrow;  // used when Matrix::narrow_
+    std::vector<std::int64_t> wide;    // used otherwise
+  };
   /// The storage, made this matrix's own first if it is shared (copy on write).
-  std::vector<std::int64_t>& own() {
-    if (data_.use_count() > 1) data_ = std::make_shared<std::vector<std::int64_t>>(*data_);
+  Cells& own() {
+    if (!data_) data_ = std::make_shared<Cells>();
+    else if (data_.use_count() > 1) data_ = std::make_shared<Cells>(*data_);
     return *data_;
+  }
+  void widen(Cells& c) {
+    c.wide.assign(c.narrow.begin(), c.narrow.end());
+    c.narrow = {};
+    narrow_ = false;
   }
 
   std::size_t n_ = 0;
-  std::shared_ptr<std::vector<std::int64_t>> data_;
+  bool narrow_ = true;
+  std::shared_ptr<Cells> data_;
 };
 
 }  // namespace routesolve

@@ -113,14 +113,18 @@ class DeviceEngine final : public BatchedEngine {
   void upload_model(const search::SegmentModel& model) {
     const Problem& p = model.problem();
     const std::size_t nv = p.vehicles().size(), nt = p.tasks().size(), dims = model.dims();
-    std::map<const std::int64_t*, std::size_t> matrices;  // host array -> offset
+    std::map<const void*, std::size_t> matrices;  // host array -> offset (32- or 64-bit entries)
+    std::map<const void*, std::size_t> matrix_bytes;
     Layout layout;
     const std::size_t tasks_at = layout.add(nt * sizeof(RouteSegment));
     const std::size_t caps_at = layout.add(nv * std::max<std::size_t>(1, dims) * sizeof(std::int64_t));
     for (std::size_t v = 0; v < nv; ++v) {
       const TravelView& tv = model.travel(v);
-      for (const std::int64_t* m : {tv.durations, tv.distances, tv.costs})
-        if (m != nullptr && !matrices.count(m)) matrices[m] = layout.add(tv.n * tv.n * sizeof(std::int64_t));
+      for (const TravelTable& m : {tv.durations, tv.distances, tv.costs})
+        if (m != nullptr && !matrices.count(m.data())) {
+          matrix_bytes[m.data()] = tv.n * tv.n * m.entry_bytes();
+          matrices[m.data()] = layout.add(matrix_bytes[m.data()]);
+        }
     }
     detail::check_device_memory("the cuda insertion engine", device_, {layout.total, 0});
     DeviceBuffer<std::byte> statics(layout.total, stream_);
@@ -142,8 +146,7 @@ class DeviceEngine final : public BatchedEngine {
     };
     start_.record(stream_);
     copy(0, host.data(), host.size());
-    const std::size_t cells = model.travel(0).n * model.travel(0).n;
-    for (const auto& [m, at] : matrices) copy(at, m, cells * sizeof(std::int64_t));
+    for (const auto& [m, at] : matrices) copy(at, m, matrix_bytes.at(m));
     stop_.record(stream_);
     stream_.synchronize();
     stats_.h2d += Event::seconds_between(start_, stop_);
@@ -158,9 +161,12 @@ class DeviceEngine final : public BatchedEngine {
       const TravelView& tv = model.travel(v);
       TravelView d;
       d.n = tv.n;
-      d.durations = reinterpret_cast<const std::int64_t*>(base + matrices.at(tv.durations));
-      d.distances = tv.distances ? reinterpret_cast<const std::int64_t*>(base + matrices.at(tv.distances)) : nullptr;
-      d.costs = reinterpret_cast<const std::int64_t*>(base + matrices.at(tv.costs));
+      auto placed = [&](const TravelTable& m) {
+        return m ? TravelTable(base + matrices.at(m.data()), m.narrow()) : TravelTable();
+      };
+      d.durations = placed(tv.durations);
+      d.distances = placed(tv.distances);
+      d.costs = placed(tv.costs);
       travel_[v] = d;
       limits_[v] = model.limits(v);
       limits_[v].capacity = reinterpret_cast<const std::int64_t*>(base + caps_at + v * dims * sizeof(std::int64_t));

@@ -28,9 +28,9 @@ DeviceSpan<const T> at(const std::byte* base, std::size_t offset, std::size_t co
 void PackedProblem::write_travel_table(std::byte* host, const std::byte* base) const {
   std::vector<TravelView> table(travel_count);
   for (std::uint32_t t = 0; t < travel_count; ++t)
-    table[t] = TravelView{matrix_n[t], reinterpret_cast<const std::int64_t*>(base + matrix_durations[t]),
-                          reinterpret_cast<const std::int64_t*>(base + matrix_distances[t]),
-                          reinterpret_cast<const std::int64_t*>(base + matrix_costs[t])};
+    table[t] = TravelView{matrix_n[t], TravelTable(base + matrix_durations[t], (matrix_narrow[t] & 1u) != 0),
+                          TravelTable(base + matrix_distances[t], (matrix_narrow[t] & 2u) != 0),
+                          TravelTable(base + matrix_costs[t], (matrix_narrow[t] & 4u) != 0)};
   std::memcpy(host + travel_table, table.data(), table.size() * sizeof(TravelView));
 }
 
@@ -85,9 +85,17 @@ PackedProblem pack_problem(const Problem& problem, unsigned neighbours) {
   for (std::uint32_t t = 0; t < out.travel_count; ++t) {
     const TravelView tv = problem.travel_by_index(t);
     out.matrix_n.push_back(tv.n);
-    out.matrix_durations.push_back(a.add(tv.durations, tv.n * tv.n));
-    out.matrix_distances.push_back(a.add(tv.distances, tv.n * tv.n));
-    out.matrix_costs.push_back(a.add(tv.costs, tv.n * tv.n));
+    // Each table as wide as the problem stores it (32 bits where the values fit).
+    const auto add = [&](const TravelTable& m) {
+      return m.narrow() ? a.add(static_cast<const std::int32_t*>(m.data()), tv.n * tv.n)
+                        : a.add(static_cast<const std::int64_t*>(m.data()), tv.n * tv.n);
+    };
+    out.matrix_durations.push_back(add(tv.durations));
+    out.matrix_distances.push_back(add(tv.distances));
+    out.matrix_costs.push_back(add(tv.costs));
+    out.matrix_narrow.push_back(static_cast<std::uint8_t>((tv.durations.narrow() ? 1u : 0u) |
+                                                          (tv.distances.narrow() ? 2u : 0u) |
+                                                          (tv.costs.narrow() ? 4u : 0u)));
   }
 
   const std::size_t dims = out.dims;
