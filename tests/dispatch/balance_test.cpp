@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "grid_instance.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/vroom_json.hpp"
 #include "routesolve/problem.hpp"
@@ -25,15 +26,8 @@ namespace {
 ProblemSpec instance(std::uint64_t seed, std::size_t n, std::size_t vehicles, double balance,
                      bool windows = false) {
   std::mt19937_64 rng(seed);
-  std::vector<std::pair<int, int>> pts{{0, 0}};
-  for (std::size_t i = 0; i < n; ++i)
-    pts.emplace_back(static_cast<int>(rng() % 101) - 50, static_cast<int>(rng() % 101) - 50);
   ProblemSpec spec;
-  Matrix m(pts.size());
-  for (std::size_t a = 0; a < pts.size(); ++a)
-    for (std::size_t b = 0; b < pts.size(); ++b)
-      m(a, b) = std::abs(pts[a].first - pts[b].first) + std::abs(pts[a].second - pts[b].second);
-  spec.matrices["car"].durations = m;
+  spec.matrices["car"].durations = test::manhattan_grid(rng, n);
   for (std::size_t i = 1; i <= n; ++i) {
     JobSpec j;
     j.id = i;

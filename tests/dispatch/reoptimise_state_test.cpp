@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "grid_instance.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/vroom_json.hpp"
 #include "routesolve/problem.hpp"
@@ -23,15 +24,8 @@ namespace {
 /// A depot (location 0), 10 jobs on a grid delivering 1 each, two vehicles of capacity 8.
 ProblemSpec day() {
   std::mt19937_64 rng(7);
-  std::vector<std::pair<int, int>> pts{{0, 0}};
-  for (std::size_t i = 0; i < 10; ++i)
-    pts.emplace_back(static_cast<int>(rng() % 101) - 50, static_cast<int>(rng() % 101) - 50);
   ProblemSpec spec;
-  Matrix m(pts.size());
-  for (std::size_t a = 0; a < pts.size(); ++a)
-    for (std::size_t b = 0; b < pts.size(); ++b)
-      m(a, b) = std::abs(pts[a].first - pts[b].first) + std::abs(pts[a].second - pts[b].second);
-  spec.matrices["car"].durations = m;
+  spec.matrices["car"].durations = test::manhattan_grid(rng, 10);
   for (std::size_t i = 1; i <= 10; ++i) {
     JobSpec j;
     j.id = i;
