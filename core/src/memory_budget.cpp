@@ -62,10 +62,11 @@ std::uint64_t available_memory_bytes() {
   return bytes;
 }
 
-std::uint64_t matrix_bytes(std::size_t n, std::size_t matrices) noexcept {
-  std::uint64_t cells = 0, bytes = 0;
+std::uint64_t matrix_bytes(std::size_t n, std::size_t matrices, std::size_t entry_bytes) noexcept {
+  std::uint64_t cells = 0, per_cell = 0, bytes = 0;
   if (__builtin_mul_overflow(static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(n), &cells) ||
-      __builtin_mul_overflow(cells, std::uint64_t{8} * matrices, &bytes))
+      __builtin_mul_overflow(static_cast<std::uint64_t>(entry_bytes), static_cast<std::uint64_t>(matrices), &per_cell) ||
+      __builtin_mul_overflow(cells, per_cell, &bytes))
     return std::numeric_limits<std::uint64_t>::max();
   return bytes;
 }
@@ -80,13 +81,13 @@ void check_memory(std::uint64_t needed, std::string_view what, std::string_view 
   throw Error(ErrorCode::OutOfMemory, msg);
 }
 
-void check_matrix_memory(std::size_t n, std::size_t matrices, std::string_view what) {
-  const std::uint64_t needed = matrix_bytes(n, matrices);
+void check_matrix_memory(std::size_t n, std::size_t matrices, std::string_view what, std::size_t entry_bytes) {
+  const std::uint64_t needed = matrix_bytes(n, matrices, entry_bytes);
   const std::uint64_t available = available_memory_bytes();
   if (available == 0 || needed <= available) return;  // unknown: let the allocator decide
   std::ostringstream msg;
   msg << n << " locations need " << gib(needed) << " for " << matrices << " travel matrices of " << n << " x " << n
-      << " (8 bytes per entry), but only " << gib(available)
+      << " (" << entry_bytes << " bytes per entry), but only " << gib(available)
       << " of memory is available: use fewer locations or a machine with more memory";
   throw Error(ErrorCode::OutOfMemory, std::string(what) + (what.empty() ? "" : ": ") + msg.str());
 }

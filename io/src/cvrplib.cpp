@@ -20,6 +20,7 @@
 #include "cvrplib_vrp.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/benchmark_formats.hpp"
+#include "routesolve/memory_budget.hpp"
 
 namespace routesolve::io {
 
@@ -57,6 +58,9 @@ ProblemSpec parse_cvrplib(std::string_view text, const std::string& source) {
     if (!vrp.has_coords)
       missing("NODE_COORD_SECTION (EDGE_WEIGHT_TYPE " + vrp.edge_weight_type + ")");
     const bool ceil = vrp.edge_weight_type == "CEIL_2D";
+    // One matrix serves as durations, distances and costs; refused here, before it is allocated,
+    // when it cannot fit (32-bit entries: rounded planar distances fit them).
+    check_matrix_memory(n, 1, in.source() + ": NODE_COORD_SECTION", 4);
     std::vector<Coordinates> points(n);
     for (std::size_t i = 0; i < n; ++i) points[i] = *vrp.coords[i];
     std::optional<Matrix> fast = detail::euclidean_matrix(

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cvrplib_vrp.hpp"
+#include "routesolve/memory_budget.hpp"
 
 namespace routesolve::io::cvrplib {
 
@@ -162,6 +163,7 @@ bool read_section(TextReader& in, const std::string& key, VrpFile& vrp) {
     if (!trim(in.rest()).empty())
       in.fail("EDGE_WEIGHT_SECTION: more weights than the " + std::to_string(cells.count()) + " expected, starting at '" +
               std::string(split_tokens(in.rest()).front()) + "'");
+    check_matrix_memory(n, 1, in.source() + ": EDGE_WEIGHT_SECTION", 4);
     Matrix m(n, 0);
     for (const std::int64_t w : weights) {
       const auto [i, j] = cells.cell();

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 #include <system_error>
+
+#include "routesolve/memory_budget.hpp"
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -222,6 +224,7 @@ ProfileMatrices planar_matrices(const std::vector<Coordinates>& points, bool tru
                                 std::string_view source) {
   const std::size_t n = points.size();
   const std::int64_t factor = planar_scale(truncate_one_decimal);
+  check_matrix_memory(n, 1, source.empty() ? "planar distances" : source, 4);
   std::optional<Matrix> fast = euclidean_matrix(
       points, truncate_one_decimal ? EuclideanRounding::Down : EuclideanRounding::Nearest, factor);
   Matrix m = fast ? std::move(*fast) : Matrix(n, 0);

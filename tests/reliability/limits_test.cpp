@@ -11,6 +11,7 @@
 
 #include "routesolve/network/matrix_provider.hpp"
 #include "routesolve/error.hpp"
+#include "routesolve/io/benchmark_formats.hpp"
 #include "routesolve/io/road_formats.hpp"
 #include "routesolve/memory_budget.hpp"
 #include "routesolve/problem.hpp"
@@ -70,6 +71,31 @@ TEST(MemoryBudget, CoordinatesRefusedBeforeAllocating) {
     EXPECT_NE(std::string(e.what()).find("coords.json: 2001 locations need"), std::string::npos) << e.what();
   }
   EXPECT_TRUE(spec.matrices.empty());
+}
+
+TEST(MemoryBudget, CvrplibRefusedBeforeItsMatrix) {
+  EXPECT_EQ(matrix_bytes(30'001, 1, 4), 3'600'240'004u);
+  // 6,000 nodes: one matrix of 32-bit entries is 137 MiB, refused under a 100 MiB cap with the
+  // file and the section named; the same file is read under no cap.
+  std::string text = "NAME : big\nTYPE : CVRP\nDIMENSION : 6000\nEDGE_WEIGHT_TYPE : EUC_2D\nCAPACITY : 100\n";
+  text += "NODE_COORD_SECTION\n";
+  for (int i = 1; i <= 6000; ++i) text += std::to_string(i) + " " + std::to_string(i % 997) + " " + std::to_string(i / 997) + "\n";
+  text += "DEMAND_SECTION\n";
+  for (int i = 1; i <= 6000; ++i) text += std::to_string(i) + " " + (i == 1 ? "0" : "1") + "\n";
+  text += "DEPOT_SECTION\n1\n-1\nEOF\n";
+  {
+    const MemoryLimit limit("100");
+    try {
+      (void)io::parse_cvrplib(text, "big.vrp");
+      FAIL() << "expected Error(OutOfMemory)";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::OutOfMemory);
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find("big.vrp: NODE_COORD_SECTION: 6000 locations need 137.3 MiB"), std::string::npos) << msg;
+      EXPECT_NE(msg.find("(4 bytes per entry)"), std::string::npos) << msg;
+    }
+  }
+  EXPECT_EQ(io::parse_cvrplib(text, "big.vrp").jobs.size(), 5999u);
 }
 
 TEST(MemoryBudget, RoadNetworkWithHugeNodeIdsRefused) {
