@@ -2,6 +2,9 @@
 
 #include "routesolve/distributed/work_queue.hpp"
 
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -38,6 +41,7 @@ std::vector<std::size_t> largest_first(const std::vector<std::uint64_t>& weights
 ItemResult run_isolated(const std::function<std::string()>& fn) {
   int fds[2];
   if (::pipe(fds) != 0) return {false, std::string("crashed: no pipe for the child process: ") + std::strerror(errno)};
+  [[maybe_unused]] const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     ::close(fds[0]);
@@ -46,6 +50,13 @@ ItemResult run_isolated(const std::function<std::string()>& fn) {
   }
   if (pid == 0) {
     ::close(fds[0]);
+#ifdef __linux__
+    // The child ends with its rank: killed with it (kill -9, the OOM killer), it would go on
+    // solving a file that is reported failed, and hold the rank's output pipes open, so that
+    // mpirun waits for it.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(4);
+#endif
     // First byte: 'o' (ok) or 'e' (error), then the text.
     std::string message;
     try {
