@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -109,8 +111,13 @@ std::string input_stamp(const fs::path& file) {
   return fmt::format("{}:{}", size, mtime.time_since_epoch().count());
 }
 
+/// Test hook (tests/mpi): under mpirun, a worker rank handed the input file of this name raises
+/// SIGKILL on itself (the rank, not the child that solves), as a rank killed by the OOM killer or
+/// lost with its node would; rank 0 then only serves, so that the rank that dies is never the server.
+constexpr const char* kTestKillRankOn = "ROUTESOLVE_TEST_KILL_RANK_ON";
+
 int run_batch(const std::vector<std::string>& inputs, const std::string& out_dir,
-              const RunOptions& o, bool resume) {
+              const RunOptions& o, bool resume, double rank_timeout) {
   const auto files = expand_inputs(inputs);
   if (files.empty()) throw invalid_input("batch", "no fleet files found in the given inputs");
   std::error_code ec;
@@ -238,9 +245,23 @@ int run_batch(const std::vector<std::string>& inputs, const std::string& out_dir
     }
     std::vector<std::size_t> order = distributed::largest_first(sizes);
     for (std::size_t& k : order) k = todo[k];
+    const char* kill_on = std::getenv(kTestKillRankOn);
+    if (kill_on != nullptr && *kill_on == '\0') kill_on = nullptr;
+    if (distributed::rank() == 0 && !o.quiet && !distributed::recovery_enabled())
+      fmt::print(stderr, "note: mpirun without --enable-recovery ends the whole job if a rank dies; with it, the "
+                         "batch goes on without that rank (docs/SCALING.md)\n");
+    distributed::QueueOptions queue;
+    queue.rank_timeout_seconds = rank_timeout;
+    queue.rank0_works = kill_on == nullptr;
     distributed::run_work_queue(
         order,
         [&](std::size_t i) {
+          if (kill_on != nullptr && distributed::rank() != 0 && files[i].filename() == kill_on) {
+            fmt::print(stderr, "{}: rank {} kills itself on {} (test hook)\n", kTestKillRankOn, distributed::rank(),
+                       files[i].string());
+            std::fflush(stderr);
+            std::raise(SIGKILL);
+          }
           const auto t0 = std::chrono::steady_clock::now();
           distributed::ItemResult r = distributed::run_isolated([&] { return solve_file(i); });
           const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -248,12 +269,16 @@ int run_batch(const std::vector<std::string>& inputs, const std::string& out_dir
           return r;
         },
         [&](std::size_t i, const distributed::ItemResult& r) {
+          if (r.lost) {  // the queue's own report: no seconds, no text from the rank
+            record(i, false, files[i].string() + ": " + r.text, 0.0);
+            return;
+          }
           const std::size_t space = r.text.find(' ');
           const double seconds = std::strtod(r.text.c_str(), nullptr);
           const std::string text = space == std::string::npos ? r.text : r.text.substr(space + 1);
           record(i, r.ok, text.starts_with("crashed:") ? files[i].string() + ": " + text : text, seconds);
         },
-        [] { return g_stop.load(); });
+        [] { return g_stop.load(); }, queue);
     if (distributed::rank() != 0) return 0;  // rank 0 writes the summary and says how it went
   }
   bar.finish();
@@ -277,6 +302,9 @@ int run_batch(const std::vector<std::string>& inputs, const std::string& out_dir
   fmt::print("{} files, {} ok, {} failed{}\n", rows.size(),
              rows.size() - static_cast<std::size_t>(failed), failed,
              g_stop.load() ? " (interrupted)" : "");
+  if (failed > 0 && distributed::distributed() && distributed::recovery_enabled() && !o.quiet)
+    fmt::print(stderr, "note: under mpirun --enable-recovery, Open MPI 4 ends the job with status 0 whatever the "
+                       "ranks return: summary.csv and {} say which files failed\n", kBatchStatusFile);
   return failed > 0 || g_stop.load() ? 1 : 0;
 }
 
@@ -313,6 +341,7 @@ void add_fleet_commands(CLI::App& app, int* exit_status) {
     RunOptions solve_opts, batch_opts, validate_opts;
     std::string input, output, out_dir, solution_file, solution_format = "auto";
     bool resume_batch = false;
+    double rank_timeout = 30.0;
     std::vector<std::string> batch_inputs;
   };
   auto s = std::make_shared<State>();
@@ -359,14 +388,24 @@ void add_fleet_commands(CLI::App& app, int* exit_status) {
   });
 
   auto* batch_cmd = app.add_subcommand("batch", "Solve many fleet files or folders of them");
+  batch_cmd->footer(
+      "Under `mpirun -n N` the files are shared out over the ranks. Run `mpirun --enable-recovery` so that a rank "
+      "that dies (killed, out of memory, node lost) fails only the file it held while the others finish; without it "
+      "Open MPI ends the whole job. Under --enable-recovery mpirun's exit status is 0 whatever happened: "
+      "summary.csv says which files failed (docs/SCALING.md).");
   batch_cmd->add_option("INPUT", s->batch_inputs, "Fleet files or folders")->required();
   batch_cmd->add_option("--out-dir", s->out_dir, "Folder for the solutions and summary.csv")
       ->required();
   add_run_options(*batch_cmd, s->batch_opts);
   batch_cmd->add_flag("--resume-batch", s->resume_batch,
                       "Skip the files OUT_DIR/batch_status.json records as solved with the same options");
+  batch_cmd->add_option("--rank-timeout", s->rank_timeout,
+                        "Under mpirun: seconds without a heartbeat after which a rank solving a file is taken for "
+                        "dead and its file reported failed (ranks beat every fifth of it)")
+      ->check(CLI::Range(0.1, 86400.0))
+      ->capture_default_str();
   batch_cmd->callback([s, exit_status] {
-    *exit_status = run_batch(s->batch_inputs, s->out_dir, s->batch_opts, s->resume_batch);
+    *exit_status = run_batch(s->batch_inputs, s->out_dir, s->batch_opts, s->resume_batch, s->rank_timeout);
   });
 
   auto* validate_cmd = app.add_subcommand("validate", "Check a solution against its problem");

@@ -62,5 +62,6 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "error (internal): {}\n", e.what());
     return fail(1);
   }
+  distributed::set_exit_status(exit_status);  // should MPI_Finalize hang after a rank was lost
   return exit_status;
 }

@@ -1,7 +1,8 @@
 // The tool under `mpirun --oversubscribe -n 2` and `-n 3` (docs/SCALING.md): a batch gives the
 // single process's summary and solutions, a failing file fails alone, --resume-batch works across
-// rank counts, the matrix is byte for byte the single process's, a decomposed solve is valid,
-// deterministic and no worse than its first search.
+// rank counts, a rank that dies fails its file alone (mpirun --enable-recovery), the matrix is byte
+// for byte the single process's, a decomposed solve is valid, deterministic and no worse than its
+// first search.
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -9,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -33,9 +35,13 @@ std::string mpirun_path() {
   return "";
 }
 
-/// `mpirun -n RANKS routesolve ARGS` (as root where CI runs so), stdout and stderr together.
-ToolRun run_mpi(int ranks, const std::string& args) {
-  std::string launcher = mpirun_path();
+/// `mpirun -n RANKS routesolve ARGS` (as root where CI runs so), stdout and stderr together;
+/// `prefix` goes before mpirun (variables, a timeout), `flags` after it.
+ToolRun run_mpi(int ranks, const std::string& args, const std::string& prefix = "", const std::string& flags = "") {
+  std::string launcher = prefix;
+  if (!launcher.empty()) launcher += " ";
+  launcher += mpirun_path();
+  if (!flags.empty()) launcher += " " + flags;
   launcher += " --oversubscribe";
   if (::geteuid() == 0) launcher += " --allow-run-as-root";
   launcher += " -n ";
@@ -132,6 +138,62 @@ TEST_P(MpiBatch, SameSummaryAndSolutionsAsOneProcessAndTheBrokenFileFailsAlone) 
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, MpiBatch, ::testing::Values(2, 3));
+
+/// summary.csv's rows without the seconds column, by file.
+std::map<std::string, std::string> summary_rows(const fs::path& dir) {
+  std::stringstream in(summary_without_seconds(dir));
+  std::map<std::string, std::string> rows;
+  for (std::string line; std::getline(in, line);) rows[line.substr(0, line.find(','))] = line;
+  return rows;
+}
+
+// A rank killed (SIGKILL, as by the OOM killer) while it solves a file, under `mpirun
+// --enable-recovery`: rank 0 hears no heartbeat for --rank-timeout, reports that file failed and
+// the other ranks finish the rest; the job ends by itself; --resume-batch solves the file again.
+TEST(MpiRankDeath, TheKilledRanksFileFailsAndTheOthersFinish) {
+  REQUIRE_MPIRUN();
+  ROUTESOLVE_REQUIRE_DATASET("cvrp/augerat/A/A-n32-k5.vrp");
+  const fs::path dir = temp_dir("mpi_rank_death", "kill9");
+  const fs::path in = batch_inputs(dir);
+  const std::string killed = (in / "A-n37-k6.vrp").string();
+  const ToolRun single = run_tool("batch " + in.string() + " --out-dir " + (dir / "one").string() + " --time-limit 0 -q");
+  EXPECT_EQ(single.exit_code, 1) << single.out;  // the broken file
+  // The test hook makes the (worker) rank handed A-n37-k6.vrp kill itself; timeout ends a hung job.
+  const ToolRun many = run_mpi(3, "batch " + in.string() + " --out-dir " + (dir / "many").string() +
+                                      " --time-limit 0 --rank-timeout 2",
+                               "ROUTESOLVE_TEST_KILL_RANK_ON=A-n37-k6.vrp timeout 60",
+                               "--enable-recovery -x ROUTESOLVE_TEST_KILL_RANK_ON");
+  ASSERT_NE(many.exit_code, 124) << "the job did not end by itself:\n" << many.out;
+  EXPECT_NE(many.out.find("kills itself on " + killed), std::string::npos) << many.out;
+  EXPECT_NE(many.out.find(killed + ": rank "), std::string::npos) << many.out;
+  EXPECT_NE(many.out.find("stopped answering while solving it"), std::string::npos) << many.out;
+  EXPECT_NE(many.out.find("11 files, 9 ok, 2 failed"), std::string::npos) << many.out;
+  // Every file in the summary; the killed one failed, the others as in one process.
+  const auto one_rows = summary_rows(dir / "one"), many_rows = summary_rows(dir / "many");
+  ASSERT_EQ(many_rows.size(), one_rows.size()) << read(dir / "many" / "summary.csv");
+  for (const auto& [file, row] : one_rows) {
+    ASSERT_TRUE(many_rows.count(file)) << file;
+    const std::string expected = file == killed ? file + ",0,0,0.000,0,failed," : row;
+    EXPECT_EQ(many_rows.at(file), expected);
+  }
+  for (const auto& e : fs::directory_iterator(dir / "one")) {
+    if (e.path().extension() == ".json" && e.path().filename() != "batch_status.json" &&
+        e.path().filename() != "A-n37-k6.json") {
+      EXPECT_EQ(solution_without_times(dir / "many" / e.path().filename()), solution_without_times(e.path()))
+          << e.path().filename();
+    }
+  }
+  EXPECT_FALSE(fs::exists(dir / "many" / "A-n37-k6.json"));
+  const json status = json::parse(read(dir / "many" / "batch_status.json"));
+  EXPECT_EQ(status["files"][killed]["status"], "failed") << status.dump(1);
+  // Resumed (no hook): the killed file is solved again, and the broken one tried again.
+  const ToolRun resumed = run_mpi(2, "batch " + in.string() + " --out-dir " + (dir / "many").string() +
+                                         " --time-limit 0 --resume-batch");
+  EXPECT_NE(resumed.out.find("9 file(s) already solved"), std::string::npos) << resumed.out;
+  EXPECT_EQ(summary_without_seconds(dir / "many"), summary_without_seconds(dir / "one"));
+  EXPECT_EQ(solution_without_times(dir / "many" / "A-n37-k6.json"), solution_without_times(dir / "one" / "A-n37-k6.json"));
+  fs::remove_all(dir);
+}
 
 /// Liechtenstein's roads and 250 points around Vaduz, some off the roads (unreachable pairs).
 struct MatrixInputs {

@@ -20,6 +20,19 @@ struct ItemResult {
   bool ok = false;
   std::string text;  ///< the work function's result when ok, else the failure's description (an
                      ///< exception's message, or "crashed: ..." when the item ended its process)
+  bool lost = false;  ///< set by the queue itself: the rank solving the item stopped answering (text
+                      ///< says which and for how long); the work function's text never came
+};
+
+/// How the queue runs under mpirun.
+struct QueueOptions {
+  /// A worker rank that holds an item and sends no heartbeat for this long (or that never asked
+  /// for work this long after the hand-out began) is taken for dead: its item is reported lost
+  /// and it is not waited for. Workers beat every rank_timeout / 5 (at most every 20 ms, at least
+  /// every 5 s) from a thread while they work. Rank 0's own work is never timed.
+  double rank_timeout_seconds = 30.0;
+  /// Rank 0 works too when MPI_THREAD_MULTIPLE was granted; false: it only serves.
+  bool rank0_works = true;
 };
 
 /// Hands `order` out one item at a time to whichever rank asks next. Every rank calls this (a
@@ -28,9 +41,14 @@ struct ItemResult {
 /// second thread and solves too when MPI_THREAD_MULTIPLE was granted, else it only serves.
 /// `stop()` true (checked by rank 0 before each hand-out) hands nothing more out. In a world of
 /// one it is a plain loop over `order`. Returns the number of items this rank ran.
+/// A worker rank that dies (under `mpirun --enable-recovery`; otherwise Open MPI ends the job) is
+/// found by its missing heartbeats (QueueOptions): its item comes to on_result with ok = false and
+/// lost = true, the others finish the rest, and every rank then knows (lost_rank(), world.hpp)
+/// that no collective may follow. A rank whose asks rank 0 leaves unanswered for rank_timeout
+/// (it was taken for dead) stops asking and returns.
 std::size_t run_work_queue(const std::vector<std::size_t>& order, const std::function<ItemResult(std::size_t)>& work,
                            const std::function<void(std::size_t, const ItemResult&)>& on_result,
-                           const std::function<bool()>& stop);
+                           const std::function<bool()>& stop, const QueueOptions& options = {});
 
 /// Runs `fn` in a forked child process and returns what it returned; ok = false with the reason
 /// when it threw (the exception's message), crashed ("crashed: signal 11 (Segmentation fault)") or exited

@@ -19,7 +19,10 @@ bool built_with_mpi() noexcept;
 bool launched_by_mpirun() noexcept;
 
 /// MPI for the life of main: MPI_Init_thread at construction when launched by mpirun (asking for
-/// MPI_THREAD_MULTIPLE), MPI_Finalize at destruction. Not copyable; one per process.
+/// MPI_THREAD_MULTIPLE), MPI_Finalize at destruction. Not copyable; one per process. After a rank
+/// was lost (lost_rank()), MPI_Finalize is given kFinalizeGraceSeconds: should it wait longer (for
+/// a message to the dead rank, say), the process ends without it, with the status given to
+/// set_exit_status.
 class Session {
  public:
   Session(int* argc, char*** argv);
@@ -37,6 +40,22 @@ int local_rank() noexcept;
 inline bool distributed() noexcept { return size() > 1; }
 /// True when rank 0 may run MPI calls on a second thread (MPI_THREAD_MULTIPLE granted).
 bool thread_multiple() noexcept;
+/// True when a second thread may make MPI calls while the first makes none (MPI_THREAD_SERIALIZED
+/// or more granted): a worker rank's heartbeat (work_queue.hpp).
+bool thread_serialized() noexcept;
+
+// ---- ranks that die (docs/SCALING.md, "A rank that dies") ---------------------------------------
+/// True when mpirun keeps the job running after a rank dies: Open MPI 4's `mpirun
+/// --enable-recovery` (or `--mca orte_enable_recovery 1`), which it passes to the ranks as
+/// OMPI_MCA_orte_enable_recovery. Without it Open MPI ends every rank when one exits abnormally.
+bool recovery_enabled() noexcept;
+/// Records that a rank of this world was taken for dead (rank 0) or that rank 0 said so (the
+/// others): no collective may follow, and MPI_Finalize is given a grace period only.
+void note_lost_rank() noexcept;
+bool lost_rank() noexcept;
+/// The status the process ends with should MPI_Finalize outlast its grace period.
+void set_exit_status(int status) noexcept;
+inline constexpr int kFinalizeGraceSeconds = 10;
 
 /// The device a rank uses when it was given none: its local rank modulo the node's devices.
 int rank_device(int device_count) noexcept;
