@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
@@ -13,6 +14,8 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <system_error>
+#include <vector>
 
 namespace routesolve::fuzz {
 
@@ -25,9 +28,26 @@ inline std::filesystem::path scratch_path(std::string_view suffix) {
   return name;
 }
 
+/// The scratch files this process wrote, removed when it exits (a run leaves nothing in $TMPDIR).
+struct ScratchFiles {
+  std::vector<std::filesystem::path> paths;
+  ScratchFiles() = default;
+  ScratchFiles(const ScratchFiles&) = delete;
+  ScratchFiles& operator=(const ScratchFiles&) = delete;
+  ~ScratchFiles() {
+    std::error_code ignored;
+    for (const auto& p : paths) std::filesystem::remove(p, ignored);
+  }
+  void add(const std::filesystem::path& p) {
+    if (std::find(paths.begin(), paths.end(), p) == paths.end()) paths.push_back(p);
+  }
+};
+
 /// Writes bytes to a scratch file (overwritten on every call) and returns its path.
 inline std::filesystem::path write_scratch(std::string_view suffix, const std::uint8_t* data, std::size_t size) {
+  static ScratchFiles written;
   const auto path = scratch_path(suffix);
+  written.add(path);
   std::FILE* f = std::fopen(path.c_str(), "wb");
   // The harness, not the parser, failed: say why before stopping (a finding of the long run was
   // an fopen failure here that left no reason behind).
