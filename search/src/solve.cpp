@@ -293,16 +293,24 @@ Solution solve(const Problem& problem, const SolveOptions& options, const Engine
     }
     const double per_visit = static_cast<double>(start_cost) / static_cast<double>(std::max<std::size_t>(1, routed));
     AnnealingSearch::Parameters parameters;
-    // One visit's cost at the start (0.3 of it cooled too early: 300k iterations per X instance
-    // with n <= 300 gave 0.94% mean gap against 0.85% at 1.0).
-    parameters.start_temperature = std::max(1e-3, 1.0 * per_visit);
-    parameters.end_temperature = std::max(1e-4, 0.001 * per_visit);
+    // The start temperature is one visit's cost on CVRP and three with time windows, cooling to
+    // a thousandth of it. With windows, against one visit, at equal CPU time (seeds 1-2): the
+    // generated 5,000-stop, 500-truck scenario at 60 s 359,357 -> 353,896 (-1.5%), Gehring &
+    // Homberger 1000 at 30 s -0.7% (R1) to +0.1% (C2), the 200-customer ones at 30 s -0.2% (RC1)
+    // to 0.0%; `benchmarks/quality` side by side, Solomon 0.27% -> 0.13% and Li & Lim 1.26% ->
+    // 0.86% mean gap. On CVRPLIB X (10 s, all 50, side by side) it was worse, 0.95% -> 1.06%,
+    // most on few long routes (X-n367-k17 0.82% -> 3.79%), hence windows only. Colder was worse
+    // everywhere (0.3 of a visit: 5,000 x 500 365,422, R2_10_1 +6%; on X at 300k iterations
+    // 0.94% mean gap against 0.85% at 1.0); 10 visits was no better than 3.
+    const double hot = model.windowed() ? 3.0 : 1.0;
+    parameters.start_temperature = std::max(1e-3, hot * per_visit);
+    parameters.end_temperature = std::max(1e-4, 0.001 * hot * per_visit);
     // Long budgets: cycles of 10,000 iterations per task (on the X instances n = 100..800 a
-    // 10 s budget on one core stays inside the first cycle), later ones from 0.3 of the start
-    // temperature, restarting from the best or one of 4 elite cycle ends (see
-    // annealing_search.hpp for what was measured).
+    // 10 s budget on one core stays inside the first cycle), later ones from 0.3 of one visit's
+    // cost, restarting from the best or one of 4 elite cycle ends (see annealing_search.hpp for
+    // what was measured).
     parameters.cycle_per_task = 10000.0;
-    parameters.restart_temperature = 0.3;
+    parameters.restart_temperature = 0.3 / hot;
     parameters.elite_pool = 4;
     // Long tours (time windows with long horizons) are rarely emptied or opened by a ruin of
     // about ten tasks: a fifth of the steps seed a new route with a removed task (Gehring &
