@@ -86,8 +86,9 @@ void check_matrix_memory(std::size_t n, std::size_t matrices, std::string_view w
   const std::uint64_t available = available_memory_bytes();
   if (available == 0 || needed <= available) return;  // unknown: let the allocator decide
   std::ostringstream msg;
-  msg << n << " locations need " << gib(needed) << " for " << matrices << " travel matrices of " << n << " x " << n
-      << " (" << entry_bytes << " bytes per entry), but only " << gib(available)
+  msg << n << " locations need " << gib(needed) << " for " << matrices
+      << (matrices == 1 ? " travel matrix of " : " travel matrices of ") << n << " x " << n << " (" << entry_bytes
+      << " bytes per entry), but only " << gib(available)
       << " of memory is available: use fewer locations or a machine with more memory";
   throw Error(ErrorCode::OutOfMemory, std::string(what) + (what.empty() ? "" : ": ") + msg.str());
 }
