@@ -151,9 +151,10 @@ void ProblemBuilder::check_matrices() const {
       if (mat.narrow()) scan(mat.data32());
       else scan(mat.data64());
     };
+    // A table the durations' storage holds too (CVRPLIB, Solomon: one table) is checked once.
     check_matrix(m.durations, base + ".durations");
-    if (!m.distances.empty()) check_matrix(m.distances, base + ".distances");
-    if (m.costs) check_matrix(*m.costs, base + ".costs");
+    if (!m.distances.empty() && !m.distances.shares(m.durations)) check_matrix(m.distances, base + ".distances");
+    if (m.costs && !m.costs->shares(m.durations) && !m.costs->shares(m.distances)) check_matrix(*m.costs, base + ".costs");
   }
 }
 

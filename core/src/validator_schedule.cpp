@@ -29,7 +29,10 @@ Arc Validator::arc(const TravelView& tv, std::size_t from, std::size_t to) const
     return a;
   }
   a.duration = tv.duration(from, to);
-  a.distance = (tv.distances && p_.has_distances()) ? tv.distance(from, to) : 0;
+  // A profile without distances has a table of zeros; others keep theirs even when the problem
+  // as a whole reports none (Problem::has_distances: some profile lacks them), as the schedule
+  // does, so that max_distance is checked on the profiles that have distances.
+  a.distance = tv.distances ? tv.distance(from, to) : 0;
   a.cost = tv.costs ? tv.cost(from, to) : 0;
   a.unreachable =
       a.duration >= kUnreachable || a.distance >= kUnreachable || a.cost >= kUnreachable;

@@ -10,47 +10,55 @@ namespace {
 
 // The k nearest of every task by c(a, b) + c(b, a), each entry saturated at kUnreachable so that
 // sums cannot overflow; ties broken by index. One pass over every pair, cache-friendly: the
-// tasks go in blocks, the column entries c(b, a) of a block are gathered once per block from
-// the rows of the matrix (the gather is what costs at 30,000 tasks: one page of each row per
-// block, so the blocks are large, and the gathered entries keep the matrix's width), then each
-// task of the block reads its own row. The candidates run in
-// index order, so a pair joins the k best so far only when its sum is below the worst of them
-// (a max-heap of k): the result is the k smallest (sum, index) pairs, in that order.
+// tasks go in blocks, in the order of their locations (so a block reads a few cache lines of each
+// row, whatever order the tasks were given in), the column entries c(b, a) of a block are
+// gathered once per block from the rows of the matrix (the gather is what costs at 30,000 tasks:
+// one page of each row per block, so the blocks are large, and the gathered entries keep the
+// matrix's width), then each task of the block reads its own row. A pair joins the k best so far
+// only when (sum, task index) is below the worst of them (a max-heap of k): the result is the k
+// smallest (sum, index) pairs, in that order, whatever order the candidates run in.
 template <typename Entry>
-void nearest(const Entry* costs, std::size_t stride, const std::vector<std::size_t>& loc, std::size_t k,
+void nearest(const Entry* costs, std::size_t stride, const std::vector<std::size_t>& task_loc, std::size_t k,
              std::vector<std::vector<std::size_t>>& lists) {
-  const std::size_t n = loc.size();
+  const std::size_t n = task_loc.size();
+  std::vector<std::size_t> task(n);  // task[i]: the task at position i, in the order of locations
+  for (std::size_t t = 0; t < n; ++t) task[t] = t;
+  std::stable_sort(task.begin(), task.end(), [&](std::size_t a, std::size_t b) { return task_loc[a] < task_loc[b]; });
+  std::vector<std::size_t> loc(n);
+  for (std::size_t i = 0; i < n; ++i) loc[i] = task_loc[task[i]];
   constexpr std::size_t kBlock = 256;
   auto entry = [&](std::size_t a, std::size_t b) {
     return static_cast<Entry>(std::min<std::int64_t>(std::int64_t{costs[a * stride + b]}, kUnreachable));
   };
-  std::vector<Entry> back(std::min(kBlock, n) * n);  // back[b * n + w] = c(loc[w], loc[t0 + b])
+  std::vector<Entry> back(std::min(kBlock, n) * n);  // back[b * n + w] = c(loc[w], loc[i0 + b])
   std::vector<std::pair<std::int64_t, std::size_t>> heap;
   heap.reserve(k + 1);
-  for (std::size_t t0 = 0; t0 < n; t0 += kBlock) {
-    const std::size_t block = std::min(kBlock, n - t0);
+  for (std::size_t i0 = 0; i0 < n; i0 += kBlock) {
+    const std::size_t block = std::min(kBlock, n - i0);
     for (std::size_t w = 0; w < n; ++w)
-      for (std::size_t b = 0; b < block; ++b) back[b * n + w] = entry(loc[w], loc[t0 + b]);
+      for (std::size_t b = 0; b < block; ++b) back[b * n + w] = entry(loc[w], loc[i0 + b]);
     for (std::size_t b = 0; b < block; ++b) {
-      const std::size_t t = t0 + b;
+      const std::size_t i = i0 + b;
       const Entry* col = back.data() + b * n;
-      const Entry* row = costs + loc[t] * stride;
+      const Entry* row = costs + loc[i] * stride;
       heap.clear();
       for (std::size_t w = 0; w < n; ++w) {
-        if (w == t) continue;
-        const std::int64_t c = std::min<std::int64_t>(std::int64_t{row[loc[w]]}, kUnreachable) + std::int64_t{col[w]};
+        if (w == i) continue;
+        const std::pair<std::int64_t, std::size_t> candidate{
+            std::min<std::int64_t>(std::int64_t{row[loc[w]]}, kUnreachable) + std::int64_t{col[w]}, task[w]};
         if (heap.size() < k) {
-          heap.emplace_back(c, w);
+          heap.push_back(candidate);
           std::push_heap(heap.begin(), heap.end());
-        } else if (c < heap.front().first) {
+        } else if (candidate < heap.front()) {
           std::pop_heap(heap.begin(), heap.end());
-          heap.back() = {c, w};
+          heap.back() = candidate;
           std::push_heap(heap.begin(), heap.end());
         }
       }
       std::sort_heap(heap.begin(), heap.end());
-      lists[t].reserve(heap.size());
-      for (const auto& [c, w] : heap) lists[t].push_back(w);
+      std::vector<std::size_t>& list = lists[task[i]];
+      list.reserve(heap.size());
+      for (const auto& [c, w] : heap) list.push_back(w);
     }
   }
 }

@@ -17,12 +17,14 @@
 #include "routesolve/search/solve.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <optional>
 #include <random>
 
 #include "routesolve/search/local_search.hpp"
+#include "routesolve/search/locality.hpp"
 #include "routesolve/search/neighbours.hpp"
 #include "routesolve/search/precheck.hpp"
 #include "routesolve/search/regret_insertion.hpp"
@@ -49,6 +51,16 @@ constexpr std::size_t kAdjacency = 100;         // string removal looks this far
 // rescans every pending task after each insertion: 40 s at 5,000 tasks and 500 vehicles).
 constexpr std::size_t kRegretTasks = 1500;
 constexpr std::size_t kDefaultIterations = 1000;  // per thread, when there is no time limit
+// From this many locations the search runs on a copy of the problem with its locations in
+// locality order (locality.hpp): the same decisions, so the same routes at fixed work. User CPU
+// seconds at fixed work and seed, before -> after: Gehring & Homberger 1000 -13%, CVRPLIB X-n979
+// -10%, X-n783 and X-n655 -5 to -10%, a generated 10,000-customer CVRP -24%, the 5,000-stop road
+// scenario -35%; within the noise at 200 and 400 locations (a 32-bit table of 400 x 400 is 640
+// KB, inside a core's L2). Not above 1 GiB of copied tables (16,384 locations in 32 bits): at
+// 30,000 customers the 3.6 GB copy took 24 s (most of it the kernel providing fresh pages on
+// this virtual machine) against 1.1 s gained per 3,000 iterations.
+constexpr std::size_t kLocalityLocations = 500;
+constexpr std::uint64_t kLocalityMaxBytes = std::uint64_t{1} << 30;
 
 /// Removes tasks from routes that schedule_route rejects until each is feasible (the segment
 /// model relaxes breaks and multiple time windows); returns the tasks taken out.
@@ -183,7 +195,10 @@ ParallelSearch::Chains chains_of(const SolveOptions& options, const Engine& engi
   return c;
 }
 
-Solution solve(const Problem& problem, const SolveOptions& options, const Engine& engine) {
+/// The search on `problem` (the user's, or a copy with its locations renumbered for the cache:
+/// the same tasks and vehicles, every arc the same value); checkpoints and the solution are the
+/// user's problem's.
+Solution solve_on(const Problem& problem, const Problem& user, const SolveOptions& options, const Engine& engine) {
   // Resuming: the budget left is the time limit minus what the earlier runs spent (a deadline
   // that is already over when nothing is left: Deadline(0) would mean no limit).
   const SolveCheckpoint* resume = options.resume.get();
@@ -210,7 +225,7 @@ Solution solve(const Problem& problem, const SolveOptions& options, const Engine
     }
   }
   const std::size_t hopeless = hopeless_tasks.size();
-  Checkpointer checkpoints(problem, options, hopeless_tasks);
+  Checkpointer checkpoints(user, options, hopeless_tasks);
   const SegmentModel model(problem);
   std::optional<Neighbours> adjacency;  // the search's (and a large construction's) nearest tasks
 
@@ -395,9 +410,9 @@ Solution solve(const Problem& problem, const SolveOptions& options, const Engine
   for (std::size_t v = 0; v < state.vehicle_count(); ++v) {
     const auto& tasks = state.route(v).tasks;
     if (tasks.empty()) continue;
-    ScheduleResult result = schedule(problem, v, tasks);
+    ScheduleResult result = schedule(user, v, tasks);
     if (!result.feasible)
-      throw Error(ErrorCode::Internal, "cpu backend: route of vehicle " + std::to_string(problem.vehicle(v).id) +
+      throw Error(ErrorCode::Internal, "cpu backend: route of vehicle " + std::to_string(user.vehicle(v).id) +
                                            " is infeasible for schedule_route");
     routes.push_back(std::move(result.route));
   }
@@ -414,11 +429,24 @@ Solution solve(const Problem& problem, const SolveOptions& options, const Engine
     u.reason = it != reasons.end() ? it->second : UnassignedReason::NotRouted;
     unassigned.push_back(u);
   }
-  Solution solution = make_solution(problem, std::move(routes), std::move(unassigned));
+  Solution solution = make_solution(user, std::move(routes), std::move(unassigned));
   solution.profile = {{"construction", construction_s}, {"local_search", search_s}};
   solution.backend = engine.backend;
   solution.iterations = iterations;
   report(options, deadline, state, hopeless, 1.0);
+  return solution;
+}
+
+Solution solve(const Problem& problem, const SolveOptions& options, const Engine& engine) {
+  // The copy counts against the time limit (0.2 s at 5,000 locations, 0.3 s at 10,000).
+  const auto start = std::chrono::steady_clock::now();
+  const ProblemPtr ordered = locality_ordered(problem, kLocalityLocations, kLocalityMaxBytes);
+  if (!ordered) return solve_on(problem, problem, options, engine);
+  const double ordering_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  SolveOptions rest = options;
+  rest.time_used_s += ordering_s;
+  Solution solution = solve_on(*ordered, problem, rest, engine);
+  solution.profile.insert(solution.profile.begin(), {"locality_order", ordering_s});
   return solution;
 }
 

@@ -281,6 +281,13 @@ class Problem {
   /// True when vehicle v has every skill task t requires.
   [[nodiscard]] bool compatible(std::size_t v, std::size_t t) const;
 
+  /// A copy whose location k is this problem's location order[k] (order: a permutation of
+  /// 0..locations()-1): the same tasks, vehicles and ids in the same order, every arc the same
+  /// value at the new indices, the spec's location indices renumbered and its matrices permuted
+  /// (tables shared here stay shared). Nothing is validated again. A plan (task indices per
+  /// vehicle) means the same in both; Step::location does not.
+  [[nodiscard]] std::shared_ptr<const Problem> relocated(const std::vector<std::size_t>& order) const;
+
   struct TravelData {
     std::size_t profile = 0;
     double speed_factor = 1.0;
