@@ -35,6 +35,9 @@ class BlinkInsertion {
     std::uint64_t asked = 0;         ///< requests so far
     std::vector<std::size_t> candidates;
     std::vector<char> tried;
+    /// Per vehicle class: members before this one are used or outside the region (a pass only
+    /// inserts, so a tour it finds used stays used until the pass ends).
+    std::vector<std::size_t> first_empty;
     [[nodiscard]] bool done() const noexcept { return next >= tasks.size(); }
   };
 
