@@ -138,8 +138,10 @@ void AnnealingSearch::cost_begin(double fraction) {
   current_.begin_change();
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   std::vector<std::size_t> tasks = removal_.apply(current_, rng_);
-  // Tasks left out before get another chance (a bounded number, for speed).
-  std::vector<std::size_t> waiting = current_.unassigned_tasks();
+  // Tasks left out before get another chance (a bounded number, for speed). The ruined tasks are
+  // all the unassigned ones when the solution had none before (no scan of every task then).
+  std::vector<std::size_t> waiting;
+  if (static_cast<std::size_t>(current_.score().unassigned) > tasks.size()) waiting = current_.unassigned_tasks();
   std::erase_if(waiting, [&](std::size_t t) { return !current_.may_insert(t); });
   if (waiting.size() > tasks.size() + 16) {
     std::shuffle(waiting.begin(), waiting.end(), rng_);

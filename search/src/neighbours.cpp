@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
+#include <stdexcept>
 #include <utility>
 
 namespace routesolve::search {
@@ -19,7 +21,7 @@ namespace {
 // smallest (sum, index) pairs, in that order, whatever order the candidates run in.
 template <typename Entry>
 void nearest(const Entry* costs, std::size_t stride, const std::vector<std::size_t>& task_loc, std::size_t k,
-             std::vector<std::vector<std::size_t>>& lists) {
+             std::vector<std::uint32_t>& lists) {
   const std::size_t n = task_loc.size();
   std::vector<std::size_t> task(n);  // task[i]: the task at position i, in the order of locations
   for (std::size_t t = 0; t < n; ++t) task[t] = t;
@@ -56,9 +58,8 @@ void nearest(const Entry* costs, std::size_t stride, const std::vector<std::size
         }
       }
       std::sort_heap(heap.begin(), heap.end());
-      std::vector<std::size_t>& list = lists[task[i]];
-      list.reserve(heap.size());
-      for (const auto& [c, w] : heap) list.push_back(w);
+      std::uint32_t* list = lists.data() + task[i] * k;
+      for (const auto& [c, w] : heap) *list++ = static_cast<std::uint32_t>(w);
     }
   }
 }
@@ -67,13 +68,16 @@ void nearest(const Entry* costs, std::size_t stride, const std::vector<std::size
 
 Neighbours::Neighbours(const Problem& problem, std::size_t k) {
   const std::size_t n = problem.tasks().size();
-  lists_.resize(n);
   if (problem.vehicles().empty() || n == 0 || k == 0) return;
+  if (n > std::numeric_limits<std::uint32_t>::max()) throw std::length_error("Neighbours: more tasks than 32-bit indices hold");
+  k_ = std::min(k, n - 1);
+  if (k_ == 0) return;
+  lists_.resize(n * k_);
   const TravelView tv = problem.travel(0);
   std::vector<std::size_t> loc(n);
   for (std::size_t t = 0; t < n; ++t) loc[t] = problem.task(t).location;
-  if (tv.costs.narrow()) nearest(static_cast<const std::int32_t*>(tv.costs.data()), tv.n, loc, k, lists_);
-  else nearest(static_cast<const std::int64_t*>(tv.costs.data()), tv.n, loc, k, lists_);
+  if (tv.costs.narrow()) nearest(static_cast<const std::int32_t*>(tv.costs.data()), tv.n, loc, k_, lists_);
+  else nearest(static_cast<const std::int64_t*>(tv.costs.data()), tv.n, loc, k_, lists_);
 }
 
 }  // namespace routesolve::search
