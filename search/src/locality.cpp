@@ -64,9 +64,12 @@ std::vector<std::size_t> hilbert_order(const std::vector<std::size_t>& locations
     y0 = std::min(y0, p.coords[l]->lat);
     y1 = std::max(y1, p.coords[l]->lat);
   }
+  // (Coordinates spanning more than a double holds give NaN or infinite shares: those go to
+  // the edge of the grid, so the order is still a permutation.)
   auto cell = [](double v, double lo, double hi) {
-    if (!(hi > lo)) return std::uint32_t{0};
-    const double f = std::clamp((v - lo) / (hi - lo), 0.0, 1.0);
+    const double f = (v - lo) / (hi - lo);
+    if (!(f > 0.0)) return std::uint32_t{0};
+    if (f >= 1.0) return std::uint32_t{65535};
     return static_cast<std::uint32_t>(f * 65535.0);
   };
   std::vector<std::pair<std::uint64_t, std::size_t>> keyed;

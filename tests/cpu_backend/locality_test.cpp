@@ -124,6 +124,21 @@ TEST(Locality, HilbertOrderIsAPermutationWithTheUnusedLocationsLast) {
   EXPECT_LT(along, 0.5 * given);
 }
 
+TEST(Locality, CoordinatesBeyondWhatADifferenceHoldsStillGiveAPermutation) {
+  const auto points = random_points(40, 7);
+  ProblemSpec spec = points_spec(points);
+  for (std::size_t l = 1; l < 40; ++l) {
+    JobSpec j = make_job(static_cast<Id>(l), l, 1);
+    j.location.coords = Coordinates{l == 1 ? 1e308 : l == 2 ? -1e308 : points[l].first, points[l].second};
+    spec.jobs.push_back(j);
+  }
+  VehicleSpec v = make_vehicle(1, 0, 100);
+  v.start->coords = v.end->coords = Coordinates{points[0].first, points[0].second};
+  spec.vehicles.push_back(v);
+  const ProblemPtr p = Problem::create(std::move(spec));
+  expect_permutation(locality_order(*p), 40);  // every place has coordinates: the Hilbert curve
+}
+
 TEST(Locality, WithoutCoordinatesTheOrderIsANearestNeighbourChain) {
   const ProblemPtr p = mixed_problem(90, 3, false, 2);
   const std::vector<std::size_t> order = locality_order(*p);
