@@ -28,10 +28,6 @@ Matrix permuted(const Matrix& m, const std::vector<std::size_t>& order) {
   return Matrix(m.size(), permuted(m.data64(), m.size(), order));  // stays 64-bit: some entry needs it
 }
 
-const void* storage(const Matrix& m) {
-  return m.narrow() ? static_cast<const void*>(m.data32()) : static_cast<const void*>(m.data64());
-}
-
 }  // namespace
 
 std::shared_ptr<const Problem> Problem::relocated(const std::vector<std::size_t>& order) const {
@@ -74,8 +70,8 @@ std::shared_ptr<const Problem> Problem::relocated(const std::vector<std::size_t>
   std::map<const void*, Matrix> matrices;  // old storage -> its permuted matrix
   auto reorder = [&](const Matrix& m) {
     if (m.empty()) return m;
-    auto it = matrices.find(storage(m));
-    if (it == matrices.end()) it = matrices.emplace(storage(m), permuted(m, order)).first;
+    auto it = matrices.find(m.storage());
+    if (it == matrices.end()) it = matrices.emplace(m.storage(), permuted(m, order)).first;
     return it->second;
   };
   for (const auto& [name, pm] : spec_.matrices) {
@@ -107,8 +103,7 @@ std::shared_ptr<const Problem> Problem::relocated(const std::vector<std::size_t>
   // The travel tables: a spec matrix's table points at its permuted matrix, a converted copy is
   // permuted into the new problem's own copy (the tables' storage: old pointer -> new table).
   std::map<const void*, TravelTable> tables;
-  for (const auto& [old, m] : matrices)
-    tables[old] = m.narrow() ? TravelTable(m.data32()) : TravelTable(m.data64());
+  for (const auto& [old, m] : matrices) tables[old] = TravelTable(m.storage(), m.narrow());
   p->travel_.resize(travel_.size());
   for (std::size_t t = 0; t < travel_.size(); ++t) {
     const TravelData& from = travel_[t];

@@ -110,17 +110,13 @@ std::vector<std::size_t> chain_order(const std::vector<std::size_t>& locations, 
   return order;
 }
 
-const void* storage(const Matrix& m) {
-  return m.narrow() ? static_cast<const void*>(m.data32()) : static_cast<const void*>(m.data64());
-}
-
 /// Bytes a copy of the problem would add: the spec's distinct matrices and the travel tables
 /// the problem converted for itself (speed factors, per-km costs).
 std::uint64_t copy_bytes(const Problem& problem) {
   std::map<const void*, std::uint64_t> tables;
   for (const auto& [name, pm] : problem.spec().matrices)
     for (const Matrix* m : {&pm.durations, &pm.distances, pm.costs ? &*pm.costs : nullptr})
-      if (m && !m->empty()) tables[storage(*m)] = matrix_bytes(m->size(), 1, m->narrow() ? 4 : 8);
+      if (m && !m->empty()) tables[m->storage()] = matrix_bytes(m->size(), 1, m->narrow() ? 4 : 8);
   for (std::size_t t = 0; t < problem.travel_count(); ++t) {
     const TravelView tv = problem.travel_by_index(t);
     for (const TravelTable* table : {&tv.durations, &tv.distances, &tv.costs})

@@ -161,6 +161,11 @@ class Matrix {
   [[nodiscard]] const std::int64_t* data64() const noexcept {
     return data_ && !narrow_ ? data_->wide.data() : nullptr;
   }
+  /// The storage in whichever width it has (data32() or data64()); null when empty. Equal for
+  /// matrices that share their storage.
+  [[nodiscard]] const void* storage() const noexcept {
+    return narrow_ ? static_cast<const void*>(data32()) : static_cast<const void*>(data64());
+  }
   /// The whole matrix in 64 bits (a copy when stored in 32).
   [[nodiscard]] std::vector<std::int64_t> values() const {
     if (!data_) return {};
