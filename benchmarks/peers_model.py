@@ -27,7 +27,7 @@ class Problem:
     kind: str  # "cvrp" | "vrptw" | "pdptw"
     scale: int  # internal units per output unit (1, 10 or 1000)
     coords: list[tuple[float, float]]
-    dist: list[list[int]]  # travel time = distance = cost, internal units
+    dist: list[list[int]]  # travel time = distance = cost, internal units (or PlanarArcs)
     depot: int
     capacity: int
     fleet: int  # vehicles available (the file's; CVRPLIB without VEHICLES: customers)
@@ -93,6 +93,45 @@ def planar_matrix(coords: list[tuple[float, float]], arc) -> list[list[int]]:
     return m
 
 
+class PlanarArcs:
+    """planar_matrix's values, each computed when read (dist[i][j]): for checks that read a few
+    arcs per node, without the n x n lists (100 million Python ints at 10,000 customers)."""
+
+    def __init__(self, coords: list[tuple[float, float]], arc):
+        self.coords, self.arc = coords, arc
+
+    def __len__(self) -> int:
+        return len(self.coords)
+
+    def __getitem__(self, i: int) -> "_ArcRow":
+        if not 0 <= i < len(self.coords):
+            raise IndexError(i)
+        return _ArcRow(self, i)
+
+    def value(self, i: int, j: int) -> int:
+        a, b = min(i, j), max(i, j)  # as planar_matrix: from the lower index to the higher
+        if a == b:
+            return 0
+        return self.arc(self.coords[a][0] - self.coords[b][0], self.coords[a][1] - self.coords[b][1])
+
+
+class _ArcRow:
+    def __init__(self, arcs: PlanarArcs, i: int):
+        self.arcs, self.i = arcs, i
+
+    def __len__(self) -> int:
+        return len(self.arcs)
+
+    def __getitem__(self, j: int) -> int:
+        if not 0 <= j < len(self.arcs):
+            raise IndexError(j)
+        return self.arcs.value(self.i, j)
+
+
+def arc_values(coords: list[tuple[float, float]], arc, lazy: bool):
+    return PlanarArcs(coords, arc) if lazy else planar_matrix(coords, arc)
+
+
 # ---- readers ---------------------------------------------------------------------------------
 
 
@@ -101,7 +140,7 @@ def _number(token: str) -> float:
     return int(v) if v.is_integer() else v
 
 
-def read_cvrplib(path: Path) -> Problem:
+def read_cvrplib(path: Path, lazy_arcs: bool = False) -> Problem:
     header: dict[str, str] = {}
     coords: dict[int, tuple[float, float]] = {}
     demands: dict[int, int] = {}
@@ -142,7 +181,7 @@ def read_cvrplib(path: Path) -> Problem:
     pts = [coords[i] for i in range(1, n + 1)]
     fleet = int(header["VEHICLES"]) if "VEHICLES" in header else max(1, n - 1)
     return Problem(name=header.get("NAME", path.stem), kind="cvrp", scale=1, coords=pts,
-                   dist=planar_matrix(pts, nint_distance), depot=0,
+                   dist=arc_values(pts, nint_distance, lazy_arcs), depot=0,
                    capacity=int(header["CAPACITY"]), fleet=fleet,
                    demand=[demands[i] for i in range(1, n + 1)], service=[0] * n,
                    tw=[(0, INF_TIME)] * n, ids=list(range(1, n + 1)))
@@ -154,7 +193,7 @@ def _planar(truncate: bool):
     return 1000, (lambda dx, dy: nint_distance(dx, dy, 1000))
 
 
-def read_solomon(path: Path, truncate: bool) -> Problem:
+def read_solomon(path: Path, truncate: bool, lazy_arcs: bool = False) -> Problem:
     lines = path.read_text().splitlines()
     factor, arc = _planar(truncate)
     fleet = capacity = None
@@ -174,12 +213,12 @@ def read_solomon(path: Path, truncate: bool) -> Problem:
     pts = [(r[1], r[2]) for r in rows]
     sc = lambda v: int(round(v * factor))  # noqa: E731
     return Problem(name=lines[0].strip() or path.stem, kind="vrptw", scale=factor, coords=pts,
-                   dist=planar_matrix(pts, arc), depot=0, capacity=capacity, fleet=fleet,
+                   dist=arc_values(pts, arc, lazy_arcs), depot=0, capacity=capacity, fleet=fleet,
                    demand=[int(r[3]) for r in rows], service=[sc(r[6]) for r in rows],
                    tw=[(sc(r[4]), sc(r[5])) for r in rows], ids=list(range(len(rows))))
 
 
-def read_lilim(path: Path, truncate: bool) -> Problem:
+def read_lilim(path: Path, truncate: bool, lazy_arcs: bool = False) -> Problem:
     lines = [ln.split() for ln in path.read_text().splitlines() if ln.strip()]
     fleet, capacity = int(lines[0][0]), int(lines[0][1])
     rows = [[_number(v) for v in t] for t in lines[1:]]
@@ -190,19 +229,20 @@ def read_lilim(path: Path, truncate: bool) -> Problem:
         partner[i] = int(r[8]) if r[7] == 0 else int(r[7])
     pts = [(r[1], r[2]) for r in rows]
     return Problem(name=path.stem, kind="pdptw", scale=factor, coords=pts,
-                   dist=planar_matrix(pts, arc), depot=0, capacity=capacity, fleet=fleet,
+                   dist=arc_values(pts, arc, lazy_arcs), depot=0, capacity=capacity, fleet=fleet,
                    demand=[int(r[3]) for r in rows], service=[sc(r[6]) for r in rows],
                    tw=[(sc(r[4]), sc(r[5])) for r in rows], ids=list(range(len(rows))),
                    partner=partner)
 
 
-def read_problem(path: Path, input_format: str, truncate: bool) -> Problem:
+def read_problem(path: Path, input_format: str, truncate: bool, lazy_arcs: bool = False) -> Problem:
+    """The instance's model; lazy_arcs: dist is a PlanarArcs (each arc computed when read)."""
     if input_format == "cvrplib":
-        return read_cvrplib(path)
+        return read_cvrplib(path, lazy_arcs)
     if input_format == "solomon":
-        return read_solomon(path, truncate)
+        return read_solomon(path, truncate, lazy_arcs)
     if input_format == "lilim":
-        return read_lilim(path, truncate)
+        return read_lilim(path, truncate, lazy_arcs)
     raise Unsupported(f"format {input_format}")
 
 

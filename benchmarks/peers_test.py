@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Tests of benchmarks/peers without the peers' virtual environment: arc values, the readers,
-the replay (cost, capacity, windows, pairs, fleet, missing and repeated tasks), the VROOM
-solution files it writes, wins and summaries, and --dry-run on a tiny datasets folder.
+"""Tests of benchmarks/peers without the peers' virtual environment: arc values (a full matrix
+and computed when read), the readers, the replay (cost, capacity, windows, pairs, fleet, missing
+and repeated tasks), the VROOM solution files it writes, wins and summaries, and --dry-run on a
+tiny datasets folder.
 With PEERS_TEST_ROUTESOLVE set to a routesolve binary, the written files are also checked by
 `routesolve validate` (CTest passes the built one). Standard library only.
 
@@ -86,6 +87,17 @@ class Readers(Files):
         self.assertEqual(p.service[1], 50)
         exact = read_problem(path, "solomon", False)
         self.assertEqual((exact.scale, exact.dist[0][1], exact.tw[1]), (1000, 1414, (20000, 30000)))
+
+    def test_lazy_arcs_are_the_matrix(self):
+        for name, text, fmt, truncate in (("t.vrp", VRP, "cvrplib", False),
+                                          ("s.txt", SOLOMON, "solomon", True),
+                                          ("l.txt", LILIM, "lilim", False)):
+            path = self.write(name, text)
+            full, lazy = read_problem(path, fmt, truncate), read_problem(path, fmt, truncate, lazy_arcs=True)
+            self.assertEqual([list(row) for row in lazy.dist], full.dist)
+            self.assertEqual(lazy.upper_bound(), full.upper_bound())
+        with self.assertRaises(IndexError):
+            lazy.dist[0][len(full.dist)]
 
     def test_lilim_pairs(self):
         p = read_problem(self.write("t.txt", LILIM), "lilim", False)
