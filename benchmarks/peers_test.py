@@ -12,7 +12,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import unittest
 from pathlib import Path
 from types import SimpleNamespace
@@ -22,6 +21,7 @@ sys.path.insert(0, str(HERE))
 from peers_model import (Unsupported, bounded_fleet, nint_distance, read_problem, replay,  # noqa: E402
                          routes_from_vroom, truncated_distance, vroom_solution)
 from peers_report import mark_wins, set_summary  # noqa: E402
+from bench_testing import Files  # noqa: E402
 
 # Depot (0,0), customers at (3,4) (5,0) (0,5): arcs 5 everywhere from the depot.
 VRP = ("NAME : tiny\nTYPE : CVRP\nDIMENSION : 4\nEDGE_WEIGHT_TYPE : EUC_2D\nCAPACITY : 10\n"
@@ -33,21 +33,6 @@ SOLOMON = ("TINY\n\nVEHICLE\nNUMBER     CAPACITY\n  2         10\n\nCUSTOMER\n"
            "    1      1          1          4         20         30          5\n"
            "    2      2          2          4          0         10          5\n")
 LILIM = ("2 10 1\n0 0 0 0 0 1000 0 0 0\n1 3 4 3 0 1000 10 0 2\n2 5 0 -3 0 1000 10 1 0\n")
-
-
-class Files(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.dir = Path(self.tmp.name)
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def write(self, name, text):
-        p = self.dir / name
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
-        return p
 
 
 class Arcs(unittest.TestCase):

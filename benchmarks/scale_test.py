@@ -10,7 +10,6 @@ library only.
 import json
 import os
 import sys
-import tempfile
 import unittest
 from importlib.machinery import SourceFileLoader
 from importlib.util import module_from_spec, spec_from_loader
@@ -22,6 +21,8 @@ HERE = Path(__file__).resolve().parent
 _loader = SourceFileLoader("scale", str(HERE / "scale"))
 scale = module_from_spec(spec_from_loader("scale", _loader))
 _loader.exec_module(scale)
+sys.path.insert(0, str(HERE))
+from bench_testing import Files  # noqa: E402
 
 # Depot (0,0), customers at (3,4) (5,0) (0,5) with demands 4, 5, 6 and capacity 10: arcs 5 from
 # the depot, [[1, 2], [3]] costs 5 + 4 + 5 + 10 = 24.
@@ -82,22 +83,6 @@ class Comparison(unittest.TestCase):
         bad = row(status="infeasible")
         self.assertTrue(scale.pyvrp_cells(bad).startswith(" INVALID (replay: route 1: load 15"))
         self.assertEqual(scale.pyvrp_cells({"backend": "cpu"}).count("-"), 7)
-
-
-class Files(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.dir = Path(self.tmp.name)
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def write(self, name, text, mode=0o644):
-        p = self.dir / name
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
-        p.chmod(mode)
-        return p
 
 
 class BestKnown(Files):
