@@ -217,6 +217,9 @@ class Session : public std::enable_shared_from_this<Session> {
     res_->body() = std::move(r.body);
     res_->prepare_payload();
     bytes_out_ = res_->body().size();
+    // Counted and logged before the write: a client that has read the answer and asks /metrics
+    // at once must find its request counted.
+    record_request();
     stream_.expires_after(ms(state_.context.options.write_timeout_s));
     http::async_write(stream_, *res_, [self = shared_from_this(), keep_alive](beast::error_code ec, std::size_t) {
       self->res_.reset();
@@ -238,12 +241,14 @@ class Session : public std::enable_shared_from_this<Session> {
     bytes_in_ = bytes_out_ = 0;
     endpoint_ = "other";
     client_gone_ = false;
+    recorded_ = false;
   }
 
-  /// The access log line and the request counters.
-  void end_request() {
-    if (!in_request_) return;
-    in_request_ = false;
+  /// The request counters and the access log line (milliseconds until the answer was ready to
+  /// write), once per request.
+  void record_request() {
+    if (!in_request_ || recorded_) return;
+    recorded_ = true;
     Context& c = state_.context;
     c.metrics.count_request(endpoint_, status_);
     if (c.options.access_log) {
@@ -255,6 +260,13 @@ class Session : public std::enable_shared_from_this<Session> {
       const std::lock_guard lock(state_.log_mutex);
       std::fputs(line.c_str(), stderr);
     }
+  }
+
+  /// The request is over (answered, or the connection closed): recorded if it was not yet.
+  void end_request() {
+    if (!in_request_) return;
+    record_request();
+    in_request_ = false;
     --state_.active;
   }
 
@@ -295,7 +307,7 @@ class Session : public std::enable_shared_from_this<Session> {
   Clock::time_point t0_{};
   unsigned status_ = 0;
   std::size_t bytes_in_ = 0, bytes_out_ = 0, drained_ = 0;
-  bool keep_alive_ = false, in_request_ = false, client_gone_ = false;
+  bool keep_alive_ = false, in_request_ = false, client_gone_ = false, recorded_ = false;
 };
 
 void accept_next(tcp::acceptor& acceptor, net::io_context& ioc, ServerState& state) {
