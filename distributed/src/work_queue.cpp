@@ -101,6 +101,19 @@ ItemResult run_isolated(const std::function<std::string()>& fn) {
   return {got[0] == 'o', got.substr(1)};
 }
 
+namespace {
+
+/// `work(item)`, its exception turned into a failed result.
+ItemResult run_item(const std::function<ItemResult(std::size_t)>& work, std::size_t item) {
+  try {
+    return work(item);
+  } catch (const std::exception& e) {
+    return {false, e.what()};
+  }
+}
+
+}  // namespace
+
 #ifdef ROUTESOLVE_HAVE_MPI
 namespace {
 
@@ -143,24 +156,91 @@ struct Peer {
   Clock::time_point heard, handed;
 };
 
+/// Rank 0's own asks when it works too: they pass between its worker and its server thread in
+/// memory, not as MPI messages to itself (a rank's messages to itself, sent and matched on two
+/// threads, are where an MPI library's thread support is least exercised).
+class LocalAsks {
+ public:
+  /// The worker: reports `done` (-1: none) and its result, and waits for the next item (-1: none).
+  long long ask(long long done, ItemResult result) {
+    std::unique_lock<std::mutex> lock(m_);
+    done_ = done;
+    result_ = std::move(result);
+    asking_ = true;
+    answered_ = false;
+    cv_.wait(lock, [this] { return answered_; });
+    return item_;
+  }
+  /// The server: takes a pending ask, if any.
+  bool take(long long& done, ItemResult& result) {
+    const std::lock_guard<std::mutex> lock(m_);
+    if (!asking_) return false;
+    asking_ = false;
+    done = done_;
+    result = std::move(result_);
+    return true;
+  }
+  /// The server: answers the ask it took.
+  void answer(long long item) {
+    {
+      const std::lock_guard<std::mutex> lock(m_);
+      item_ = item;
+      answered_ = true;
+    }
+    cv_.notify_all();
+  }
+
+ private:
+  std::mutex m_;
+  std::condition_variable cv_;
+  bool asking_ = false, answered_ = false;
+  long long done_ = -1, item_ = -1;
+  ItemResult result_;
+};
+
 /// Rank 0's server: answers every ask with the next item until each rank that asks was told "no
 /// more" or was taken for dead (silent for the rank timeout while it held an item, or before it
-/// ever asked). Rank 0's own asks (rank0_asks) are never timed: they come from this process.
-void serve(MPI_Comm comm, bool rank0_asks, const std::vector<std::size_t>& order,
+/// ever asked). Rank 0's own asks come through `local` (null: rank 0 does not work) and are never
+/// timed.
+void serve(MPI_Comm comm, LocalAsks* local, const std::vector<std::size_t>& order,
            const std::function<void(std::size_t, const ItemResult&)>& on_result, const std::function<bool()>& stop,
            double timeout) {
   const auto start = Clock::now();
   std::vector<Peer> peers(static_cast<std::size_t>(size()));
   int waiting = 0;
-  for (std::size_t r = rank0_asks ? 0 : 1; r < peers.size(); ++r) {
+  for (std::size_t r = local ? 0 : 1; r < peers.size(); ++r) {
     peers[r].expected = true;
     peers[r].heard = start;
     ++waiting;
   }
   std::size_t next = 0;
+  // The next item for a rank that asks (-1: none left, or the batch is stopping, or the rank was
+  // told so already).
+  const auto hand_out = [&](Peer& p, Clock::time_point now) {
+    p.asked = true;
+    long long item = -1;
+    if (!p.done && next < order.size() && !(stop && stop())) item = static_cast<long long>(order[next++]);
+    p.item = item;
+    p.handed = now;
+    if (item < 0 && !p.done) {
+      p.done = true;
+      --waiting;
+    }
+    return item;
+  };
   std::string buf;
   auto checked = start;
   for (int idle = 0; waiting > 0;) {
+    if (long long done = -1; local) {
+      if (ItemResult r; local->take(done, r)) {
+        idle = 0;
+        Peer& self = peers[0];
+        self.heard = Clock::now();
+        if (done >= 0) on_result(static_cast<std::size_t>(done), r);
+        local->answer(hand_out(self, self.heard));
+        continue;
+      }
+    }
     MPI_Status st;
     int found = 0;
     MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &found, &st);
@@ -202,16 +282,8 @@ void serve(MPI_Comm comm, bool rank0_asks, const std::vector<std::size_t>& order
     std::memcpy(&done, buf.data(), sizeof done);
     // A rank taken for dead that answers after all: its item was reported lost already.
     if (done >= 0 && !p.dead) on_result(static_cast<std::size_t>(done), {buf[sizeof done] != '\0', buf.substr(kHeader)});
-    p.asked = true;
     p.beats = buf[sizeof done + 1] != '\0';
-    long long item = -1;
-    if (!p.done && next < order.size() && !(stop && stop())) item = static_cast<long long>(order[next++]);
-    p.item = item;
-    p.handed = now;
-    if (item < 0 && !p.done) {
-      p.done = true;
-      --waiting;
-    }
+    long long item = hand_out(p, now);
     MPI_Send(&item, 1, MPI_LONG_LONG, st.MPI_SOURCE, kTagAssign, comm);
   }
 }
@@ -271,10 +343,11 @@ bool await_assignment(MPI_Comm comm, std::mutex& mpi, long long& item, double li
   }
 }
 
+/// A worker rank: asks rank 0 for items and runs them until told "no more" (or taken for dead).
 std::size_t work_loop(MPI_Comm comm, const std::function<ItemResult(std::size_t)>& work, double timeout) {
-  // Rank 0's own work needs no heartbeat (the server is in this process); a worker whose MPI
-  // gives no second thread cannot send one, and says so in its asks (rank 0 then never times it).
-  const bool beats = rank() != 0 && thread_serialized();
+  // A worker whose MPI gives no second thread cannot send heartbeats, and says so in its asks
+  // (rank 0 then never times it).
+  const bool beats = thread_serialized();
   const double period = std::clamp(timeout / 5.0, 0.02, 5.0);
   std::mutex mpi;
   std::size_t ran = 0;
@@ -285,7 +358,7 @@ std::size_t work_loop(MPI_Comm comm, const std::function<ItemResult(std::size_t)
       MPI_Send(ask.data(), static_cast<int>(ask.size()), MPI_CHAR, 0, kTagAsk, comm);
     }
     long long item = -1;
-    if (!await_assignment(comm, mpi, item, rank() == 0 ? 0.0 : timeout)) {
+    if (!await_assignment(comm, mpi, item, timeout)) {
       // Rank 0 answers within milliseconds: it took this rank for dead and no longer serves.
       std::fprintf(stderr, "rank %d: no answer from rank 0 in %s s (taken for dead): leaving the batch\n", rank(),
                    one_decimal(timeout).c_str());
@@ -297,14 +370,25 @@ std::size_t work_loop(MPI_Comm comm, const std::function<ItemResult(std::size_t)
     {
       std::optional<Heartbeat> heartbeat;
       if (beats) heartbeat.emplace(comm, mpi, item, period);
-      try {
-        r = work(static_cast<std::size_t>(item));
-      } catch (const std::exception& e) {
-        r = {false, e.what()};
-      }
+      r = run_item(work, static_cast<std::size_t>(item));
     }
     ++ran;
     ask = pack(item, r, beats);
+  }
+}
+
+/// Rank 0 as a worker: the same loop, its asks answered by its server thread in memory (no
+/// heartbeat, never timed: the server is in this process).
+std::size_t local_work_loop(LocalAsks& local, const std::function<ItemResult(std::size_t)>& work) {
+  std::size_t ran = 0;
+  long long done = -1;
+  ItemResult r;
+  for (;;) {
+    const long long item = local.ask(done, std::move(r));
+    if (item < 0) return ran;
+    r = run_item(work, static_cast<std::size_t>(item));
+    done = item;
+    ++ran;
   }
 }
 
@@ -320,13 +404,15 @@ std::size_t run_work_queue(const std::vector<std::size_t>& order, const std::fun
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     std::size_t ran = 0;
     if (rank() == 0) {
-      if (thread_multiple() && options.rank0_works) {
-        // Rank 0 works too: the server answers on its own thread, rank 0's asks included.
-        std::thread server([&] { serve(comm, true, order, on_result, stop, options.rank_timeout_seconds); });
-        ran = work_loop(comm, work, options.rank_timeout_seconds);
+      if (thread_serialized() && options.rank0_works) {
+        // Rank 0 works too: the server answers on a second thread, which alone makes MPI calls
+        // until it ends; rank 0's own asks reach it in memory.
+        LocalAsks local;
+        std::thread server([&] { serve(comm, &local, order, on_result, stop, options.rank_timeout_seconds); });
+        ran = local_work_loop(local, work);
         server.join();
       } else {
-        serve(comm, false, order, on_result, stop, options.rank_timeout_seconds);
+        serve(comm, nullptr, order, on_result, stop, options.rank_timeout_seconds);
       }
     } else {
       ran = work_loop(comm, work, options.rank_timeout_seconds);
@@ -338,12 +424,7 @@ std::size_t run_work_queue(const std::vector<std::size_t>& order, const std::fun
   std::size_t ran = 0;
   for (const std::size_t item : order) {
     if (stop && stop()) break;
-    ItemResult r;
-    try {
-      r = work(item);
-    } catch (const std::exception& e) {
-      r = {false, e.what()};
-    }
+    const ItemResult r = run_item(work, item);
     ++ran;
     on_result(item, r);
   }

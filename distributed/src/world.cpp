@@ -23,7 +23,7 @@ namespace {
 
 struct State {
   bool initialised = false;
-  bool multiple = false, serialized = false;
+  bool serialized = false;
   int rank = 0, size = 1, local_rank = 0;
 };
 State g_state;
@@ -64,9 +64,8 @@ Session::Session([[maybe_unused]] int* argc, [[maybe_unused]] char*** argv) {
   // finalizes, so nothing is lost) 10 of 10 ended (docs/SCALING.md). A user's own setting wins.
   if (recovery_enabled()) ::setenv("OMPI_MCA_async_mpi_finalize", "1", 0);
   int provided = MPI_THREAD_SINGLE;
-  MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+  MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided);
   g_state.initialised = true;
-  g_state.multiple = provided >= MPI_THREAD_MULTIPLE;
   g_state.serialized = provided >= MPI_THREAD_SERIALIZED;
   MPI_Comm_rank(MPI_COMM_WORLD, &g_state.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_state.size);
@@ -102,7 +101,6 @@ Session::~Session() {
 int rank() noexcept { return g_state.rank; }
 int size() noexcept { return g_state.size; }
 int local_rank() noexcept { return g_state.initialised ? g_state.local_rank : env_int("OMPI_COMM_WORLD_LOCAL_RANK", 0); }
-bool thread_multiple() noexcept { return g_state.multiple; }
 bool thread_serialized() noexcept { return g_state.serialized; }
 
 bool recovery_enabled() noexcept {

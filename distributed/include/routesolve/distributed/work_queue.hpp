@@ -31,14 +31,16 @@ struct QueueOptions {
   /// and it is not waited for. Workers beat every rank_timeout / 5 (at most every 20 ms, at least
   /// every 5 s) from a thread while they work. Rank 0's own work is never timed.
   double rank_timeout_seconds = 30.0;
-  /// Rank 0 works too when MPI_THREAD_MULTIPLE was granted; false: it only serves.
+  /// Rank 0 works too when MPI_THREAD_SERIALIZED (or more) was granted; false: it only serves.
   bool rank0_works = true;
 };
 
 /// Hands `order` out one item at a time to whichever rank asks next. Every rank calls this (a
 /// collective): each runs `work(item)` on its items, and rank 0 gets every item's result through
 /// `on_result(item, result)`, one at a time, in completion order. Rank 0 serves the hand-out on a
-/// second thread and solves too when MPI_THREAD_MULTIPLE was granted, else it only serves.
+/// second thread (the only one of rank 0 that makes MPI calls meanwhile) and solves too when
+/// MPI_THREAD_SERIALIZED or more was granted, its own asks passing to the server in memory; else it
+/// only serves.
 /// `stop()` true (checked by rank 0 before each hand-out) hands nothing more out. In a world of
 /// one it is a plain loop over `order`. Returns the number of items this rank ran.
 /// A worker rank that dies (under `mpirun --enable-recovery`; otherwise Open MPI ends the job) is

@@ -19,7 +19,7 @@ bool built_with_mpi() noexcept;
 bool launched_by_mpirun() noexcept;
 
 /// MPI for the life of main: MPI_Init_thread at construction when launched by mpirun (asking for
-/// MPI_THREAD_MULTIPLE), MPI_Finalize at destruction. Not copyable; one per process. After a rank
+/// MPI_THREAD_SERIALIZED), MPI_Finalize at destruction. Not copyable; one per process. After a rank
 /// was lost (lost_rank()), MPI_Finalize is given kFinalizeGraceSeconds: should it wait longer (for
 /// a message to the dead rank, say), the process ends without it, with the status given to
 /// set_exit_status.
@@ -38,10 +38,8 @@ int size() noexcept;
 int local_rank() noexcept;
 /// True when several ranks run: the distributed code paths apply.
 inline bool distributed() noexcept { return size() > 1; }
-/// True when rank 0 may run MPI calls on a second thread (MPI_THREAD_MULTIPLE granted).
-bool thread_multiple() noexcept;
 /// True when a second thread may make MPI calls while the first makes none (MPI_THREAD_SERIALIZED
-/// or more granted): a worker rank's heartbeat (work_queue.hpp).
+/// or more granted): a worker rank's heartbeat and rank 0's server thread (work_queue.hpp).
 bool thread_serialized() noexcept;
 
 // ---- ranks that die (docs/SCALING.md, "A rank that dies") ---------------------------------------
