@@ -43,6 +43,16 @@ TravelView Problem::travel_by_index(std::size_t t) const {
   return view;
 }
 
+// The cost table is a spec matrix itself only where fill_travel_tables found every arc's cost
+// equal to that matrix's entry; a converted table is the problem's own copy, never planar.
+const PlanarSource* Problem::planar_costs(std::size_t v) const {
+  const TravelData& td = travel_[vehicles_[v].travel];
+  const ProfileMatrices& m = spec_.matrices.at(profile_names_[td.profile]);
+  for (const Matrix* x : {&m.durations, &m.distances, m.costs ? &*m.costs : nullptr})
+    if (x != nullptr && x->planar() != nullptr && x->storage() == td.costs.data()) return x->planar();
+  return nullptr;
+}
+
 // fixed * D / g == fixed * cost_scale(): exact, and checked against overflow in create().
 Cost Problem::fixed_cost(std::size_t v) const {
   return vehicles_[v].costs.fixed * static_cast<Cost>(cost_scale_);

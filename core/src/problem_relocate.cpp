@@ -1,6 +1,7 @@
 // Problem::relocated: the problem with its locations renumbered (see problem.hpp).
 
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <utility>
 
@@ -22,10 +23,19 @@ std::vector<T> permuted(const T* m, std::size_t n, const std::vector<std::size_t
   return out;
 }
 
+/// `m` with its rows and columns in `order`, its planar points (if any) in that order too.
 Matrix permuted(const Matrix& m, const std::vector<std::size_t>& order) {
   if (m.empty()) return m;
-  if (m.narrow()) return Matrix::from32(m.size(), permuted(m.data32(), m.size(), order));
-  return Matrix(m.size(), permuted(m.data64(), m.size(), order));  // stays 64-bit: some entry needs it
+  Matrix out = m.narrow() ? Matrix::from32(m.size(), permuted(m.data32(), m.size(), order))
+                          : Matrix(m.size(), permuted(m.data64(), m.size(), order));  // stays 64-bit: some entry needs it
+  if (const PlanarSource* planar = m.planar()) {
+    auto moved = std::make_shared<PlanarSource>();
+    moved->scale = planar->scale;
+    moved->points.reserve(order.size());
+    for (std::size_t l : order) moved->points.push_back(planar->points[l]);
+    out.set_planar(std::move(moved));
+  }
+  return out;
 }
 
 }  // namespace

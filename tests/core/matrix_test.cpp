@@ -1,11 +1,14 @@
 // Matrix storage: 32 bits while every value fits, widened once (values kept) when one does not,
 // copy on write across both widths, equality by value whatever the width, and the travel views
-// of a problem reading 32-bit tables in place.
+// of a problem reading 32-bit tables in place. The planar source of a matrix: shared by copies,
+// forgotten by a write, followed by Problem::planar_costs and permuted by Problem::relocated.
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <limits>
+#include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "routesolve/problem.hpp"
@@ -77,6 +80,36 @@ TEST(Matrix, TravelViewsReadTheNarrowTablesInPlace) {
   EXPECT_FALSE(q->travel(0).durations.narrow());
   EXPECT_EQ(q->travel(0).duration(2, 3), kUnreachable);
   EXPECT_EQ(q->travel(0).duration(3, 2), 10);
+}
+
+TEST(Matrix, PlanarSourceSharedByCopiesForgottenByAWrite) {
+  ProblemSpec spec = test::line_spec(4);  // durations 10 |i - j|: the points (i, 0) at scale 10
+  spec.jobs.push_back(test::job(1, 1));
+  spec.jobs.push_back(test::job(2, 3));
+  spec.vehicles.push_back(test::vehicle(1, 0, 0));
+  auto source = std::make_shared<PlanarSource>(PlanarSource{{{0, 0}, {1, 0}, {2, 0}, {3, 0}}, 10.0});
+  EXPECT_THROW(Matrix(3).set_planar(source), std::invalid_argument);
+  Matrix& durations = spec.matrices["car"].durations;
+  durations.set_planar(source);
+  const Matrix copy = durations;
+  EXPECT_EQ(copy.planar(), source.get());
+  // At the default cost per hour the costs are the durations: vehicle 0's cost table is planar.
+  const ProblemPtr p = Problem::create(spec);
+  EXPECT_EQ(p->planar_costs(0), source.get());
+  const ProblemPtr moved = p->relocated({2, 0, 3, 1});
+  ASSERT_NE(moved->planar_costs(0), nullptr);
+  EXPECT_EQ(moved->planar_costs(0)->points,
+            (std::vector<Coordinates>{{2, 0}, {0, 0}, {3, 0}, {1, 0}}));
+  EXPECT_EQ(moved->planar_costs(0)->scale, 10.0);
+  // A write, even of the same value, forgets the source; the copy keeps it with its storage.
+  durations(1, 2) = 10;
+  EXPECT_EQ(durations.planar(), nullptr);
+  EXPECT_EQ(copy.planar(), source.get());
+  EXPECT_EQ(Problem::create(spec)->planar_costs(0), nullptr);
+  // Costs that are not the table itself (twice the durations) are not planar.
+  spec.matrices["car"].durations = copy;
+  for (VehicleSpec& v : spec.vehicles) v.costs.per_hour = 7200;
+  EXPECT_EQ(Problem::create(spec)->planar_costs(0), nullptr);
 }
 
 }  // namespace

@@ -257,6 +257,10 @@ class Problem {
   [[nodiscard]] TravelView travel(std::size_t v) const;
   [[nodiscard]] std::size_t travel_count() const noexcept { return travel_.size(); }
   [[nodiscard]] TravelView travel_by_index(std::size_t t) const;
+  /// The points whose rounded planar distances vehicle v's arc costs are (see PlanarSource), or
+  /// null: only when its cost table is a matrix of the spec that its reader computed from points
+  /// and nothing wrote since (not after a conversion: speed factor, cost per hour or per km).
+  [[nodiscard]] const PlanarSource* planar_costs(std::size_t v) const;
 
   /// Internal cost units per output cost unit: reported cost = internal / cost_scale().
   [[nodiscard]] double cost_scale() const noexcept { return cost_scale_; }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "routesolve/hd/segment.hpp"
@@ -81,6 +82,17 @@ struct Coordinates {
   friend bool operator==(const Coordinates&, const Coordinates&) = default;
 };
 
+/// Where a matrix's entries come from, when a reader computed them from points on a plane: entry
+/// (a, b) is scale x the Euclidean distance between points[a] and points[b], rounded to an integer
+/// (to nearest, up or down: a truncation to one decimal is rounding down at scale 10), so a
+/// non-decreasing function of that distance, less than one unit away from scale x distance.
+/// A spatial index over the points may then stand in for a scan of every pair (search's
+/// neighbour lists).
+struct PlanarSource {
+  std::vector<Coordinates> points;  ///< by location (matrix index)
+  double scale = 1.0;               ///< matrix units per coordinate unit
+};
+
 /// A dense row-major square matrix of integer travel measures. Copies share their storage
 /// until one of them is written (copy on write): the formats whose durations, distances and
 /// costs are one table (CVRPLIB, Solomon, Li & Lim) hold it once, and Problem::create points its
@@ -91,6 +103,9 @@ struct Coordinates {
 /// whole matrix once, so every value keeps its meaning and only tables that need 64 bits pay for
 /// them. Readers go through operator() or, in bulk, through data32() / data64() (exactly one is
 /// non-null for a non-empty matrix, as narrow() says).
+///
+/// A reader that computed the entries from planar points says so with set_planar(); every write
+/// forgets it, so planar() never describes other values than the matrix holds.
 class Matrix {
  public:
   /// A writable entry: assigning a value that does not fit the 32-bit storage widens it.
@@ -146,10 +161,20 @@ class Matrix {
   }
   /// Writes entry k (widening the storage when v does not fit 32 bits).
   void set(std::size_t k, std::int64_t v) {
+    planar_.reset();
     Cells& c = own();
     if (narrow_ && !fits32(v)) widen(c);
     if (narrow_) c.narrow[k] = static_cast<std::int32_t>(v);
     else c.wide[k] = v;
+  }
+  /// The points the entries were computed from (see PlanarSource), or null: set by the reader
+  /// that computed them, shared by copies, forgotten by the next write.
+  [[nodiscard]] const PlanarSource* planar() const noexcept { return planar_.get(); }
+  /// Records that the entries are the rounded planar distances of `source` (one point per row).
+  void set_planar(std::shared_ptr<const PlanarSource> source) {
+    if (source && source->points.size() != n_)
+      throw std::invalid_argument("Matrix::set_planar: one point per location expected");
+    planar_ = std::move(source);
   }
   /// True when the entries are stored in 32 bits.
   [[nodiscard]] bool narrow() const noexcept { return narrow_; }
@@ -205,6 +230,7 @@ class Matrix {
   std::size_t n_ = 0;
   bool narrow_ = true;
   std::shared_ptr<Cells> data_;
+  std::shared_ptr<const PlanarSource> planar_;
 };
 
 }  // namespace routesolve
