@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -77,6 +78,7 @@ ProblemSpec parse_cvrplib(std::string_view text, const std::string& source) {
                   ": " + e.what());
         }
       }
+    weights.set_planar(std::make_shared<const PlanarSource>(PlanarSource{std::move(points), 1.0}));
   }
 
   ProblemSpec spec;

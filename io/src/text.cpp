@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <system_error>
 
 #include "routesolve/memory_budget.hpp"
@@ -239,6 +240,7 @@ ProfileMatrices planar_matrices(const std::vector<Coordinates>& points, bool tru
                                   std::to_string(i) + " and " + std::to_string(j) + ")");
       }
     }
+  m.set_planar(std::make_shared<const PlanarSource>(PlanarSource{points, static_cast<double>(factor)}));
   ProfileMatrices out;
   out.durations = m;
   out.distances = m;

@@ -117,6 +117,7 @@ TEST(Coordinates, ProviderFillsMatricesForCreate) {
   EXPECT_TRUE(p->has_distances());
   EXPECT_GT(p->travel(0).duration(0, 1), 0);
   EXPECT_TRUE(p->task(0).coords.has_value());
+  EXPECT_EQ(p->planar_costs(0), nullptr);  // great-circle arcs: the neighbour lists scan
 }
 
 }  // namespace

@@ -100,6 +100,7 @@ TEST(NetworkMatrices, FillsSecondsAndMetresFromTheRoads) {
   }
   EXPECT_EQ(fill.matrices.snaps[*spec.jobs[1].location.index].node, 1u * 5 + 2);
   EXPECT_EQ(fill.matrices.snaps[*spec.vehicles[0].start->index].node, 0u);
+  EXPECT_EQ(Problem::create(spec)->planar_costs(0), nullptr);  // road arcs: the neighbour lists scan
   // A second call leaves given matrices alone.
   EXPECT_FALSE(network::fill_matrices(spec, network::RoadProvider(router)));
 }
