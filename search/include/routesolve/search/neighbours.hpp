@@ -12,19 +12,27 @@ namespace routesolve::search {
 
 class Neighbours {
  public:
+  /// How the lists are found: Auto with an R-tree over the tasks' points where the first
+  /// vehicle's costs are rounded planar distances (Problem::planar_costs; O(n k log n)), else by
+  /// a scan of every pair (O(n^2)); Scan always scans. Both give the same lists.
+  enum class Method { Auto, Scan };
+
   /// The k nearest other tasks of every task by symmetric travel cost (first vehicle's travel
   /// data), ties broken by index.
-  Neighbours(const Problem& problem, std::size_t k);
+  Neighbours(const Problem& problem, std::size_t k, Method method = Method::Auto);
   /// The nearest tasks of `task`, nearest first: min(k, tasks - 1) of them.
   [[nodiscard]] std::span<const std::uint32_t> of(std::size_t task) const {
     return std::span<const std::uint32_t>(lists_).subspan(task * k_, k_);
   }
+  /// True when the lists came from the spatial index rather than the scan.
+  [[nodiscard]] bool spatial() const noexcept { return spatial_; }
 
  private:
   // Every list in one array of 32-bit task indices, k_ per task: the recreate and the descent
   // read the lists of random tasks, so the fewer cache lines a list takes, the better.
   std::size_t k_ = 0;
   std::vector<std::uint32_t> lists_;
+  bool spatial_ = false;
 };
 
 }  // namespace routesolve::search
