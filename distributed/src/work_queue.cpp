@@ -231,15 +231,14 @@ void serve(MPI_Comm comm, LocalAsks* local, const std::vector<std::size_t>& orde
   std::string buf;
   auto checked = start;
   for (int idle = 0; waiting > 0;) {
-    if (long long done = -1; local) {
-      if (ItemResult r; local->take(done, r)) {
-        idle = 0;
-        Peer& self = peers[0];
-        self.heard = Clock::now();
-        if (done >= 0) on_result(static_cast<std::size_t>(done), r);
-        local->answer(hand_out(self, self.heard));
-        continue;
-      }
+    long long done = -1;
+    if (ItemResult r; local && local->take(done, r)) {  // rank 0's own ask
+      idle = 0;
+      Peer& self = peers[0];
+      self.heard = Clock::now();
+      if (done >= 0) on_result(static_cast<std::size_t>(done), r);
+      local->answer(hand_out(self, self.heard));
+      continue;
     }
     MPI_Status st;
     int found = 0;
@@ -278,7 +277,6 @@ void serve(MPI_Comm comm, LocalAsks* local, const std::vector<std::size_t>& orde
     Peer& p = peers[static_cast<std::size_t>(st.MPI_SOURCE)];
     p.heard = now;
     if (st.MPI_TAG != kTagAsk) continue;  // a heartbeat
-    long long done = -1;
     std::memcpy(&done, buf.data(), sizeof done);
     // A rank taken for dead that answers after all: its item was reported lost already.
     if (done >= 0 && !p.dead) on_result(static_cast<std::size_t>(done), {buf[sizeof done] != '\0', buf.substr(kHeader)});
