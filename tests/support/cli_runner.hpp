@@ -6,8 +6,10 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "test_support.hpp"
 
@@ -33,12 +35,41 @@ inline ToolRun run_tool(const std::string& args, const std::string& env = "") {
   return r;
 }
 
-/// A fresh, empty temporary folder named after the suite and the test (and this process).
+namespace detail {
+/// The folders temp_dir made in this process, removed when it exits normally (not by a child
+/// forked from it, which exits with the parent's list). ROUTESOLVE_KEEP_TEST_FILES keeps them.
+class TempDirs {
+ public:
+  static TempDirs& instance() {
+    static TempDirs dirs;
+    return dirs;
+  }
+  void add(const std::filesystem::path& dir) { dirs_.push_back(dir); }
+  TempDirs(const TempDirs&) = delete;
+  TempDirs& operator=(const TempDirs&) = delete;
+  ~TempDirs() {
+    if (getpid() != owner_ || std::getenv("ROUTESOLVE_KEEP_TEST_FILES") != nullptr) return;
+    for (const auto& dir : dirs_) {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+    }
+  }
+
+ private:
+  TempDirs() = default;
+  pid_t owner_ = getpid();
+  std::vector<std::filesystem::path> dirs_;
+};
+}  // namespace detail
+
+/// A fresh, empty temporary folder named after the suite and the test (and this process),
+/// removed when the test process exits.
 inline std::filesystem::path temp_dir(const std::string& suite, const std::string& name) {
   const auto dir = std::filesystem::temp_directory_path() /
                    ("routesolve_" + suite + "_" + name + "_" + std::to_string(getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
+  detail::TempDirs::instance().add(dir);
   return dir;
 }
 
