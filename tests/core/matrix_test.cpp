@@ -106,6 +106,10 @@ TEST(Matrix, PlanarSourceSharedByCopiesForgottenByAWrite) {
   EXPECT_EQ(durations.planar(), nullptr);
   EXPECT_EQ(copy.planar(), source.get());
   EXPECT_EQ(Problem::create(spec)->planar_costs(0), nullptr);
+  // Planar entries are trusted to be non-negative; a negative one written since is found.
+  durations = copy;
+  durations(0, 3) = -1;
+  EXPECT_THROW((void)Problem::create(spec), Error);
   // Costs that are not the table itself (twice the durations) are not planar.
   spec.matrices["car"].durations = copy;
   for (VehicleSpec& v : spec.vehicles) v.costs.per_hour = 7200;
