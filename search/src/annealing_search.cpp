@@ -135,6 +135,7 @@ void AnnealingSearch::cost_begin(double fraction) {
   step_before_ = current_.score();
   const Score& before = step_before_;
   temperature_ = temperature(fraction);
+  step_fraction_ = fraction;
   current_.begin_change();
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   std::vector<std::size_t> tasks = removal_.apply(current_, rng_);
@@ -164,8 +165,11 @@ void AnnealingSearch::cost_begin(double fraction) {
 
 void AnnealingSearch::cost_end() {
   const Score& before = step_before_;
-  // Polishing every step slows the annealing down; a step that beats the best is worth it.
-  if (better(current_.score(), best_score_, objective_)) {
+  // Polishing every step slows the annealing down; a step that beats the best is worth it,
+  // and at the end of the budget every step is (Parameters::descent_every_step_from).
+  if (step_fraction_ >= parameters_.descent_every_step_from) {
+    intensify();
+  } else if (better(current_.score(), best_score_, objective_)) {
     const double spacing = parameters_.descent_spacing * static_cast<double>(current_.insertable().size());
     if (!descended_ || static_cast<double>(iterations_ - last_descent_) >= spacing) {
       descended_ = true;

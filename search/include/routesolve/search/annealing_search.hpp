@@ -65,6 +65,10 @@ class AnnealingSearch {
     /// intra-route polish. Early in a search nearly every accepted step is a new best, and on
     /// long tours with time windows the descents then cost more than they find.
     double descent_spacing = 0.0;
+    /// From this share of the budget on, every cost step gets the granular descent before its
+    /// acceptance, so that the end of the annealing compares local optima (an iterated local
+    /// search with annealing acceptance: far fewer, stronger steps); 1 or more: never.
+    double descent_every_step_from = 1.0;
     GranularDescent::Parameters granular;
     StringRemoval::Parameters removal;
   };
@@ -145,6 +149,7 @@ class AnnealingSearch {
   BlinkInsertion::Pass pass_;
   Score step_before_;
   double temperature_ = 0.0;
+  double step_fraction_ = 0.0;  // share of the budget used when the current cost step began
   std::vector<std::size_t> fleet_before_;
   std::mt19937_64 rng_;
   TourPlan best_plan_;
