@@ -340,14 +340,15 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
     // R2_2_1 -0.1%. On CVRPLIB X (10 s, n = 101..783) the same spacing was worse on X-n308
     // (1.40-1.91% -> 2.05-3.18%), hence not there.
     parameters.descent_spacing = model.windowed() ? 0.05 : 0.0;
-    // The last tenth of the budget brings every step to a local optimum before its acceptance
-    // (about 50 times fewer steps there). `benchmarks/quality` side by side (10 s, seed 1):
-    // CVRPLIB X 0.93% -> 0.89% mean gap (0.69% -> 0.58% on n <= 300; 29 better, 20 worse),
-    // Solomon 0.17% -> 0.16%. The descent on every step of the whole budget was better still on
-    // 200-customer time windows, but worse from about 700 tasks (X-n783 +0.6%, R1_10_1 +2.0%,
-    // the 5,000-stop scenario +4%), with shipments (Li & Lim 0.91% -> 2.46%) and after a fleet
-    // phase; from 0.7 of the budget X-n783 was +0.6% (docs/BENCHMARKS.md has the runs).
-    parameters.descent_every_step_from = 0.9;
+    // Up to 300 tasks the last tenth of the budget brings every step to a local optimum before
+    // its acceptance (about 50 times fewer steps there). `benchmarks/quality` side by side (10 s,
+    // seed 1), the rule at every size: CVRPLIB X n <= 300 0.69% -> 0.58% mean gap (15 better, 6
+    // worse), n = 301..1000 level (+0.01 / -0.00 points), Solomon 0.17% -> 0.16%; the 5,000-stop
+    // scenario +0.1% / +0.5% (60 s, seeds 1-2), hence the bound. The descent on every step of the
+    // whole budget was better still on 200-customer time windows, but worse from about 700 tasks
+    // (X-n783 +0.6%, R1_10_1 +2.0%, the 5,000-stop scenario +4%), with shipments (Li & Lim 0.91%
+    // -> 2.46%) and after a fleet phase (docs/BENCHMARKS.md has the runs).
+    parameters.descent_every_step_from = insertable.size() <= 300 ? 0.9 : 1.0;
     // A resumed run draws other random numbers than the run it continues (same seed, other stream).
     const std::uint64_t seed = resume ? derive_seed(options.seed, iterations_done) : options.seed;
     ParallelSearch search(model, *adjacency, classes, insertable, options.objective, seed,
