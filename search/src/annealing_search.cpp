@@ -171,7 +171,12 @@ void AnnealingSearch::cost_end() {
     intensify();
   } else if (better(current_.score(), best_score_, objective_)) {
     const double spacing = parameters_.descent_spacing * static_cast<double>(current_.insertable().size());
-    if (!descended_ || static_cast<double>(iterations_ - last_descent_) >= spacing) {
+    if (parameters_.local_descent_on_new_best && descended_ && parameters_.descent &&
+        problem_.spec().balance <= 0.0) {  // the descents price cost alone
+      descent_.run_around(current_, current_.rewired(), rng_, objective_, descent_memory_,
+                          parameters_.local_descent_moves, deadline_);
+      for (std::size_t v : current_.touched()) polish_tour(current_, v);
+    } else if (!descended_ || static_cast<double>(iterations_ - last_descent_) >= spacing) {
       descended_ = true;
       last_descent_ = iterations_;
       intensify();
@@ -200,7 +205,10 @@ void AnnealingSearch::cost_end() {
 
 double AnnealingSearch::temperature(double phase) {
   const double t0 = parameters_.start_temperature, t1 = parameters_.end_temperature;
-  if (cycle_length_ == 0) return t0 * std::pow(t1 / t0, std::clamp(phase, 0.0, 1.0));
+  if (cycle_length_ == 0) {
+    ++cost_iterations_;
+    return budget_scale(phase) * t0 * std::pow(t1 / t0, std::clamp(phase, 0.0, 1.0));
+  }
   if (cycle_phase_unknown_) {
     cycle_phase_start_ = phase;
     cycle_phase_unknown_ = false;
@@ -220,7 +228,23 @@ double AnnealingSearch::temperature(double phase) {
   }
   ++cost_iterations_;
   const double ts = cycles_ == 0 ? t0 : std::max(t1, parameters_.restart_temperature * t0);
-  return ts * std::pow(t1 / ts, std::clamp(p, 0.0, 1.0));
+  return budget_scale(phase) * ts * std::pow(t1 / ts, std::clamp(p, 0.0, 1.0));
+}
+
+double AnnealingSearch::budget_scale(double phase) {
+  if (parameters_.short_budget_per_task <= 0.0) return 1.0;
+  if (budget_scale_ > 0.0) return budget_scale_;
+  if (pace_phase_start_ < 0.0) {
+    pace_phase_start_ = phase;
+    pace_iterations_start_ = cost_iterations_;
+  }
+  const double span = phase - pace_phase_start_;
+  if (span < 0.01) return parameters_.short_budget_floor;
+  const double projected = static_cast<double>(cost_iterations_ - pace_iterations_start_) / span;
+  const double per_task = projected * static_cast<double>(parameters_.chains_per_solution) /
+                          static_cast<double>(std::max<std::size_t>(1, current_.insertable().size()));
+  budget_scale_ = std::clamp(per_task / parameters_.short_budget_per_task, parameters_.short_budget_floor, 1.0);
+  return budget_scale_;
 }
 
 void AnnealingSearch::restart_cycle(double phase) {

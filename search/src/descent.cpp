@@ -90,6 +90,69 @@ bool GranularDescent::swap_star_pass(WorkingSolution& s, Objective objective, De
   return improved;
 }
 
+std::size_t GranularDescent::improve_task(WorkingSolution& s, std::size_t u, Objective objective,
+                                         const std::uint64_t* seen, std::vector<std::size_t>* rewired,
+                                         std::size_t max_moves) const {
+  std::size_t moves = 0;
+  const auto& near = near_->of(u);
+  const std::size_t k = std::min(parameters_.neighbours, near.size());
+  for (std::size_t x = 0; x < k && moves < max_moves; ++x) {
+    const std::size_t w = near[x];
+    if (!s.movable(u) || !s.movable(w) || s.route_of(u) == s.route_of(w)) continue;
+    const std::size_t vu = s.route_of(u), vw = s.route_of(w);
+    // The moves of (u, w) depend on their two tours only: unchanged since u was examined, they
+    // still do not improve.
+    if (seen != nullptr && s.changed_at(vu) <= *seen && s.changed_at(vw) <= *seen) continue;
+    BestMove<WorkingSolution, InterRelocate, InterSwap, InterTwoOptStar> best(objective);
+    best.offer(InterRelocate(s, u, w, parameters_.max_chain, objective, best.bound()));
+    best.offer(InterRelocate(s, w, u, parameters_.max_chain, objective, best.bound()));
+    best.offer(InterSwap(s, u, w, objective, best.bound()));
+    best.offer(InterTwoOptStar(s, *classes_, u, w, objective, best.bound()));
+    if (!best.found()) continue;
+    if (rewired != nullptr) {
+      const std::vector<std::pair<std::size_t, std::vector<std::size_t>>> before{{vu, s.tour(vu).tasks},
+                                                                                 {vw, s.tour(vw).tasks}};
+      best.apply(s);
+      append_rewired(s, before, *rewired);
+    } else {
+      best.apply(s);
+    }
+    ++moves;
+  }
+  return moves;
+}
+
+std::size_t GranularDescent::run_around(WorkingSolution& s, const std::vector<std::size_t>& seeds,
+                                        std::mt19937_64& rng, Objective objective, DescentMemory& memory,
+                                        std::size_t max_moves, const Deadline* deadline) const {
+  const std::size_t nt = s.problem().tasks().size();
+  std::vector<char>& queued = memory.queued;
+  if (queued.size() != nt) queued.assign(nt, 0);
+  std::vector<std::size_t> queue;
+  auto enqueue = [&](const std::vector<std::size_t>& tasks) {
+    for (std::size_t t : tasks)
+      if (!queued[t] && s.movable(t)) {
+        queued[t] = 1;
+        queue.push_back(t);
+      }
+  };
+  enqueue(seeds);
+  std::shuffle(queue.begin(), queue.end(), rng);
+  std::size_t moves = 0;
+  std::vector<std::size_t> rewired;
+  std::size_t i = 0;
+  for (; i < queue.size(); ++i) {
+    const std::size_t u = queue[i];
+    queued[u] = 0;
+    if (moves >= max_moves || (deadline != nullptr && i % 64 == 63 && deadline->expired())) break;
+    rewired.clear();
+    moves += improve_task(s, u, objective, nullptr, &rewired, max_moves - moves);
+    enqueue(rewired);
+  }
+  for (; i < queue.size(); ++i) queued[queue[i]] = 0;
+  return moves;
+}
+
 std::size_t GranularDescent::run(WorkingSolution& s, std::mt19937_64& rng, Objective objective,
                                  DescentMemory* memory, const Deadline* deadline) const {
   DescentMemory local;
@@ -120,24 +183,9 @@ std::size_t GranularDescent::run(WorkingSolution& s, std::mt19937_64& rng, Objec
       const std::size_t u = order[i];
       const std::uint64_t seen = m.examined[u];
       m.examined[u] = s.clock();
-      const auto& near = near_->of(u);
-      const std::size_t k = std::min(parameters_.neighbours, near.size());
-      for (std::size_t x = 0; x < k; ++x) {
-        const std::size_t w = near[x];
-        if (!s.movable(u) || !s.movable(w) || s.route_of(u) == s.route_of(w)) continue;
-        // The moves of (u, w) depend on their two tours only: unchanged since u was examined,
-        // they still do not improve.
-        if (s.changed_at(s.route_of(u)) <= seen && s.changed_at(s.route_of(w)) <= seen) continue;
-        BestMove<WorkingSolution, InterRelocate, InterSwap, InterTwoOptStar> best(objective);
-        best.offer(InterRelocate(s, u, w, parameters_.max_chain, objective, best.bound()));
-        best.offer(InterRelocate(s, w, u, parameters_.max_chain, objective, best.bound()));
-        best.offer(InterSwap(s, u, w, objective, best.bound()));
-        best.offer(InterTwoOptStar(s, *classes_, u, w, objective, best.bound()));
-        if (!best.found()) continue;
-        best.apply(s);
-        ++moves;
-        improved = true;
-      }
+      const std::size_t applied = improve_task(s, u, objective, &seen, nullptr, SIZE_MAX);
+      moves += applied;
+      improved = improved || applied > 0;
     }
     if (!improved && parameters_.swap_star) {
       if (deadline != nullptr && deadline->expired()) return moves;

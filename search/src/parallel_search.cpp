@@ -31,6 +31,7 @@ ParallelSearch::ParallelSearch(const SegmentModel& model, const Neighbours& adja
   const unsigned n = std::max(1u, chains.count);
   // Lockstep: the chains' host work on `workers` threads; else one thread per chain.
   pool_ = std::make_unique<WorkerPool>(lockstep_ ? std::max(1u, chains.workers) : n);
+  if (regions_) parameters.chains_per_solution = n;
   searches_.reserve(n);
   for (unsigned i = 0; i < n; ++i)
     searches_.emplace_back(model, adjacency, classes, insertable, objective, derive_seed(seed, i), parameters,

@@ -349,6 +349,22 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
     // (X-n783 +0.6%, R1_10_1 +2.0%, the 5,000-stop scenario +4%), with shipments (Li & Lim 0.91%
     // -> 2.46%) and after a fleet phase (docs/BENCHMARKS.md has the runs).
     parameters.descent_every_step_from = insertable.size() <= 300 ? 0.9 : 1.0;
+    // Short budgets on CVRP-like problems: with few iterations per task the start temperature
+    // takes most of the budget to undo what the construction (savings there) found: 16,000
+    // generated customers at 60 s (about 40 iterations per task) were back below the savings
+    // start only after 68 s of a 120 s run. The temperatures are scaled by the iterations per task
+    // over max(250, tasks / 10), down to a tenth. Side by side against the full temperature
+    // (docs/BENCHMARKS.md, "Short budgets at scale"): generated 6,000 to 16,000 customers at 60 s
+    // -0.4% to -0.6%; 10,000 at 300 s (about 376 per task) half the temperature -0.3%. On CVRPLIB
+    // X at 10 s (300 to 500 per task from 600 customers) a threshold of 750 lost 0.3 point of mean
+    // gap, hence 250 up to 2,500 tasks. Time windows keep their heat (colder was worse at 5,000 x
+    // 500 with about 340 per task).
+    if (!model.windowed())
+      parameters.short_budget_per_task = std::max(250.0, static_cast<double>(insertable.size()) / 10.0);
+    // Above 2,000 tasks a new best gets the descent around what its step rewired rather than
+    // over everything changed since the last descent (whose scan grows with the instance): with
+    // the colder start, 16,000 customers at 60 s made 2.5 times the iterations.
+    parameters.local_descent_on_new_best = insertable.size() > 2000;
     // A resumed run draws other random numbers than the run it continues (same seed, other stream).
     const std::uint64_t seed = resume ? derive_seed(options.seed, iterations_done) : options.seed;
     ParallelSearch search(model, *adjacency, classes, insertable, options.objective, seed,
@@ -386,9 +402,9 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
     // Intra-route 2-opt / or-opt on the best solution's tours.
     WorkingSolution polished(model, insertable);
     polished.load(best);
-    // A best found between two spaced descents has not had one: the returned plan does (within
-    // what is left of the time limit).
-    if (parameters.descent && parameters.descent_spacing > 0.0) {
+    // A best found between two spaced descents, or given only the descent around its step, has
+    // not had a full one: the returned plan does (within what is left of the time limit).
+    if (parameters.descent && (parameters.descent_spacing > 0.0 || parameters.local_descent_on_new_best)) {
       std::mt19937_64 rng(derive_seed(seed, iterations));
       GranularDescent(*adjacency, classes, parameters.granular).run(polished, rng, options.objective, nullptr, &deadline);
     }

@@ -221,6 +221,35 @@ std::vector<std::size_t> WorkingSolution::touched() const {
   return out;
 }
 
+std::vector<std::size_t> WorkingSolution::rewired() const {
+  std::vector<std::size_t> out;
+  append_rewired(*this, journal_, out);
+  return out;
+}
+
+void append_rewired(const WorkingSolution& s,
+                    const std::vector<std::pair<std::size_t, std::vector<std::size_t>>>& before,
+                    std::vector<std::size_t>& out) {
+  // (task, predecessor, successor) before, sorted by task; kNone stands for the tour's ends.
+  struct Link {
+    std::size_t task, pred, succ;
+  };
+  std::vector<Link> links;
+  for (const auto& [v, old] : before)
+    for (std::size_t i = 0; i < old.size(); ++i)
+      links.push_back({old[i], i == 0 ? kNone : old[i - 1], i + 1 == old.size() ? kNone : old[i + 1]});
+  std::sort(links.begin(), links.end(), [](const Link& a, const Link& b) { return a.task < b.task; });
+  for (const auto& [v, old] : before) {
+    const std::vector<std::size_t>& now = s.tour(v).tasks;
+    for (std::size_t i = 0; i < now.size(); ++i) {
+      const std::size_t pred = i == 0 ? kNone : now[i - 1], succ = i + 1 == now.size() ? kNone : now[i + 1];
+      const auto it = std::lower_bound(links.begin(), links.end(), now[i],
+                                       [](const Link& l, std::size_t t) { return l.task < t; });
+      if (it == links.end() || it->task != now[i] || it->pred != pred || it->succ != succ) out.push_back(now[i]);
+    }
+  }
+}
+
 void WorkingSolution::set_region(std::vector<char> vehicles, std::vector<char> tasks) {
   region_ = std::move(vehicles);
   region_tasks_ = std::move(tasks);

@@ -1,7 +1,13 @@
-// The descents over the operators: the granular descent and polish_tour only improve, keep
-// every route feasible for schedule_route, and stop at a local optimum of their operators.
+// The descents over the operators: the granular descent, the descent around given tasks and
+// polish_tour only improve, keep every route feasible for schedule_route, and stop at a local
+// optimum of their operators; WorkingSolution::rewired names what a change rewired.
 
 #include "routesolve/search/descent.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <utility>
 
 #include "operator_fixture.hpp"
 
@@ -40,6 +46,103 @@ TEST_P(DescentTest, GranularDescentImprovesAndReachesALocalOptimum) {
         EXPECT_FALSE(InterRelocate(ws, u, w, 3, Objective::Cost).is_valid());
         EXPECT_FALSE(InterSwap(ws, u, w, Objective::Cost).is_valid());
         EXPECT_FALSE(InterTwoOptStar(ws, *f.classes, u, w, Objective::Cost).is_valid());
+      }
+  }
+}
+
+/// Predecessor and successor (kNone at a tour's ends) of every routed task.
+std::map<std::size_t, std::pair<std::size_t, std::size_t>> links_of(const WorkingSolution& ws) {
+  std::map<std::size_t, std::pair<std::size_t, std::size_t>> links;
+  for (std::size_t v = 0; v < ws.vehicle_count(); ++v) {
+    const auto& tasks = ws.tour(v).tasks;
+    for (std::size_t i = 0; i < tasks.size(); ++i)
+      links[tasks[i]] = {i == 0 ? kNone : tasks[i - 1], i + 1 == tasks.size() ? kNone : tasks[i + 1]};
+  }
+  return links;
+}
+
+std::vector<std::size_t> routed_tasks(const WorkingSolution& ws) {
+  std::vector<std::size_t> out;
+  for (std::size_t v = 0; v < ws.vehicle_count(); ++v)
+    for (std::size_t t : ws.tour(v).tasks) out.push_back(t);
+  return out;
+}
+
+TEST_P(DescentTest, RewiredNamesTheTasksWhoseNeighboursChanged) {
+  const Fixture f(GetParam(), false);
+  std::mt19937_64 rng(GetParam() + 3);
+  for (int round = 0; round < 5; ++round) {
+    WorkingSolution ws = f.random_solution(rng);
+    const auto before = links_of(ws);
+    std::vector<std::size_t> jobs;
+    for (std::size_t t : routed_tasks(ws))
+      if (f.problem->task(t).type == TaskType::Job) jobs.push_back(t);
+    ASSERT_GE(jobs.size(), 3u);
+    std::shuffle(jobs.begin(), jobs.end(), rng);
+    const std::vector<std::size_t> moved(jobs.begin(), jobs.begin() + 1 + round % 3);
+    ws.begin_change();
+    ws.remove(moved);
+    for (std::size_t t : moved) {
+      const std::size_t v = rng() % ws.vehicle_count();
+      ws.insert(t, v, rng() % (ws.tour(v).size() + 1));
+    }
+    std::set<std::size_t> expected;
+    for (const auto& [t, link] : links_of(ws)) {
+      const auto it = before.find(t);
+      if (it == before.end() || it->second != link) expected.insert(t);
+    }
+    std::vector<std::size_t> got = ws.rewired();
+    std::sort(got.begin(), got.end());
+    EXPECT_EQ(std::adjacent_find(got.begin(), got.end()), got.end()) << "each task once";
+    EXPECT_EQ(std::set<std::size_t>(got.begin(), got.end()), expected);
+    EXPECT_FALSE(expected.empty());
+    ws.commit();
+    EXPECT_TRUE(ws.rewired().empty());
+  }
+}
+
+TEST_P(DescentTest, DescentAroundImprovesOnlyKeepsItsBoundAndReachesALocalOptimumWhenRepeated) {
+  for (const bool tight : {false, true}) {
+    const Fixture f(GetParam(), tight);
+    std::mt19937_64 rng(GetParam() + 17);
+    const WorkingSolution start = f.random_solution(rng);
+    const GranularDescent descent(*f.near, *f.classes, GranularDescent::Parameters{12, 3, 100});
+    DescentMemory memory;
+    const std::vector<std::size_t> all = routed_tasks(start);
+
+    WorkingSolution ws = start;
+    EXPECT_EQ(descent.run_around(ws, {}, rng, Objective::Cost, memory, 100), 0u);
+    EXPECT_EQ(ws.plan(), start.plan());
+
+    WorkingSolution bounded = start;
+    EXPECT_LE(descent.run_around(bounded, all, rng, Objective::Cost, memory, 1), 1u);
+
+    // The same random numbers, the same moves.
+    WorkingSolution a = start, b = start;
+    std::mt19937_64 rng_a(5), rng_b(5);
+    const std::size_t moves = descent.run_around(a, all, rng_a, Objective::Cost, memory, 1000);
+    EXPECT_EQ(descent.run_around(b, all, rng_b, Objective::Cost, memory, 1000), moves);
+    EXPECT_EQ(a.plan(), b.plan());
+    EXPECT_EQ(a.cost(), cost_from_scratch(*f.problem, a));
+    EXPECT_EQ(a.score().unassigned, start.score().unassigned);
+    if (moves > 0) {
+      EXPECT_TRUE(better(a.score(), start.score(), Objective::Cost));
+    } else {
+      EXPECT_EQ(a.score(), start.score());
+    }
+    expect_feasible(f, a);
+    EXPECT_TRUE(std::all_of(memory.queued.begin(), memory.queued.end(), [](char q) { return q == 0; }))
+        << "the scratch is left clear";
+
+    // Started again from every task until it finds nothing: a local optimum of its operators.
+    int rounds = 0;
+    while (descent.run_around(a, routed_tasks(a), rng_a, Objective::Cost, memory, 1000) > 0) ASSERT_LT(++rounds, 100);
+    expect_feasible(f, a);
+    for (std::size_t u = 0; u < f.problem->tasks().size(); ++u)
+      for (std::size_t w : f.near->of(u)) {
+        EXPECT_FALSE(InterRelocate(a, u, w, 3, Objective::Cost).is_valid());
+        EXPECT_FALSE(InterSwap(a, u, w, Objective::Cost).is_valid());
+        EXPECT_FALSE(InterTwoOptStar(a, *f.classes, u, w, Objective::Cost).is_valid());
       }
   }
 }

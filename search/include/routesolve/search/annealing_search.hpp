@@ -69,6 +69,21 @@ class AnnealingSearch {
     /// acceptance, so that the end of the annealing compares local optima (an iterated local
     /// search with annealing acceptance: far fewer, stronger steps); 1 or more: never.
     double descent_every_step_from = 1.0;
+    /// New bests after the first descent get the granular descent around what their step
+    /// rewired (GranularDescent::run_around, at most local_descent_moves moves) instead of the
+    /// descent over everything changed since the last one, whose scan grows with the instance.
+    bool local_descent_on_new_best = false;
+    std::size_t local_descent_moves = 256;
+    /// Short budgets: when the cost phase makes fewer iterations per insertable task than this
+    /// (projected from its pace over its first 1%, which runs at the floor), its temperatures
+    /// are scaled by (iterations per task) / short_budget_per_task, down to short_budget_floor
+    /// (0: never). A start that a full temperature would take most of a short budget to undo
+    /// is improved from the start instead.
+    double short_budget_per_task = 0.0;
+    double short_budget_floor = 0.1;
+    /// Chains whose steps add up on one solution (chains on regions): the iterations per task
+    /// are this many times a chain's own.
+    std::size_t chains_per_solution = 1;
     GranularDescent::Parameters granular;
     StringRemoval::Parameters removal;
   };
@@ -115,6 +130,12 @@ class AnnealingSearch {
   [[nodiscard]] const TourPlan& best_plan() const noexcept { return best_plan_; }
   [[nodiscard]] const Score& best_score() const noexcept { return best_score_; }
   [[nodiscard]] std::size_t iterations() const noexcept { return iterations_; }
+  /// The factor on the cost phase's temperatures for the budget (Parameters::
+  /// short_budget_per_task): the floor until the pace is known, 1 when not used.
+  [[nodiscard]] double temperature_scale() const noexcept {
+    if (parameters_.short_budget_per_task <= 0.0) return 1.0;
+    return budget_scale_ > 0.0 ? budget_scale_ : parameters_.short_budget_floor;
+  }
   /// Cost-phase cycles begun after the first.
   [[nodiscard]] std::size_t cycles() const noexcept { return cycles_; }
 
@@ -125,6 +146,8 @@ class AnnealingSearch {
   void cost_end();
   /// Temperature at `phase` (share of the cost phase used); starts a new cycle when one ends.
   double temperature(double phase);
+  /// The temperatures' factor for the budget (Parameters::short_budget_per_task).
+  double budget_scale(double phase);
   void restart_cycle(double phase);
   void record_if_best();
   /// Intra-route polish of the touched tours, then the inter-route granular descent and a
@@ -174,6 +197,10 @@ class AnnealingSearch {
   double cycle_phase_start_ = 0.0;  // phase share when the current cycle began
   bool cycle_phase_unknown_ = false;  // resumed inside a later cycle: the next phase share begins it
   std::size_t cycles_ = 0;          // cycles begun after the first
+  // short budgets: the temperatures' factor once the pace is known (0: not yet)
+  double budget_scale_ = 0.0;
+  double pace_phase_start_ = -1.0;
+  std::size_t pace_iterations_start_ = 0;
   std::vector<TourPlan> elite_plans_;
   std::vector<Score> elite_scores_;
 };

@@ -13,6 +13,9 @@
 //     was found without an improving move still has none, so the result is a local optimum as
 //     with a full descent, at a cost that follows the change rather than the instance (a
 //     ruin-and-recreate step touches a few tours of hundreds).
+//     run_around is the same descent restricted to given tasks (the ends of what a ruin and
+//     recreate step changed) and, after each applied move, to the tasks it rewired (selective
+//     vertex caching, as in Accorsi & Vigo's FILO): a cost that follows one step, without SWAP*.
 //   - polish_tour: intra-route first-improvement descent with TourTwoOpt and TourOrOpt.
 
 #include <cstddef>
@@ -39,6 +42,7 @@ namespace routesolve::search {
 struct DescentMemory {
   std::vector<std::uint64_t> examined;  ///< per task: clock when its neighbourhood was last examined
   std::uint64_t swap_star = 0;          ///< clock at the start of the last complete SWAP* pass
+  std::vector<char> queued;             ///< run_around's scratch: per task, whether it is queued
   /// Forget everything (the next descent examines the whole solution): for a new solution
   /// object, or when the region changes what is movable.
   void clear() {
@@ -64,7 +68,21 @@ class GranularDescent {
   std::size_t run(WorkingSolution& s, std::mt19937_64& rng, Objective objective, DescentMemory* memory = nullptr,
                   const Deadline* deadline = nullptr) const;
 
+  /// The descent around tasks `seeds`: they are examined (in random order), then the tasks
+  /// whose predecessor or successor each applied move changed, until none improves or
+  /// `max_moves` moves were applied. Returns the number of moves applied.
+  std::size_t run_around(WorkingSolution& s, const std::vector<std::size_t>& seeds, std::mt19937_64& rng,
+                         Objective objective, DescentMemory& memory, std::size_t max_moves,
+                         const Deadline* deadline = nullptr) const;
+
  private:
+  /// For each partner w of task u in another tour, the best improving move of u and w applied;
+  /// with `seen`, pairs whose two tours have not changed since that clock are skipped. The
+  /// tasks whose predecessor or successor a move changed are appended to `rewired` (when
+  /// given). At most `max_moves` moves; returns the moves.
+  std::size_t improve_task(WorkingSolution& s, std::size_t u, Objective objective, const std::uint64_t* seen,
+                           std::vector<std::size_t>* rewired, std::size_t max_moves) const;
+
   /// SWAP* on every pair of tours that hold granular neighbours, one of them changed since
   /// memory.swap_star; true when a move was applied, false also when the deadline expired.
   bool swap_star_pass(WorkingSolution& s, Objective objective, DescentMemory& memory, const Deadline* deadline,

@@ -76,6 +76,9 @@ class WorkingSolution {
   void commit();
   /// Vehicles whose tours changed since begin_change().
   [[nodiscard]] std::vector<std::size_t> touched() const;
+  /// Tasks of the tours changed since begin_change() whose predecessor or successor there is
+  /// not the one they had before (the ends of every removed, inserted or moved piece).
+  [[nodiscard]] std::vector<std::size_t> rewired() const;
 
   /// Restricts the search's changes to a region: the tours of the vehicles marked in
   /// `vehicles` and the unassigned tasks marked in `tasks` (empty vectors: no restriction).
@@ -124,5 +127,12 @@ class WorkingSolution {
   std::vector<char> saved_;
   std::vector<std::pair<std::size_t, std::vector<std::size_t>>> journal_;
 };
+
+/// Appends to `out` the tasks now in the tours of `before` (a tour and its earlier sequence,
+/// each tour once) whose predecessor or successor in s differs from the one they had in
+/// `before` (tasks new to those tours included).
+void append_rewired(const WorkingSolution& s,
+                    const std::vector<std::pair<std::size_t, std::vector<std::size_t>>>& before,
+                    std::vector<std::size_t>& out);
 
 }  // namespace routesolve::search

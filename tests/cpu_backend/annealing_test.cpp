@@ -1,0 +1,42 @@
+// The annealing's temperatures for short budgets: with fewer iterations per task than
+// Parameters::short_budget_per_task, the cost phase is scaled by the projected iterations per
+// task over that figure (down to the floor), measured over the first 1% of the budget.
+
+#include "routesolve/search/annealing_search.hpp"
+
+#include "operators/operator_fixture.hpp"
+
+namespace routesolve::test::operators {
+namespace {
+
+/// The temperature factor after `steps` cost steps spread over the whole budget.
+double scale_after(const Fixture& f, std::size_t steps, double per_task, std::size_t chains) {
+  std::mt19937_64 rng(3);
+  const WorkingSolution start = f.random_solution(rng);
+  AnnealingSearch::Parameters parameters;
+  parameters.start_temperature = 10.0;
+  parameters.end_temperature = 0.1;
+  parameters.short_budget_per_task = per_task;
+  parameters.short_budget_floor = 0.1;
+  parameters.chains_per_solution = chains;
+  auto engine = make_segment_engine();
+  AnnealingSearch search(*f.model, *f.near, *f.classes, f.insertable, Objective::Cost, 7, parameters, *engine);
+  search.start(start.plan());
+  EXPECT_DOUBLE_EQ(search.temperature_scale(), per_task > 0.0 ? 0.1 : 1.0) << "the floor until the pace is known";
+  for (std::size_t i = 0; i < steps; ++i) search.step(static_cast<double>(i) / static_cast<double>(steps));
+  return search.temperature_scale();
+}
+
+TEST(AnnealingTest, ShortBudgetsScaleTheTemperaturesByTheIterationsPerTask) {
+  const Fixture f(4, false);
+  const double tasks = static_cast<double>(f.insertable.size());
+  // 1,000 steps over the budget: 1000 / tasks iterations per task.
+  EXPECT_NEAR(scale_after(f, 1000, 100.0, 1), 1000.0 / tasks / 100.0, 1e-9);
+  EXPECT_NEAR(scale_after(f, 1000, 100.0, 2), 2.0 * 1000.0 / tasks / 100.0, 1e-9) << "chains adding up";
+  EXPECT_DOUBLE_EQ(scale_after(f, 1000, 1.0, 1), 1.0) << "enough iterations: the full temperature";
+  EXPECT_DOUBLE_EQ(scale_after(f, 1000, 1e6, 1), 0.1) << "never below the floor";
+  EXPECT_DOUBLE_EQ(scale_after(f, 1000, 0.0, 1), 1.0) << "off";
+}
+
+}  // namespace
+}  // namespace routesolve::test::operators
