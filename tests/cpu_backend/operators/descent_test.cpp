@@ -23,6 +23,16 @@ void expect_feasible(const Fixture& f, const WorkingSolution& ws) {
     }
 }
 
+/// No inter-route operator finds an improving move within the granular neighbourhood.
+void expect_local_optimum(const Fixture& f, const WorkingSolution& ws) {
+  for (std::size_t u = 0; u < f.problem->tasks().size(); ++u)
+    for (std::size_t w : f.near->of(u)) {
+      EXPECT_FALSE(InterRelocate(ws, u, w, 3, Objective::Cost).is_valid());
+      EXPECT_FALSE(InterSwap(ws, u, w, Objective::Cost).is_valid());
+      EXPECT_FALSE(InterTwoOptStar(ws, *f.classes, u, w, Objective::Cost).is_valid());
+    }
+}
+
 TEST_P(DescentTest, GranularDescentImprovesAndReachesALocalOptimum) {
   for (const bool tight : {false, true}) {
     const Fixture f(GetParam(), tight);
@@ -41,12 +51,7 @@ TEST_P(DescentTest, GranularDescentImprovesAndReachesALocalOptimum) {
     }
     expect_feasible(f, ws);
     // At the local optimum no operator finds an improving move within the neighbourhood.
-    for (std::size_t u = 0; u < f.problem->tasks().size(); ++u)
-      for (std::size_t w : f.near->of(u)) {
-        EXPECT_FALSE(InterRelocate(ws, u, w, 3, Objective::Cost).is_valid());
-        EXPECT_FALSE(InterSwap(ws, u, w, Objective::Cost).is_valid());
-        EXPECT_FALSE(InterTwoOptStar(ws, *f.classes, u, w, Objective::Cost).is_valid());
-      }
+    expect_local_optimum(f, ws);
   }
 }
 
@@ -138,12 +143,7 @@ TEST_P(DescentTest, DescentAroundImprovesOnlyKeepsItsBoundAndReachesALocalOptimu
     int rounds = 0;
     while (descent.run_around(a, routed_tasks(a), rng_a, Objective::Cost, memory, 1000) > 0) ASSERT_LT(++rounds, 100);
     expect_feasible(f, a);
-    for (std::size_t u = 0; u < f.problem->tasks().size(); ++u)
-      for (std::size_t w : f.near->of(u)) {
-        EXPECT_FALSE(InterRelocate(a, u, w, 3, Objective::Cost).is_valid());
-        EXPECT_FALSE(InterSwap(a, u, w, Objective::Cost).is_valid());
-        EXPECT_FALSE(InterTwoOptStar(a, *f.classes, u, w, Objective::Cost).is_valid());
-      }
+    expect_local_optimum(f, a);
   }
 }
 
