@@ -127,8 +127,8 @@ SwapStar::SwapStar(const WorkingSolution& s, std::size_t v1, std::size_t v2, Obj
     const RouteSegment& o = m.task(out);
     const RouteSegment& i = m.task(in);
     for (std::size_t d = 0; d < dims; ++d) {
-      const std::int64_t start = route.load.carried[d] - o.load.carried[d] + i.load.carried[d];
-      const std::int64_t end = start + route.load.net[d] - o.load.net[d] + i.load.net[d];
+      const std::int64_t start = route.load.head[d].carried - o.load.head[d].carried + i.load.head[d].carried;
+      const std::int64_t end = start + route.load.head[d].net - o.load.head[d].net + i.load.head[d].net;
       const std::int64_t cap = p.vehicle(v).capacity[d];
       if (start > cap || end > cap) return false;
     }

@@ -70,41 +70,40 @@ RS_HD constexpr std::int64_t load_after(std::int64_t start, const LoadProfile& p
   return start + prefix.net;
 }
 
-/// Load profile in up to kMaxDims dimensions (structure of arrays: carried[d], net[d],
-/// peak[d] is LoadProfile d). Only the first `dims` entries a function is given are meaningful;
-/// merges leave the others untouched (they are the searches' hot path).
+/// Load profile in up to kMaxDims dimensions (dimension d's first-trip profile is head[d]).
+/// Only the first `dims` entries a function is given are meaningful; merges leave the others
+/// untouched (they are the searches' hot path). Each dimension's numbers sit together, right
+/// after `reloads`, so that a one-dimensional merge reads one cache line of each operand (a
+/// RouteSegment is about 550 bytes, most of it the unused dimensions and the multi-trip parts).
 ///
 /// Multi-trip: a reload ends a trip (the vehicle unloads what the trip picked up and loads what
 /// the next trip delivers). A sequence with reloads keeps its first trip's part (before its first
-/// reload) in carried/net/peak, its last trip's part (after its last reload) in tail_*, and the
-/// highest route_peak of the trips wholly inside it in inner[d], so that concatenation stays O(1).
-/// reloads == 0: tail_* and inner are unused (and not written by the merges).
+/// reload) in head, its last trip's part (after its last reload) in tail_, and the highest
+/// route_peak of the trips wholly inside it in inner[d], so that concatenation stays O(1).
+/// reloads == 0: tail_ and inner are unused (and not written by the merges).
 struct LoadSegment {
-  std::int64_t carried[kMaxDims];
-  std::int64_t net[kMaxDims];
-  std::int64_t peak[kMaxDims];
+  /// One dimension's carried / net / peak, without default initialisers (segments are built
+  /// in the hot path and only their first `dims` entries are ever written).
+  struct Cell {
+    std::int64_t carried;
+    std::int64_t net;
+    std::int64_t peak;
+  };
   std::int64_t reloads;
-  std::int64_t tail_carried[kMaxDims];
-  std::int64_t tail_net[kMaxDims];
-  std::int64_t tail_peak[kMaxDims];
+  Cell head[kMaxDims];
+  Cell tail_[kMaxDims];
   std::int64_t inner[kMaxDims];
 
   [[nodiscard]] RS_HD constexpr LoadProfile dim(std::size_t d) const noexcept {
-    return LoadProfile{carried[d], net[d], peak[d]};
+    return LoadProfile{head[d].carried, head[d].net, head[d].peak};
   }
-  RS_HD constexpr void set(std::size_t d, const LoadProfile& p) noexcept {
-    carried[d] = p.carried;
-    net[d] = p.net;
-    peak[d] = p.peak;
-  }
+  RS_HD constexpr void set(std::size_t d, const LoadProfile& p) noexcept { head[d] = Cell{p.carried, p.net, p.peak}; }
   /// The last trip's part (reloads > 0).
   [[nodiscard]] RS_HD constexpr LoadProfile tail(std::size_t d) const noexcept {
-    return LoadProfile{tail_carried[d], tail_net[d], tail_peak[d]};
+    return LoadProfile{tail_[d].carried, tail_[d].net, tail_[d].peak};
   }
   RS_HD constexpr void set_tail(std::size_t d, const LoadProfile& p) noexcept {
-    tail_carried[d] = p.carried;
-    tail_net[d] = p.net;
-    tail_peak[d] = p.peak;
+    tail_[d] = Cell{p.carried, p.net, p.peak};
   }
 };
 

@@ -72,9 +72,9 @@ struct Priced {
 RS_HD inline bool job_may_fit(const TourView& t, const Inserted& x, std::size_t dims) noexcept {
   const RouteSegment& whole = t.prefix[t.n + 1];
   for (std::size_t d = 0; d < dims && d < kMaxDims; ++d) {
-    const std::int64_t start = whole.load.carried[d] + x.segment->load.carried[d];
+    const std::int64_t start = whole.load.head[d].carried + x.segment->load.head[d].carried;
     const std::int64_t capacity = t.limits.capacity[d];
-    if (start > capacity || start + whole.load.net[d] + x.segment->load.net[d] > capacity) return false;
+    if (start > capacity || start + whole.load.head[d].net + x.segment->load.head[d].net > capacity) return false;
   }
   return true;
 }
