@@ -57,6 +57,8 @@ class SegmentModel {
   [[nodiscard]] bool windowed() const noexcept { return windowed_ || !exact_; }
   [[nodiscard]] std::size_t dims() const noexcept { return dims_; }
   [[nodiscard]] const Problem& problem() const noexcept { return *problem_; }
+  /// Vehicle v's travel data as the segments read it: without a max_distance, no distances
+  /// (segments then carry distance 0; the exact schedule reads the problem's own tables).
   [[nodiscard]] const TravelView& travel(std::size_t v) const { return travel_[v]; }
   /// What vehicle v allows a whole route (max tasks, travel time, distance, capacity).
   [[nodiscard]] const SegmentLimits& limits(std::size_t v) const { return limits_[v]; }
