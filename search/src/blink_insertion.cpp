@@ -74,6 +74,8 @@ bool BlinkInsertion::next(const WorkingSolution& solution, Pass& pass, Insertion
   while (!pass.done() && solution.assigned(pass.tasks[pass.next])) advance(pass);
   if (pass.done()) return false;
   const std::size_t task = pass.tasks[pass.next];
+  // The next task's neighbours load while this one is priced.
+  if (pass.next + 1 < pass.tasks.size() && !pass.widened) near_->prefetch(pass.tasks[pass.next + 1]);
   const std::size_t first = pass.candidates.size();
   auto consider = [&](std::size_t v) {
     if (v == kNone || pass.tried[v] || !solution.in_region(v)) return;

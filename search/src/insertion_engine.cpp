@@ -1,6 +1,7 @@
 #include "routesolve/search/insertion_engine.hpp"
 
 #include <cmath>
+#include <vector>
 
 #include "routesolve/search/search_state.hpp"
 
@@ -60,20 +61,37 @@ class SegmentEngine final : public InsertionEngine {
   }
 
  private:
+  /// Per-thread scratch for a tour's arcs (an engine may be called from several chains).
+  static std::vector<hd::JobArcs>& arcs_scratch() {
+    thread_local std::vector<hd::JobArcs> arcs;
+    return arcs;
+  }
+
   static InsertionChoice price_one(const InsertionRequest& q) {
     const WorkingSolution& s = *q.solution;
     const SegmentModel& m = s.model();
     const hd::Inserted x = inserted(s, q.task);
     const auto segment_of = [&m](std::size_t t) -> const RouteSegment& { return m.task(t); };
     InsertionChoice best;
+    std::vector<hd::JobArcs>& arcs = arcs_scratch();
     for (const std::size_t v : q.vehicles) {
       const std::optional<hd::TourView> view = tour_view(s, q.task, v);
       if (!view) continue;
+      if (x.sibling != nullptr) {
+        for (std::size_t k = 0; k <= view->n; ++k) {
+          const hd::Priced p =
+              hd::price_pair_row(*view, x, m.dims(), k, best.delta, q.blink_key, q.blink_threshold, segment_of);
+          if (p.delta < best.delta) best = InsertionChoice{v, k, p.j, p.delta};
+        }
+        continue;
+      }
+      // Every position's arcs first: independent matrix reads that overlap (at 5,000 stops each
+      // may miss the cache), then the positions in order, as hd::price_job prices them.
+      arcs.resize(view->n + 1);
+      for (std::size_t k = 0; k <= view->n; ++k) arcs[k] = hd::job_arcs(*view, x, k);
       for (std::size_t k = 0; k <= view->n; ++k) {
         const hd::Priced p =
-            x.sibling == nullptr
-                ? hd::price_job(*view, x, m.dims(), k, best.delta, q.blink_key, q.blink_threshold)
-                : hd::price_pair_row(*view, x, m.dims(), k, best.delta, q.blink_key, q.blink_threshold, segment_of);
+            hd::price_job_from(*view, x, m.dims(), k, arcs[k], best.delta, q.blink_key, q.blink_threshold);
         if (p.delta < best.delta) best = InsertionChoice{v, k, p.j, p.delta};
       }
     }

@@ -79,21 +79,40 @@ RS_HD inline bool job_may_fit(const TourView& t, const Inserted& x, std::size_t 
   return true;
 }
 
+/// The three arc costs a job's position k reads: into the job, out of it, and the arc it
+/// replaces. Apart from the checks, these are the matrix reads of a position; on large matrices
+/// each may miss the cache, so the CPU engine reads every position's arcs of a tour first (the
+/// loads are independent and overlap) and then prices them (price_job_from).
+struct JobArcs {
+  std::int64_t in = 0, out = 0, replaced = 0;
+};
+
+RS_HD inline JobArcs job_arcs(const TourView& t, const Inserted& x, std::size_t k) noexcept {
+  const TravelView& tv = t.travel;
+  const std::size_t a = t.prefix[k].last, b = t.suffix[k + 1].first, p = x.location;
+  return JobArcs{arc_cost(tv, a, p), arc_cost(tv, p, b), arc_cost(tv, a, b)};
+}
+
+/// A job before tasks[k] (k = 0..n) given its arcs (job_arcs): its delta when it is below
+/// `bound`, feasible and not blinked; kNoInsertion otherwise.
+RS_HD inline Priced price_job_from(const TourView& t, const Inserted& x, std::size_t dims, std::size_t k,
+                                   const JobArcs& arcs, std::int64_t bound, std::uint64_t key,
+                                   std::uint32_t blink) noexcept {
+  Priced out;
+  if (arcs.in >= kUnreachable || arcs.out >= kUnreachable) return out;  // durations: checked by feasible()
+  const std::int64_t delta = arcs.in + arcs.out - arcs.replaced + t.opening;
+  if (delta >= bound || blinks(key, t.vehicle, k, k, blink)) return out;
+  if (!feasible(t.travel, t.limits, dims, t.prefix[k], *x.segment, t.suffix[k + 1])) return out;
+  out.delta = delta;
+  out.j = k;
+  return out;
+}
+
 /// A job before tasks[k] (k = 0..n): its delta when it is below `bound`, feasible and not
 /// blinked; kNoInsertion otherwise.
 RS_HD inline Priced price_job(const TourView& t, const Inserted& x, std::size_t dims, std::size_t k,
                               std::int64_t bound, std::uint64_t key, std::uint32_t blink) noexcept {
-  Priced out;
-  const TravelView& tv = t.travel;
-  const std::size_t a = t.prefix[k].last, b = t.suffix[k + 1].first, p = x.location;
-  const std::int64_t in = arc_cost(tv, a, p), ex = arc_cost(tv, p, b);
-  if (in >= kUnreachable || ex >= kUnreachable) return out;  // durations: checked by feasible()
-  const std::int64_t delta = in + ex - arc_cost(tv, a, b) + t.opening;
-  if (delta >= bound || blinks(key, t.vehicle, k, k, blink)) return out;
-  if (!feasible(tv, t.limits, dims, t.prefix[k], *x.segment, t.suffix[k + 1])) return out;
-  out.delta = delta;
-  out.j = k;
-  return out;
+  return price_job_from(t, x, dims, k, job_arcs(t, x, k), bound, key, blink);
 }
 
 /// A shipment with its pickup before tasks[i]: the best delivery position j >= i (first on
