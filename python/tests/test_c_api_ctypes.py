@@ -3,7 +3,6 @@ validate, matrices, error codes and messages, cancellation from another thread."
 import ctypes
 import json
 import threading
-import time
 
 import pytest
 
@@ -103,12 +102,12 @@ def test_cancel_from_another_thread(lib):
     progress = PROGRESS(lambda user, elapsed, fraction, cost, routes, unassigned: reports.append(cost))
     timer = threading.Timer(0.5, lib.rs_cancel_request, args=(cancel,))
     timer.start()
-    t0 = time.monotonic()
     problem = json.dumps(grid_problem(300))
+    # A fixed amount of work far beyond a test's patience: returning at all is the cancellation
+    # (a solve that ignored it would run into ctest's timeout), no clock involved.
     status, solution, error = call(lib, "rs_solve_json", problem,
-                                   options={"backend": b"cpu", "time_limit_s": 60.0, "cancel": cancel,
-                                            "progress": progress})
-    assert time.monotonic() - t0 < 20
+                                   options={"backend": b"cpu", "time_limit_s": 0.0, "iterations": 10**9,
+                                            "cancel": cancel, "progress": progress})
     assert status == RS_OK, error
     assert not json.loads(solution)["unassigned"] and reports
     status, report, _ = call(lib, "rs_validate_json", problem, solution)

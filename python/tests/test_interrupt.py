@@ -1,5 +1,9 @@
 """Stopping a solve: Ctrl+C (SIGINT to the process) and a stop event from another thread both
-end the search early with the best solution so far, valid."""
+end the search early with the best solution so far, valid.
+
+The solves are given a fixed amount of work far beyond what a test could wait for (BUDGET
+iterations, no time limit), so "early" is checked on the iterations done, not on a clock; a solve
+that ignored its stop would run into ctest's timeout instead of passing slowly."""
 import os
 import signal
 import subprocess
@@ -10,14 +14,15 @@ import time
 import routesolve
 from conftest import grid_problem
 
+BUDGET = 10**9
+
 CHILD = r"""
-import sys, time, routesolve
+import sys, routesolve
 sys.path.insert(0, sys.argv[1])
 from conftest import grid_problem
 print("ready", flush=True)
-t0 = time.monotonic()
-s = routesolve.solve(grid_problem(300), time_limit=60, backend="cpu")
-print(s.interrupted, s.validate().ok, len(s.unassigned), round(time.monotonic() - t0, 2), flush=True)
+s = routesolve.solve(grid_problem(300), time_limit=None, iterations=10**9, backend="cpu")
+print(s.interrupted, s.validate().ok, len(s.unassigned), s.iterations, flush=True)
 """
 
 
@@ -30,17 +35,16 @@ def test_keyboard_interrupt_returns_the_best_solution_so_far():
     child.send_signal(signal.SIGINT)
     out, _ = child.communicate(timeout=60)
     assert child.returncode == 0, out
-    interrupted, valid, unassigned, seconds = out.split()
+    interrupted, valid, unassigned, iterations = out.split()
     assert interrupted == "True" and valid == "True" and unassigned == "0"
-    assert float(seconds) < 30
+    assert int(iterations) < BUDGET
 
 
 def test_stop_event_from_another_thread():
     stop = threading.Event()
     threading.Timer(0.5, stop.set).start()
-    t0 = time.monotonic()
-    s = routesolve.solve(grid_problem(300), time_limit=60, backend="cpu", stop=stop)
-    assert time.monotonic() - t0 < 20
+    s = routesolve.solve(grid_problem(300), time_limit=None, iterations=BUDGET, backend="cpu", stop=stop)
+    assert s.iterations < BUDGET
     assert s.stopped and not s.interrupted
     assert s.validate().ok and not s.unassigned
 
@@ -49,11 +53,9 @@ def test_an_exception_in_the_progress_callback_stops_and_propagates():
     def boom(report):
         raise RuntimeError("from the callback")
 
-    t0 = time.monotonic()
     try:
-        routesolve.solve(grid_problem(200), time_limit=60, backend="cpu", progress=boom)
+        routesolve.solve(grid_problem(200), time_limit=None, iterations=BUDGET, backend="cpu", progress=boom)
     except RuntimeError as e:
         assert "from the callback" in str(e)
     else:
         raise AssertionError("the callback's exception was swallowed")
-    assert time.monotonic() - t0 < 20
