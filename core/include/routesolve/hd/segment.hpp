@@ -73,8 +73,9 @@ RS_HD constexpr std::int64_t load_after(std::int64_t start, const LoadProfile& p
 /// Load profile in up to kMaxDims dimensions (dimension d's first-trip profile is head[d]).
 /// Only the first `dims` entries a function is given are meaningful; merges leave the others
 /// untouched (they are the searches' hot path). Each dimension's numbers sit together, right
-/// after `reloads`, so that a one-dimensional merge reads one cache line of each operand (a
-/// RouteSegment is about 550 bytes, most of it the unused dimensions and the multi-trip parts).
+/// after `reloads`, so that a one-dimensional merge reads only the first two cache lines of each
+/// operand, not five (a RouteSegment is about 550 bytes, most of it the unused dimensions and the
+/// multi-trip parts).
 ///
 /// Multi-trip: a reload ends a trip (the vehicle unloads what the trip picked up and loads what
 /// the next trip delivers). A sequence with reloads keeps its first trip's part (before its first
