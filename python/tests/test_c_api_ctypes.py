@@ -14,11 +14,13 @@ PROGRESS = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_double, ctypes.c_dou
 
 
 class Options(ctypes.Structure):
+    """rs_options field for field: rs_options_init writes the whole struct, so a mirror that
+    lacked a field would let it write past the end of this one (Python's heap)."""
     _fields_ = [("struct_size", ctypes.c_uint32), ("backend", ctypes.c_char_p), ("time_limit_s", ctypes.c_double),
                 ("iterations", ctypes.c_uint64), ("seed", ctypes.c_uint64), ("threads", ctypes.c_uint32),
                 ("chains", ctypes.c_uint32), ("objective", ctypes.c_char_p), ("network", ctypes.c_char_p),
                 ("device", ctypes.c_int32), ("cancel", ctypes.c_void_p), ("progress", PROGRESS),
-                ("progress_user", ctypes.c_void_p)]
+                ("progress_user", ctypes.c_void_p), ("check", ctypes.c_int32)]
 
 
 @pytest.fixture(scope="module")
