@@ -167,7 +167,11 @@ void AnnealingSearch::cost_end() {
   const Score& before = step_before_;
   // Polishing every step slows the annealing down; a step that beats the best is worth it,
   // and at the end of the budget every step is (Parameters::descent_every_step_from).
-  if (step_fraction_ >= parameters_.descent_every_step_from) {
+  double every_step_from = parameters_.descent_every_step_from;
+  if (parameters_.early_descent_per_task > 0.0 && every_step_from > parameters_.early_descent_from &&
+      projected_per_task(step_fraction_) >= parameters_.early_descent_per_task)
+    every_step_from = parameters_.early_descent_from;
+  if (step_fraction_ >= every_step_from) {
     intensify();
   } else if (better(current_.score(), best_score_, objective_)) {
     const double spacing = parameters_.descent_spacing * static_cast<double>(current_.insertable().size());
@@ -231,18 +235,25 @@ double AnnealingSearch::temperature(double phase) {
   return budget_scale(phase) * ts * std::pow(t1 / ts, std::clamp(p, 0.0, 1.0));
 }
 
-double AnnealingSearch::budget_scale(double phase) {
-  if (parameters_.short_budget_per_task <= 0.0) return 1.0;
-  if (budget_scale_ > 0.0) return budget_scale_;
+double AnnealingSearch::projected_per_task(double phase) {
+  if (projected_per_task_ >= 0.0) return projected_per_task_;
   if (pace_phase_start_ < 0.0) {
     pace_phase_start_ = phase;
     pace_iterations_start_ = cost_iterations_;
   }
   const double span = phase - pace_phase_start_;
-  if (span < 0.01) return parameters_.short_budget_floor;
+  if (span < 0.01) return -1.0;
   const double projected = static_cast<double>(cost_iterations_ - pace_iterations_start_) / span;
-  const double per_task = projected * static_cast<double>(parameters_.chains_per_solution) /
-                          static_cast<double>(std::max<std::size_t>(1, current_.insertable().size()));
+  projected_per_task_ = projected * static_cast<double>(parameters_.chains_per_solution) /
+                        static_cast<double>(std::max<std::size_t>(1, current_.insertable().size()));
+  return projected_per_task_;
+}
+
+double AnnealingSearch::budget_scale(double phase) {
+  if (parameters_.short_budget_per_task <= 0.0) return 1.0;
+  if (budget_scale_ > 0.0) return budget_scale_;
+  const double per_task = projected_per_task(phase);
+  if (per_task < 0.0) return parameters_.short_budget_floor;
   budget_scale_ = std::clamp(per_task / parameters_.short_budget_per_task, parameters_.short_budget_floor, 1.0);
   return budget_scale_;
 }

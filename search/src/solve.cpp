@@ -341,14 +341,25 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
     // (1.40-1.91% -> 2.05-3.18%), hence not there.
     parameters.descent_spacing = model.windowed() ? 0.05 : 0.0;
     // Up to 300 tasks the last tenth of the budget brings every step to a local optimum before
-    // its acceptance (about 50 times fewer steps there). `benchmarks/quality` side by side (10 s,
-    // seed 1), the rule at every size: CVRPLIB X n <= 300 0.69% -> 0.58% mean gap (15 better, 6
-    // worse), n = 301..1000 level (+0.01 / -0.00 points), Solomon 0.17% -> 0.16%; the 5,000-stop
-    // scenario +0.1% / +0.5% (60 s, seeds 1-2), hence the bound. The descent on every step of the
-    // whole budget was better still on 200-customer time windows, but worse from about 700 tasks
-    // (X-n783 +0.6%, R1_10_1 +2.0%, the 5,000-stop scenario +4%), with shipments (Li & Lim 0.91%
-    // -> 2.46%) and after a fleet phase (docs/BENCHMARKS.md has the runs).
+    // its acceptance (about 50 times fewer steps there); up to 600 tasks without shipments the
+    // second half does when the budget allows the annealing enough steps first (CVRP: always;
+    // time windows: 2,000 projected iterations per task). The annealing finds the basin, then
+    // compares local optima, as an iterated local search does. `benchmarks/quality` side by side
+    // (10 s, seed 1), from half the budget against the last tenth (n <= 300) or never (above):
+    // CVRPLIB X n <= 300 0.66% -> 0.44% mean gap (15 better, 6 worse), n = 301..600 0.98% ->
+    // 0.78%, 601..1000 level (1.49%); Solomon 0.14% -> 0.11%, with the fleet phase 0.17% ->
+    // 0.16%; Gehring & Homberger 200 distance only at 30 s, seeds 1-4, -0.09 point of mean gap,
+    // the 400s -0.3% (seed 1). Worse with shipments (Li & Lim 0.93% -> 1.20%: lrc203, lc109) and
+    // on the generated 500-stop, 50-truck scenario at 10 s (about 1,100 iterations per task:
+    // +0.6%, seeds 1-6), hence the conditions. The last tenth at every size was worse on the
+    // 5,000-stop scenario (+0.1% / +0.5%, 60 s, seeds 1-2); the descent on every step of the whole
+    // budget was worse from about 700 tasks (X-n783 +0.6%, R1_10_1 +2.0%, the 5,000-stop scenario
+    // +4%) and with shipments (Li & Lim 0.91% -> 2.46%) (docs/BENCHMARKS.md has the runs).
     parameters.descent_every_step_from = insertable.size() <= 300 ? 0.9 : 1.0;
+    if (problem.spec().shipments.empty() && insertable.size() <= 600) {
+      parameters.early_descent_from = 0.5;
+      parameters.early_descent_per_task = model.windowed() ? 2000.0 : 1.0;
+    }
     // Short budgets on CVRP-like problems: with few iterations per task the start temperature
     // takes most of the budget to undo what the construction (savings there) found: 16,000
     // generated customers at 60 s (about 40 iterations per task) were back below the savings

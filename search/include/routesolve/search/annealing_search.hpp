@@ -69,6 +69,12 @@ class AnnealingSearch {
     /// acceptance, so that the end of the annealing compares local optima (an iterated local
     /// search with annealing acceptance: far fewer, stronger steps); 1 or more: never.
     double descent_every_step_from = 1.0;
+    /// When the cost phase's projected iterations per insertable task (its pace over its first
+    /// 1%, as for short_budget_per_task) reach early_descent_per_task, the every-step descent
+    /// begins at early_descent_from instead, if sooner (0: never): a budget with room for both
+    /// gives the annealing its share and the local optima theirs.
+    double early_descent_per_task = 0.0;
+    double early_descent_from = 1.0;
     /// New bests after the first descent get the granular descent around what their step
     /// rewired (GranularDescent::run_around, at most local_descent_moves moves) instead of the
     /// descent over everything changed since the last one, whose scan grows with the instance.
@@ -148,6 +154,9 @@ class AnnealingSearch {
   double temperature(double phase);
   /// The temperatures' factor for the budget (Parameters::short_budget_per_task).
   double budget_scale(double phase);
+  /// The cost phase's iterations per insertable task over the whole budget, projected from its
+  /// pace over its first 1% (negative until then).
+  double projected_per_task(double phase);
   void restart_cycle(double phase);
   void record_if_best();
   /// Intra-route polish of the touched tours, then the inter-route granular descent and a
@@ -201,6 +210,7 @@ class AnnealingSearch {
   double budget_scale_ = 0.0;
   double pace_phase_start_ = -1.0;
   std::size_t pace_iterations_start_ = 0;
+  double projected_per_task_ = -1.0;
   std::vector<TourPlan> elite_plans_;
   std::vector<Score> elite_scores_;
 };
