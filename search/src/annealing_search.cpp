@@ -167,11 +167,8 @@ void AnnealingSearch::cost_end() {
   const Score& before = step_before_;
   // Polishing every step slows the annealing down; a step that beats the best is worth it,
   // and at the end of the budget every step is (Parameters::descent_every_step_from).
-  double every_step_from = parameters_.descent_every_step_from;
-  if (parameters_.early_descent_per_task > 0.0 && every_step_from > parameters_.early_descent_from &&
-      projected_per_task(step_fraction_) >= parameters_.early_descent_per_task)
-    every_step_from = parameters_.early_descent_from;
-  if (step_fraction_ >= every_step_from) {
+  if (parameters_.early_descent_per_task > 0.0) projected_per_task(step_fraction_);  // learns the pace
+  if (step_fraction_ >= every_step_from()) {
     intensify();
   } else if (better(current_.score(), best_score_, objective_)) {
     const double spacing = parameters_.descent_spacing * static_cast<double>(current_.insertable().size());

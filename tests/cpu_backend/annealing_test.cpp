@@ -1,6 +1,7 @@
 // The annealing's temperatures for short budgets: with fewer iterations per task than
 // Parameters::short_budget_per_task, the cost phase is scaled by the projected iterations per
-// task over that figure (down to the floor), measured over the first 1% of the budget.
+// task over that figure (down to the floor), measured over the first 1% of the budget. The same
+// projection moves the every-step descent earlier (Parameters::early_descent_per_task).
 
 #include "routesolve/search/annealing_search.hpp"
 
@@ -36,6 +37,32 @@ TEST(AnnealingTest, ShortBudgetsScaleTheTemperaturesByTheIterationsPerTask) {
   EXPECT_DOUBLE_EQ(scale_after(f, 1000, 1.0, 1), 1.0) << "enough iterations: the full temperature";
   EXPECT_DOUBLE_EQ(scale_after(f, 1000, 1e6, 1), 0.1) << "never below the floor";
   EXPECT_DOUBLE_EQ(scale_after(f, 1000, 0.0, 1), 1.0) << "off";
+}
+
+/// The share of the budget from which every step descends, after `steps` cost steps.
+double every_step_from_after(const Fixture& f, std::size_t steps, double early_per_task) {
+  std::mt19937_64 rng(3);
+  const WorkingSolution start = f.random_solution(rng);
+  AnnealingSearch::Parameters parameters;
+  parameters.start_temperature = 10.0;
+  parameters.end_temperature = 0.1;
+  parameters.descent_every_step_from = 0.9;
+  parameters.early_descent_per_task = early_per_task;
+  parameters.early_descent_from = 0.5;
+  auto engine = make_segment_engine();
+  AnnealingSearch search(*f.model, *f.near, *f.classes, f.insertable, Objective::Cost, 7, parameters, *engine);
+  search.start(start.plan());
+  EXPECT_DOUBLE_EQ(search.every_step_from(), 0.9) << "the late start until the pace is known";
+  for (std::size_t i = 0; i < steps; ++i) search.step(static_cast<double>(i) / static_cast<double>(steps));
+  return search.every_step_from();
+}
+
+TEST(AnnealingTest, TheEveryStepDescentStartsEarlyWhenThePaceAllowsIt) {
+  const Fixture f(4, false);
+  const double per_task = 200.0 / static_cast<double>(f.insertable.size());  // 200 steps over the budget
+  EXPECT_DOUBLE_EQ(every_step_from_after(f, 200, 0.5 * per_task), 0.5) << "room for both";
+  EXPECT_DOUBLE_EQ(every_step_from_after(f, 200, 2.0 * per_task), 0.9) << "too few steps: the annealing keeps them";
+  EXPECT_DOUBLE_EQ(every_step_from_after(f, 200, 0.0), 0.9) << "off";
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 //   - cycles of 10,000 per task, restarts from 0.3 of the start temperature, pool of 4: n204 at
 //     60 s 1.17 -> 0.87%, n157 0.10 -> 0.04%, larger instances unchanged (one cycle). Kept.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <random>
@@ -141,6 +142,13 @@ class AnnealingSearch {
   [[nodiscard]] double temperature_scale() const noexcept {
     if (parameters_.short_budget_per_task <= 0.0) return 1.0;
     return budget_scale_ > 0.0 ? budget_scale_ : parameters_.short_budget_floor;
+  }
+  /// The share of the cost phase from which every step gets the descent: descent_every_step_from,
+  /// or early_descent_from once the projected pace reaches early_descent_per_task.
+  [[nodiscard]] double every_step_from() const noexcept {
+    if (parameters_.early_descent_per_task > 0.0 && projected_per_task_ >= parameters_.early_descent_per_task)
+      return std::min(parameters_.descent_every_step_from, parameters_.early_descent_from);
+    return parameters_.descent_every_step_from;
   }
   /// Cost-phase cycles begun after the first.
   [[nodiscard]] std::size_t cycles() const noexcept { return cycles_; }
