@@ -162,11 +162,14 @@ int main(void) {
   CHECK(error != NULL && strstr(error, "points[0]") != NULL);
   rs_free(error);
 
-  /* Cancellation from another thread: a 60 s solve stops early with a valid solution. */
+  /* Cancellation from another thread: a solve given a fixed amount of work far beyond a test's
+     patience (no time limit) stops with a valid solution. Returning at all is the cancellation (a
+     solve that ignored it would run into ctest's timeout); no clock is asserted on. */
   char* big = grid_problem(300);
   rs_options_init(&o);
   o.backend = "cpu";
-  o.time_limit_s = 60.0;
+  o.time_limit_s = 0.0;
+  o.iterations = 1000000000u;
   o.cancel = rs_cancel_create();
   CHECK(o.cancel != NULL && !rs_cancel_requested(o.cancel));
   struct canceller c = {o.cancel, 0.5};
@@ -178,7 +181,6 @@ int main(void) {
   const double seconds = now_s() - t0;
   pthread_join(thread, NULL);
   CHECK(rs_cancel_requested(o.cancel));
-  CHECK(seconds < 20.0);
   if (solution != NULL) {
     report = NULL;
     CHECK(rs_validate_json(big, solution, NULL, &report, &error) == RS_OK);
