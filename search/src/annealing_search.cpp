@@ -52,9 +52,11 @@ void AnnealingSearch::record_if_best() {
     best_score_ = s;
     best_plan_ = current_.plan();
   }
-  if (better(s, epoch_best_score_, objective_)) {
+  if (current_.has_region() && better(s, epoch_best_score_, objective_)) {
     epoch_best_score_ = s;
-    epoch_best_plan_ = current_.plan();
+    for (std::size_t v = 0; v < current_.vehicle_count(); ++v)  // the rest is as it began
+      if (current_.in_region(v)) epoch_best_plan_[v] = current_.tour(v).tasks;
+    region_improved_ = true;
   }
 }
 
@@ -63,8 +65,9 @@ void AnnealingSearch::begin_region(std::vector<char> vehicles, std::vector<char>
   current_.load(current);
   current_.set_region(std::move(vehicles), std::move(tasks));
   descent_memory_.clear();  // what is movable changed
-  epoch_best_plan_ = current;
+  epoch_best_plan_.resize(current_.vehicle_count());
   epoch_best_score_ = current_.score();
+  region_improved_ = false;
   if (better(best_score, best_score_, objective_) || best_plan_.empty()) {
     best_plan_ = best;
     best_score_ = best_score;

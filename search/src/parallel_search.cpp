@@ -122,28 +122,41 @@ TourPlan ParallelSearch::run(const TourPlan& start, const Deadline& deadline, do
     }
   };
   // Regions: in the cost phase, chains search disjoint regions of one shared solution (their
-  // changes add up) instead of each a copy of it; the regions move every epoch.
+  // changes add up) instead of each a copy of it; the regions move every epoch. A chain takes
+  // up its region on its own thread (the serial part between epochs is what limits threads).
   TourPlan shared;  // the chains' current solutions put together
+  bool in_regions = false;  // the chains are on regions (of the last epoch)
+  auto leave_regions = [&] {
+    if (!in_regions) return;
+    for (AnnealingSearch& s : searches_) s.end_region();
+    in_regions = false;
+  };
   for (std::size_t epoch = 0;; ++epoch) {
     Regions regions;
     if (regions_ && searches_.size() > 1 &&
         std::all_of(searches_.begin(), searches_.end(), [](const AnnealingSearch& s) { return s.in_cost_phase(); })) {
       if (shared.empty()) shared = best_plan_.empty() ? searches_.front().current_plan() : best_plan_;
       regions = split_regions(*problem_, shared, searches_.size(), epoch * 7 + 3);
-      if (!regions.vehicles.empty()) {
-        for (std::size_t i = 0; i < searches_.size(); ++i)
-          searches_[i].begin_region(std::move(regions.vehicles[i]), std::move(regions.tasks[i]), shared, best_plan_,
-                                    best_score_);
-      } else {
-        shared.clear();
-      }
+      if (regions.vehicles.empty()) shared.clear();
     }
+    const bool on_regions = !regions.vehicles.empty();
+    if (!on_regions) leave_regions();
+    auto begin_region = [&](std::size_t i) {
+      if (on_regions)
+        searches_[i].begin_region(std::move(regions.vehicles[i]), std::move(regions.tasks[i]), shared, best_plan_,
+                                  best_score_);
+    };
+    in_regions = on_regions;
     if (lockstep_) {
+      pool_->run(searches_.size(), begin_region);
       lockstep_work();
     } else if (searches_.size() == 1) {
       work(searches_.front());
     } else {
-      pool_->run(searches_.size(), [&](std::size_t i) { work(searches_[i]); });  // one chain per thread
+      pool_->run(searches_.size(), [&](std::size_t i) {  // one chain per thread
+        begin_region(i);
+        work(searches_[i]);
+      });
     }
     std::size_t leader = 0;
     for (std::size_t i = 1; i < searches_.size(); ++i)
@@ -155,19 +168,25 @@ TourPlan ParallelSearch::run(const TourPlan& start, const Deadline& deadline, do
     if (!regions.owner.empty()) {
       // Put the regions together: every vehicle's tour from the chain that owned it, once as
       // the chains are now (the next epoch's start) and once at each chain's best.
-      TourPlan region_best(shared.size());
-      std::vector<TourPlan> current(searches_.size());
-      for (std::size_t i = 0; i < searches_.size(); ++i) current[i] = searches_[i].current_plan();
+      // When no chain improved on its start, the regions' best is that start: the chains'
+      // states of the last epoch put together, no better than their bests then (the score adds
+      // up over regions, except the balance term's longest route), so it is not scored.
+      const bool improved =
+          problem_->spec().balance > 0.0 ||
+          std::any_of(searches_.begin(), searches_.end(), [](const AnnealingSearch& s) { return s.region_improved(); });
+      TourPlan region_best;
+      if (improved) region_best.resize(shared.size());
       for (std::size_t v = 0; v < shared.size(); ++v) {
-        const std::size_t owner = regions.owner[v];
-        shared[v] = current[owner][v];
-        region_best[v] = searches_[owner].region_best_plan()[v];
+        const AnnealingSearch& owner = searches_[regions.owner[v]];
+        if (improved) region_best[v] = owner.region_improved() ? owner.region_best_plan()[v] : shared[v];
+        shared[v] = owner.current_tour(v);
       }
-      for (AnnealingSearch& s : searches_) s.end_region();
-      scratch_.load(region_best);
-      if (better(scratch_.score(), best_score_, objective_)) {
-        best_score_ = scratch_.score();
-        best_plan_ = std::move(region_best);
+      if (improved) {
+        scratch_.load(region_best);
+        if (better(scratch_.score(), best_score_, objective_)) {
+          best_score_ = scratch_.score();
+          best_plan_ = std::move(region_best);
+        }
       }
       // A new annealing cycle (annealing_search.hpp) begins from the best, for every chain.
       if (searches_.front().cycles() != cycles_seen_) {
@@ -192,6 +211,7 @@ TourPlan ParallelSearch::run(const TourPlan& start, const Deadline& deadline, do
     }
     if (last) break;
   }
+  leave_regions();
   for (AnnealingSearch& s : searches_) s.set_deadline(nullptr);
   return best_plan_;
 }

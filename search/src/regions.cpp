@@ -17,30 +17,38 @@ Regions split_regions(const Problem& problem, const TourPlan& plan, std::size_t 
     }
   if (count < 2 || used.size() < 2 * count) return out;
   // A nearest-neighbour chain over the tours' middle visits.
+  // The middle visits' locations once (this runs every epoch, on the chains' critical path).
   const TravelView tv = problem.travel(0);
-  auto middle = [&](std::size_t v) { return problem.task(plan[v][plan[v].size() / 2]).location; };
+  std::vector<std::size_t> middle(used.size());
+  for (std::size_t k = 0; k < used.size(); ++k) {
+    const auto& tour = plan[used[k]];
+    middle[k] = problem.task(tour[tour.size() / 2]).location;
+  }
   auto gap = [&](std::size_t a, std::size_t b) {
-    const std::size_t x = middle(a), y = middle(b);
+    const std::size_t x = middle[a], y = middle[b];
     return std::min(tv.cost(x, y), tv.cost(y, x));
   };
   std::vector<std::size_t> order;
-  std::vector<char> taken(used.size(), 0);
-  std::size_t at = start % used.size();
-  for (std::size_t k = 0; k < used.size(); ++k) {
-    taken[at] = 1;
+  std::vector<std::size_t> pending(used.size());  // tours not in the chain yet (any order)
+  for (std::size_t k = 0; k < used.size(); ++k) pending[k] = k;
+  std::size_t slot = start % used.size();  // where the next tour of the chain is in `pending`
+  for (;;) {
+    const std::size_t at = pending[slot];
     order.push_back(used[at]);
+    pending[slot] = pending.back();
+    pending.pop_back();
+    if (pending.empty()) break;
     std::size_t next = used.size();
     Cost best = std::numeric_limits<Cost>::max();
-    for (std::size_t c = 0; c < used.size(); ++c)
-      if (!taken[c]) {
-        const Cost g = gap(used[at], used[c]);
-        if (g < best) {
-          best = g;
-          next = c;
-        }
+    for (std::size_t k = 0; k < pending.size(); ++k) {
+      const std::size_t c = pending[k];
+      const Cost g = gap(at, c);
+      if (g < best || (g == best && c < next)) {  // ties: the lowest index
+        best = g;
+        next = c;
+        slot = k;
       }
-    if (next == used.size()) break;
-    at = next;
+    }
   }
   out.owner.assign(nv, 0);
   out.vehicles.assign(count, std::vector<char>(nv, 0));

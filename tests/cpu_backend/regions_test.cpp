@@ -1,6 +1,7 @@
 // Regions of one solution for parallel chains (search/regions.hpp): every vehicle in exactly one
 // region, every region with two tours or more and about its share of the tasks, the unassigned
-// tasks dealt out, other borders for another start; and no regions when there are too few tours.
+// tasks dealt out, other borders for another start, tours near each other together; and no
+// regions when there are too few tours.
 
 #include <gtest/gtest.h>
 
@@ -61,6 +62,29 @@ TEST(Regions, AnotherStartMovesTheBorders) {
   const Fixture f;
   const Regions a = split_regions(*f.problem, f.plan, 3, 0), b = split_regions(*f.problem, f.plan, 3, 4);
   EXPECT_NE(a.owner, b.owner);
+}
+
+TEST(Regions, NearTogetherToursShareARegion) {
+  // Two clusters far apart, three tours in each, listed alternately: whatever the start, the
+  // nearest-neighbour chain over the tours runs through one cluster before the other, so each
+  // of two regions is one cluster.
+  std::vector<std::pair<double, double>> points{{500.0, 0.0}};  // depot between them
+  for (std::size_t t = 0; t < 6; ++t) {
+    const double x = t % 2 == 0 ? 0.0 : 1000.0;
+    for (std::size_t k = 0; k < 4; ++k) points.emplace_back(x + static_cast<double>(t), static_cast<double>(k));
+  }
+  ProblemSpec spec = test::points_spec(points);
+  for (std::size_t j = 1; j <= 24; ++j) spec.jobs.push_back(test::make_job(j, j));
+  for (std::size_t v = 0; v < 6; ++v) spec.vehicles.push_back(test::make_vehicle(100 + v, 0, 100));
+  const ProblemPtr problem = Problem::create(std::move(spec));
+  TourPlan plan(6);
+  for (std::size_t t = 0; t < 24; ++t) plan[t / 4].push_back(t);  // tour v in cluster v % 2
+  for (std::size_t start = 0; start < 6; ++start) {
+    const Regions r = split_regions(*problem, plan, 2, start);
+    ASSERT_FALSE(r.vehicles.empty());
+    for (std::size_t v = 2; v < 6; ++v) EXPECT_EQ(r.owner[v], r.owner[v % 2]) << "start " << start << ", tour " << v;
+    EXPECT_NE(r.owner[0], r.owner[1]) << "start " << start;
+  }
 }
 
 TEST(Regions, NoRegionsWithoutTwoToursEach) {

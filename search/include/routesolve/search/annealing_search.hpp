@@ -131,8 +131,13 @@ class AnnealingSearch {
     return objective_ != Objective::VehiclesThenCost || (fleet_done_ && !fleet_active_);
   }
   [[nodiscard]] TourPlan current_plan() const { return current_.plan(); }
-  /// The best state since begin_region (its region's best; the rest as it was then).
+  /// The current tour of vehicle v.
+  [[nodiscard]] const std::vector<std::size_t>& current_tour(std::size_t v) const { return current_.tour(v).tasks; }
+  /// The best state since begin_region when region_improved(): the tours of the region's
+  /// vehicles (the rest is as it was then, and not kept here).
   [[nodiscard]] const TourPlan& region_best_plan() const noexcept { return epoch_best_plan_; }
+  /// Whether a state since begin_region was better than the one it began from.
+  [[nodiscard]] bool region_improved() const noexcept { return region_improved_; }
 
   [[nodiscard]] const TourPlan& best_plan() const noexcept { return best_plan_; }
   [[nodiscard]] const Score& best_score() const noexcept { return best_score_; }
@@ -194,8 +199,9 @@ class AnnealingSearch {
   std::mt19937_64 rng_;
   TourPlan best_plan_;
   Score best_score_;
-  TourPlan epoch_best_plan_;  // best since begin_region
+  TourPlan epoch_best_plan_;  // best since begin_region: the region's tours
   Score epoch_best_score_;
+  bool region_improved_ = false;
   std::size_t iterations_ = 0;
   std::size_t last_descent_ = 0;  // iterations_ at the last descent on a new best
   bool descended_ = false;        // whether any descent ran yet
