@@ -148,7 +148,7 @@ TourPlan ParallelSearch::run(const TourPlan& start, const Deadline& deadline, do
     };
     in_regions = on_regions;
     if (lockstep_) {
-      pool_->run(searches_.size(), begin_region);
+      if (on_regions) pool_->run(searches_.size(), begin_region);
       lockstep_work();
     } else if (searches_.size() == 1) {
       work(searches_.front());

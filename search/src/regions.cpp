@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 
 namespace routesolve::search {
 
@@ -16,8 +17,8 @@ Regions split_regions(const Problem& problem, const TourPlan& plan, std::size_t 
       routed += plan[v].size();
     }
   if (count < 2 || used.size() < 2 * count) return out;
-  // A nearest-neighbour chain over the tours' middle visits.
-  // The middle visits' locations once (this runs every epoch, on the chains' critical path).
+  // A nearest-neighbour chain over the tours' middle visits, their locations looked up once
+  // (this runs between every two epochs, while the chains wait).
   const TravelView tv = problem.travel(0);
   std::vector<std::size_t> middle(used.size());
   for (std::size_t k = 0; k < used.size(); ++k) {
@@ -30,7 +31,7 @@ Regions split_regions(const Problem& problem, const TourPlan& plan, std::size_t 
   };
   std::vector<std::size_t> order;
   std::vector<std::size_t> pending(used.size());  // tours not in the chain yet (any order)
-  for (std::size_t k = 0; k < used.size(); ++k) pending[k] = k;
+  std::iota(pending.begin(), pending.end(), std::size_t{0});
   std::size_t slot = start % used.size();  // where the next tour of the chain is in `pending`
   for (;;) {
     const std::size_t at = pending[slot];
