@@ -251,6 +251,12 @@ void append_rewired(const WorkingSolution& s,
 }
 
 void WorkingSolution::set_region(std::vector<char> vehicles, std::vector<char> tasks) {
+  // A tour that becomes movable counts as changed: what a descent examined while it was not
+  // movable skipped it (the descents' memory stays valid across regions).
+  for (std::size_t v = 0; v < tours_.size(); ++v) {
+    const bool now = vehicles.empty() || vehicles[v] != 0;
+    if (now && !in_region(v)) changed_at_[v] = ++clock_;
+  }
   region_ = std::move(vehicles);
   region_tasks_ = std::move(tasks);
 }

@@ -55,6 +55,31 @@ TEST_P(DescentTest, GranularDescentImprovesAndReachesALocalOptimum) {
   }
 }
 
+// Chains on regions keep one DescentMemory while their region moves: a descent restricted to
+// one region, then over another and over the whole solution with the same memory, still ends at
+// a local optimum of the whole (the tours that enter a region count as changed).
+TEST_P(DescentTest, DescentMemoryStaysValidWhenTheRegionMoves) {
+  for (const bool tight : {false, true}) {
+    const Fixture f(GetParam(), tight);
+    std::mt19937_64 rng(GetParam() + 23);
+    WorkingSolution ws = f.random_solution(rng);
+    const GranularDescent descent(*f.near, *f.classes, GranularDescent::Parameters{12, 3, 100});
+    DescentMemory memory;
+    for (const std::size_t parity : {0u, 1u}) {
+      std::vector<char> vehicles(ws.vehicle_count(), 0);
+      for (std::size_t v = parity; v < vehicles.size(); v += 2) vehicles[v] = 1;
+      ws.set_region(std::move(vehicles), {});
+      descent.run(ws, rng, Objective::Cost, &memory);
+      expect_feasible(f, ws);
+    }
+    ws.set_region({}, {});
+    descent.run(ws, rng, Objective::Cost, &memory);
+    EXPECT_EQ(ws.cost(), cost_from_scratch(*f.problem, ws));
+    expect_feasible(f, ws);
+    expect_local_optimum(f, ws);
+  }
+}
+
 /// Predecessor and successor (kNone at a tour's ends) of every routed task.
 std::map<std::size_t, std::pair<std::size_t, std::size_t>> links_of(const WorkingSolution& ws) {
   std::map<std::size_t, std::pair<std::size_t, std::size_t>> links;

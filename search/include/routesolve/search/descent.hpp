@@ -44,7 +44,8 @@ struct DescentMemory {
   std::uint64_t swap_star = 0;          ///< clock at the start of the last complete SWAP* pass
   std::vector<char> queued;             ///< run_around's scratch: per task, whether it is queued
   /// Forget everything (the next descent examines the whole solution): for a new solution
-  /// object, or when the region changes what is movable.
+  /// object. (The memory stays valid when a region moves: WorkingSolution::set_region counts
+  /// the tours that become movable as changed.)
   void clear() {
     examined.clear();
     swap_star = 0;

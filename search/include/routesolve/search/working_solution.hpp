@@ -83,7 +83,8 @@ class WorkingSolution {
   /// Restricts the search's changes to a region: the tours of the vehicles marked in
   /// `vehicles` and the unassigned tasks marked in `tasks` (empty vectors: no restriction).
   /// Ruin, recreate and the descents only touch tours in the region, so searches on disjoint
-  /// regions of one solution can run at once and their results be put together.
+  /// regions of one solution can run at once and their results be put together. The tours
+  /// that enter the region count as changed (changed_at).
   void set_region(std::vector<char> vehicles, std::vector<char> tasks);
   [[nodiscard]] bool in_region(std::size_t v) const { return region_.empty() || region_[v] != 0; }
   [[nodiscard]] bool has_region() const noexcept { return !region_.empty(); }
