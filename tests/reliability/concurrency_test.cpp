@@ -17,6 +17,7 @@
 #include "routesolve/cuda/matrix_engine.hpp"
 #include "routesolve/scenario/scenario.hpp"
 #include "routesolve/io/vroom_json.hpp"
+#include "routesolve/search/worker_pool.hpp"
 #include "routesolve/solve.hpp"
 #include "routesolve/validator.hpp"
 
@@ -131,6 +132,30 @@ TEST(Concurrency, SearchChainsOnThreadsAndOnAWorkerPoolGiveOneResult) {
   }
   EXPECT_EQ(results[1], results[0]);
   EXPECT_EQ(results[2], results[0]);
+}
+
+TEST(Concurrency, WorkerPoolRunsEveryItemOncePerCallAndReturnsWhenAllAreDone) {
+  // The pool's barrier spins before it sleeps; calls in quick succession (as chains' epochs and
+  // lockstep rounds make them) must still see every item of a call done before the call returns,
+  // and the next call's items must see what the caller wrote in between (under TSan: no race).
+  for (const unsigned workers : {2u, 3u}) {
+    search::WorkerPool pool(workers);
+    constexpr std::size_t kItems = 7;
+    std::vector<std::size_t> done(kItems, 0);  // each item's count, written only by its thread
+    std::size_t call = 0;                      // written by the caller between calls
+    std::vector<std::size_t> seen(kItems, 0);
+    for (std::size_t c = 1; c <= 20000; ++c) {
+      call = c;
+      pool.run(kItems, [&](std::size_t i) {
+        ++done[i];
+        seen[i] = call;
+      });
+      for (std::size_t i = 0; i < kItems; ++i) {
+        ASSERT_EQ(done[i], c) << "workers " << workers << ", item " << i;
+        ASSERT_EQ(seen[i], c) << "workers " << workers << ", item " << i;
+      }
+    }
+  }
 }
 
 TEST(Concurrency, SameProblemSharedByEightThreadsWithTimeLimits) {

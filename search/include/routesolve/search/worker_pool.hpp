@@ -1,16 +1,34 @@
 #pragma once
 // A fixed set of threads that run the same function over a range of items, each thread a fixed
 // slice, the caller taking the first: the host side of chains in lockstep (every chain's ruin,
-// bookkeeping and descent in parallel between two batched pricing calls). Two barrier waits per
-// call; no allocation after construction.
+// bookkeeping and descent in parallel between two batched pricing calls), and of chains on
+// threads (one pool run per epoch of 64 steps, about a millisecond early in a search). Two
+// barrier waits per call; no allocation after construction.
+//
+// The barrier spins before it sleeps: a thread asleep in the kernel takes tens of microseconds
+// to wake (more on a virtual machine, whose idle processor halts), the time of several
+// ruin-and-recreate steps; a spin of up to about a millisecond bridges the usual difference
+// between two chains' epochs, and a longer wait gives the processor back.
 
-#include <barrier>
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <thread>
 #include <vector>
 
 namespace routesolve::search {
+
+/// A reusable barrier for a fixed number of threads that spins a while before it waits.
+class SpinBarrier {
+ public:
+  explicit SpinBarrier(unsigned threads) : threads_(threads) {}
+  void arrive_and_wait();
+
+ private:
+  unsigned threads_;
+  std::atomic<unsigned> arrived_{0};
+  std::atomic<unsigned> generation_{0};
+};
 
 class WorkerPool {
  public:
@@ -30,7 +48,7 @@ class WorkerPool {
   void slice(unsigned worker);
 
   unsigned workers_;
-  std::barrier<> start_, done_;
+  SpinBarrier start_, done_;
   std::vector<std::thread> threads_;
   const std::function<void(std::size_t)>* job_ = nullptr;
   std::size_t items_ = 0;
