@@ -5,10 +5,12 @@
 // threads (one pool run per epoch of 64 steps, about a millisecond early in a search). Two
 // barrier waits per call; no allocation after construction.
 //
-// The barrier spins before it sleeps: a thread asleep in the kernel takes tens of microseconds
+// The barrier polls before it sleeps: a thread asleep in the kernel takes tens of microseconds
 // to wake (more on a virtual machine, whose idle processor halts), the time of several
-// ruin-and-recreate steps; a spin of up to about a millisecond bridges the usual difference
-// between two chains' epochs, and a longer wait gives the processor back.
+// ruin-and-recreate steps. It polls with a pause a few hundred times, then polls yielding the
+// core (where threads outnumber cores, the thread that the others wait for runs first) for 1-2 ms
+// in all, which bridges the usual difference between two chains' epochs; a longer wait sleeps.
+// Costs per call: docs/BENCHMARKS.md, "The chains' barrier".
 
 #include <atomic>
 #include <cstddef>
@@ -18,7 +20,7 @@
 
 namespace routesolve::search {
 
-/// A reusable barrier for a fixed number of threads that spins a while before it waits.
+/// A reusable barrier for a fixed number of threads that polls a while before it sleeps.
 class SpinBarrier {
  public:
   explicit SpinBarrier(unsigned threads) : threads_(threads) {}
