@@ -6,8 +6,8 @@
 namespace routesolve::search {
 
 namespace {
-constexpr int kPauses = 256;     // polls with a pause (about 30 ns each on an AMD EPYC) ...
-constexpr int kSpins = 1 << 11;  // ... then polls that yield the core (0.8 us each): 1-2 ms in all
+constexpr int kPauses = 256;     // the first polls pause (about 30 ns each on an AMD EPYC) ...
+constexpr int kPolls = 1 << 11;  // ... the rest yield the core (0.8 us each): 1-2 ms in all
 
 inline void relax() noexcept {
 #if defined(__x86_64__) || defined(__i386__)
@@ -26,7 +26,7 @@ void SpinBarrier::arrive_and_wait() {
     generation_.notify_all();
     return;
   }
-  for (int i = 0; i < kSpins; ++i) {
+  for (int i = 0; i < kPolls; ++i) {
     if (generation_.load(std::memory_order_acquire) != generation) return;
     if (i < kPauses) {
       relax();

@@ -135,7 +135,7 @@ TEST(Concurrency, SearchChainsOnThreadsAndOnAWorkerPoolGiveOneResult) {
 }
 
 TEST(Concurrency, WorkerPoolRunsEveryItemOncePerCallAndReturnsWhenAllAreDone) {
-  // The pool's barrier spins before it sleeps; calls in quick succession (as chains' epochs and
+  // The pool's barrier polls before it sleeps; calls in quick succession (as chains' epochs and
   // lockstep rounds make them) must still see every item of a call done before the call returns,
   // and the next call's items must see what the caller wrote in between (under TSan: no race).
   for (const unsigned workers : {2u, 3u}) {
