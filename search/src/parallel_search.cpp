@@ -11,7 +11,14 @@
 namespace routesolve::search {
 
 namespace {
+// An epoch is at least 64 steps of every chain, and a step per 4 insertable tasks above 256
+// tasks: what runs between epochs (the cut into regions, O(tours^2) matrix reads; putting the
+// regions together and scoring them, O(n)) grows with the instance while a step barely does.
+// With 64 steps at the 5,000-stop, 500-truck scenario (2 threads, 20 s) the cut alone took 26%
+// of the search and two threads made the iterations of one; with 1,024 steps they made 1.9
+// times them (docs/BENCHMARKS.md, "Epochs that grow with the instance").
 constexpr std::size_t kEpochIterations = 64;
+constexpr std::size_t kTasksPerEpochStep = 4;
 }
 
 std::uint64_t derive_seed(std::uint64_t seed, std::size_t i) {
@@ -27,7 +34,8 @@ ParallelSearch::ParallelSearch(const SegmentModel& model, const Neighbours& adja
       lockstep_(chains.lockstep),
       regions_(chains.regions),
       engine_(&engine),
-      scratch_(model, insertable) {
+      scratch_(model, insertable),
+      epoch_steps_(std::max(kEpochIterations, insertable.size() / kTasksPerEpochStep)) {
   const unsigned n = std::max(1u, chains.count);
   // Lockstep: the chains' host work on `workers` threads; else one thread per chain.
   pool_ = std::make_unique<WorkerPool>(lockstep_ ? std::max(1u, chains.workers) : n);
@@ -110,13 +118,13 @@ TourPlan ParallelSearch::run(const TourPlan& start, const Deadline& deadline, do
     return timed ? deadline.elapsed() >= time_limit_s : iterations == 0;
   };
   auto work = [&](AnnealingSearch& s) {
-    for (std::size_t k = 0; k < kEpochIterations && !finished(s); ++k) s.step(fraction(s));
+    for (std::size_t k = 0; k < epoch_steps_ && !finished(s); ++k) s.step(fraction(s));
   };
   // Lockstep: every chain steps together (they have made the same number of steps), their
   // recreate requests priced in batches.
   auto lockstep_work = [&] {
     std::vector<double> fractions(searches_.size());
-    for (std::size_t k = 0; k < kEpochIterations && !finished(searches_.front()); ++k) {
+    for (std::size_t k = 0; k < epoch_steps_ && !finished(searches_.front()); ++k) {
       for (std::size_t i = 0; i < searches_.size(); ++i) fractions[i] = fraction(searches_[i]);
       lockstep_step(fractions);
     }

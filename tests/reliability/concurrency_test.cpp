@@ -134,6 +134,26 @@ TEST(Concurrency, SearchChainsOnThreadsAndOnAWorkerPoolGiveOneResult) {
   EXPECT_EQ(results[2], results[0]);
 }
 
+TEST(Concurrency, LongerEpochsOfLargerInstancesKeepThreadsAndAWorkerPoolInAgreement) {
+  // Above 256 tasks an epoch is a step per 4 tasks (150 here, so 400 steps end inside the third
+  // epoch): chains on threads and the same chains in lockstep on one thread still meet at the
+  // same steps, so they give the same routes.
+  const ProblemPtr problem = scenario_problem(40, 600, 43, 1);
+  std::vector<std::string> results;
+  for (const unsigned threads : {2u, 1u}) {
+    SolveOptions options;
+    options.backend = BackendKind::Cpu;
+    options.threads = threads;
+    options.chains = 2;
+    options.iterations = 400;
+    options.seed = 9;
+    const Solution s = solve(*problem, options);
+    EXPECT_TRUE(validate(*problem, s).ok());
+    results.push_back(canonical_json(*problem, s));
+  }
+  EXPECT_EQ(results[1], results[0]);
+}
+
 TEST(Concurrency, WorkerPoolRunsEveryItemOncePerCallAndReturnsWhenAllAreDone) {
   // The pool's barrier polls before it sleeps; calls in quick succession (as chains' epochs and
   // lockstep rounds make them) must still see every item of a call done before the call returns,

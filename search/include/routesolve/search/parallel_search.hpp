@@ -1,12 +1,13 @@
 #pragma once
 // N annealing searches (chains) on N threads or in lockstep, with seeds derived from the solve's
-// seed. They run in epochs of a fixed number of iterations. In the cost phase each chain
-// searches its own region of one shared solution (regions.hpp: tours near each other, about
-// equal task counts, new borders every epoch); between epochs the regions are put together
-// into the shared solution, and the best of the put-together bests and the chains' bests is
-// kept. Otherwise (the fleet phase, or too few tours) every chain searches its own copy and,
-// between epochs, the chains that are behind take the best solution (lowest index on ties).
-// The result depends only on (seed, chains) and the number of epochs the budget allowed.
+// seed. They run in epochs of a fixed number of iterations (more on larger instances). In the
+// cost phase each chain searches its own region of one shared solution (regions.hpp: tours near
+// each other, about equal task counts, new borders every epoch); between epochs the regions are
+// put together into the shared solution, and the best of the put-together bests and the
+// chains' bests is kept. Otherwise (the fleet phase, or too few tours) every chain searches its
+// own copy and, between epochs, the chains that are behind take the best solution (lowest index
+// on ties). The result depends only on (seed, chains) and the number of epochs the budget
+// allowed.
 
 #include <cstddef>
 #include <cstdint>
@@ -77,6 +78,7 @@ class ParallelSearch {
   InsertionEngine* engine_;
   std::unique_ptr<WorkerPool> pool_;  // the chains' threads (persistent: no thread per epoch)
   WorkingSolution scratch_;  // scores put-together plans
+  std::size_t epoch_steps_;  // steps of every chain per epoch
   TourPlan best_plan_;
   Score best_score_;
   std::size_t cycles_seen_ = 0;  // annealing cycles of the first chain at the last epoch

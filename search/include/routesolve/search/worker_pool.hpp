@@ -2,7 +2,7 @@
 // A fixed set of threads that run the same function over a range of items, each thread a fixed
 // slice, the caller taking the first: the host side of chains in lockstep (every chain's ruin,
 // bookkeeping and descent in parallel between two batched pricing calls), and of chains on
-// threads (one pool run per epoch of 64 steps, about a millisecond early in a search). Two
+// threads (one pool run per epoch of 64 steps or more, about a millisecond early in a search). Two
 // barrier waits per call; no allocation after construction.
 //
 // The barrier polls before it sleeps: a thread asleep in the kernel takes tens of microseconds
