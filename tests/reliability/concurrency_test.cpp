@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
@@ -113,23 +114,31 @@ TEST(Concurrency, EightConcurrentSolvesEqualSequentialRuns) {
   }
 }
 
+/// The routes of `chains` search chains on each thread count in `threads` (one thread per chain,
+/// or fewer threads running the chains in lockstep), each solution validated.
+std::vector<std::string> chain_results(const Problem& problem, std::initializer_list<unsigned> threads,
+                                       unsigned chains, std::size_t iterations, std::uint64_t seed) {
+  std::vector<std::string> results;
+  for (const unsigned t : threads) {
+    SolveOptions options;
+    options.backend = BackendKind::Cpu;
+    options.threads = t;
+    options.chains = chains;
+    options.iterations = iterations;
+    options.seed = seed;
+    const Solution s = solve(problem, options);
+    EXPECT_TRUE(validate(problem, s).ok()) << t << " threads";
+    results.push_back(canonical_json(problem, s));
+  }
+  return results;
+}
+
 TEST(Concurrency, SearchChainsOnThreadsAndOnAWorkerPoolGiveOneResult) {
   // Chains one per thread (regions of one shared solution in the cost phase) and the same
   // chains in lockstep on a worker pool of 2 or 1 threads: the same routes, and under TSan no
   // race between the chains' threads (they share the problem, the model and the engine).
   const ProblemPtr problem = scenario_problem(14, 140, 42, 1);
-  std::vector<std::string> results;
-  for (const unsigned threads : {4u, 2u, 1u}) {
-    SolveOptions options;
-    options.backend = BackendKind::Cpu;
-    options.threads = threads;
-    options.chains = 4;
-    options.iterations = 200;
-    options.seed = 5;
-    const Solution s = solve(*problem, options);
-    EXPECT_TRUE(validate(*problem, s).ok());
-    results.push_back(canonical_json(*problem, s));
-  }
+  const std::vector<std::string> results = chain_results(*problem, {4u, 2u, 1u}, 4, 200, 5);
   EXPECT_EQ(results[1], results[0]);
   EXPECT_EQ(results[2], results[0]);
 }
@@ -139,18 +148,7 @@ TEST(Concurrency, LongerEpochsOfLargerInstancesKeepThreadsAndAWorkerPoolInAgreem
   // epoch): chains on threads and the same chains in lockstep on one thread still meet at the
   // same steps, so they give the same routes.
   const ProblemPtr problem = scenario_problem(40, 600, 43, 1);
-  std::vector<std::string> results;
-  for (const unsigned threads : {2u, 1u}) {
-    SolveOptions options;
-    options.backend = BackendKind::Cpu;
-    options.threads = threads;
-    options.chains = 2;
-    options.iterations = 400;
-    options.seed = 9;
-    const Solution s = solve(*problem, options);
-    EXPECT_TRUE(validate(*problem, s).ok());
-    results.push_back(canonical_json(*problem, s));
-  }
+  const std::vector<std::string> results = chain_results(*problem, {2u, 1u}, 2, 400, 9);
   EXPECT_EQ(results[1], results[0]);
 }
 
