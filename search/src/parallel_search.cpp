@@ -17,7 +17,7 @@ namespace {
 // With 64 steps at the 5,000-stop, 500-truck scenario (2 threads, 20 s) the cut alone took 26%
 // of the search and two threads made the iterations of one; with 1,024 steps they made 1.9
 // times them (docs/BENCHMARKS.md, "Epochs that grow with the instance").
-constexpr std::size_t kEpochIterations = 64;
+constexpr std::size_t kMinEpochSteps = 64;
 constexpr std::size_t kTasksPerEpochStep = 4;
 }
 
@@ -35,7 +35,7 @@ ParallelSearch::ParallelSearch(const SegmentModel& model, const Neighbours& adja
       regions_(chains.regions),
       engine_(&engine),
       scratch_(model, insertable),
-      epoch_steps_(std::max(kEpochIterations, insertable.size() / kTasksPerEpochStep)) {
+      epoch_steps_(std::max(kMinEpochSteps, insertable.size() / kTasksPerEpochStep)) {
   const unsigned n = std::max(1u, chains.count);
   // Lockstep: the chains' host work on `workers` threads; else one thread per chain.
   pool_ = std::make_unique<WorkerPool>(lockstep_ ? std::max(1u, chains.workers) : n);
