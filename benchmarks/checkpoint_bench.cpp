@@ -1,4 +1,4 @@
-// Checkpoint overhead (issue 8; a benchmark, not a test). Prints two Markdown tables:
+// Checkpoint overhead (a benchmark, not a test). Prints two Markdown tables:
 //  1. the time to write one checkpoint (encode + unique temporary file + fsync + rename, as
 //     `solve --checkpoint` does) for plans of 1,000 and 10,000 tasks, and the time of the
 //     problem fingerprint computed once per checkpointed or resumed solve;

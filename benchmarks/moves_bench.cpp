@@ -1,4 +1,4 @@
-// Moves priced per second (issue 6), on CVRPLIB X instances of 100-1000 customers (X-n101-k25 ... X-n979-k58), one run:
+// Moves priced per second, on CVRPLIB X instances of 100-1000 customers (X-n101-k25 ... X-n979-k58), one run:
 //   Moves/<instance>/cpu-exact          one move at a time: apply it, schedule_route the changed
 //                                       routes (what a CPU operator's is_valid() costs)
 //   Moves/<instance>/cpu-one-at-a-time  one move at a time through the O(1) pricing functor, one thread

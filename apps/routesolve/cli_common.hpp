@@ -47,7 +47,7 @@ struct RunOptions {
   std::string transfer = "batched";  ///< cuda: batched (pinned) or naive transfers, matrices and search
   std::string network;       ///< road network (OSM, DIMACS, edge list, .rsnet) for coordinate-only input
   double max_snap = 1000.0;  ///< metres between a stop and the road it is attached to
-  // solve only: checkpoint / resume (issue 8)
+  // solve only: checkpoint / resume (docs/RELIABILITY.md)
   std::string checkpoint;         ///< write the search state here (atomically) from time to time
   double checkpoint_every = 60.0; ///< seconds between checkpoints
   std::string resume;             ///< continue from this checkpoint

@@ -1,4 +1,4 @@
-// `routesolve generate`: a fleet scenario for the migration benchmark (issue 7).
+// `routesolve generate`: a fleet scenario for the migration benchmark.
 //   routesolve generate --trucks N --stops M [--network FILE] [--seed S] [--depots D] -o FILE
 //                       [--write-network CITY.rsnet] [--capacity-dims 1|2] [--city-streets K]
 // Without --network the stops lie on the built-in synthetic city; --write-network writes the

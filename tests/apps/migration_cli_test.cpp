@@ -1,5 +1,5 @@
-// The migration-case pieces (issue 7): the scenario generator and the synthetic city (library
-// and `routesolve generate`), and the stage profile of `solve --profile-out`.
+// The migration-case pieces: the scenario generator and the synthetic city (library and
+// `routesolve generate`), and the stage profile of `solve --profile-out`.
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>

@@ -1,4 +1,4 @@
-// Checkpoint files (issue 8): the format round trip, every kind of corruption, the checks
+// Checkpoint files: the format round trip, every kind of corruption, the checks
 // against a problem, and the atomic writes every output goes through.
 
 #include <gtest/gtest.h>

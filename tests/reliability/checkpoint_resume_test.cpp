@@ -1,4 +1,4 @@
-// Checkpoint / resume through the library (issue 8): SolveOptions::on_checkpoint and
+// Checkpoint / resume through the library: SolveOptions::on_checkpoint and
 // SolveOptions::resume on the CPU backend, the refusals of the other backends, and the stop
 // flag honoured during a long construction.
 

@@ -1,4 +1,4 @@
-// Concurrent use of the library (issue 8): solve() from many threads at once gives each caller
+// Concurrent use of the library: solve() from many threads at once gives each caller
 // exactly what a sequential run with the same seed and threads gives (byte-identical VROOM JSON,
 // computing_times aside), and the shared read-only network structures answer concurrent queries
 // (RoadRouter / DijkstraMatrixEngine, a ContractionHierarchy shared by several PhastMatrixEngines).

@@ -1,4 +1,4 @@
-// kill -9 and resume (issue 8): `routesolve solve --checkpoint` is killed with SIGKILL at a
+// kill -9 and resume: `routesolve solve --checkpoint` is killed with SIGKILL at a
 // random moment after its first checkpoint; `--resume` must then give a solution that passes
 // the validator and is no worse than the checkpoint it resumed from.
 

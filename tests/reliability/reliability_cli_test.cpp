@@ -1,6 +1,7 @@
-// The tool under the reliability guarantees of issue 8: byte-identical output for the same input,
-// seed and threads; `batch --resume-batch` skips what finished; matrices that cannot fit are
-// refused with a clear message (needed vs available) and exit code 1; no temporary files left.
+// The tool under the reliability guarantees of docs/RELIABILITY.md: byte-identical output for
+// the same input, seed and threads; `batch --resume-batch` skips what finished; matrices that
+// cannot fit are refused with a clear message (needed vs available) and exit code 1; no
+// temporary files left.
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>

@@ -1,7 +1,7 @@
 #pragma once
 // The state of a long solve, as a checkpoint: enough to resume the search from its best plan
-// with what is left of the time budget (issue 8). Backends hand one to SolveOptions::on_checkpoint
-// from time to time; SolveOptions::resume takes one back. The file format (version, CRC-32,
+// with what is left of the time budget. Backends hand one to SolveOptions::on_checkpoint from
+// time to time; SolveOptions::resume takes one back. The file format (version, CRC-32,
 // atomic writes) lives in routesolve/io/checkpoint.hpp; this is the plain data and its checks.
 
 #include <cstddef>

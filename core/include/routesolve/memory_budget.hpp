@@ -1,5 +1,5 @@
 #pragma once
-// Memory estimates before large allocations (issue 8): dense n x n travel matrices grow with the
+// Memory estimates before large allocations: dense n x n travel matrices grow with the
 // square of the locations (100,000 locations: 80 GB per matrix), so routesolve refuses a problem
 // that cannot fit with a clear message instead of being killed half-way.
 

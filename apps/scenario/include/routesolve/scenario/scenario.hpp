@@ -1,5 +1,5 @@
 #pragma once
-// Generated fleet scenarios for the migration benchmark (issue 7): a fleet of trucks serving
+// Generated fleet scenarios for the migration benchmark: a fleet of trucks serving
 // stops on a road network, written as VROOM JSON with coordinates (no matrices: `solve
 // --network` computes them), plus a built-in synthetic city so the scenario needs no external
 // data. Everything is drawn from one seed with a portable generator (splitmix64, no
