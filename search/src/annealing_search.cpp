@@ -213,7 +213,8 @@ void AnnealingSearch::cost_end() {
 }
 
 double AnnealingSearch::temperature(double phase) {
-  const double t0 = parameters_.start_temperature, t1 = parameters_.end_temperature;
+  const double t0 = parameters_.start_temperature;
+  const double t1 = std::min(t0, parameters_.end_temperature * end_scale(phase));
   if (cycle_length_ == 0) {
     ++cost_iterations_;
     return budget_scale(phase) * t0 * std::pow(t1 / t0, std::clamp(phase, 0.0, 1.0));
@@ -261,6 +262,16 @@ double AnnealingSearch::budget_scale(double phase) {
   if (per_task < 0.0) return parameters_.short_budget_floor;
   budget_scale_ = std::clamp(per_task / parameters_.short_budget_per_task, parameters_.short_budget_floor, 1.0);
   return budget_scale_;
+}
+
+double AnnealingSearch::end_scale(double phase) {
+  if (parameters_.hot_end_per_task <= 0.0) return 1.0;
+  if (end_scale_ > 0.0) return end_scale_;
+  const double per_task = projected_per_task(phase);
+  if (per_task < 0.0) return 1.0;  // the first 1% of the cost phase: the end is far
+  end_scale_ = std::clamp(parameters_.hot_end_per_task / std::max(per_task, 1e-9), 1.0,
+                          std::max(1.0, parameters_.hot_end_max));
+  return end_scale_;
 }
 
 void AnnealingSearch::restart_cycle(double phase) {

@@ -1,7 +1,8 @@
 // The annealing's temperatures for short budgets: with fewer iterations per task than
 // Parameters::short_budget_per_task, the cost phase is scaled by the projected iterations per
 // task over that figure (down to the floor), measured over the first 1% of the budget. The same
-// projection moves the every-step descent earlier (Parameters::early_descent_per_task).
+// projection moves the every-step descent earlier (Parameters::early_descent_per_task) and warms
+// the end of the schedule (Parameters::hot_end_per_task).
 
 #include "routesolve/search/annealing_search.hpp"
 
@@ -37,6 +38,33 @@ TEST(AnnealingTest, ShortBudgetsScaleTheTemperaturesByTheIterationsPerTask) {
   EXPECT_DOUBLE_EQ(scale_after(f, 1000, 1.0, 1), 1.0) << "enough iterations: the full temperature";
   EXPECT_DOUBLE_EQ(scale_after(f, 1000, 1e6, 1), 0.1) << "never below the floor";
   EXPECT_DOUBLE_EQ(scale_after(f, 1000, 0.0, 1), 1.0) << "off";
+}
+
+/// The end temperature's factor after `steps` cost steps spread over the whole budget.
+double end_scale_after(const Fixture& f, std::size_t steps, double hot_end_per_task, double hot_end_max) {
+  std::mt19937_64 rng(3);
+  const WorkingSolution start = f.random_solution(rng);
+  AnnealingSearch::Parameters parameters;
+  parameters.start_temperature = 10.0;
+  parameters.end_temperature = 0.1;
+  parameters.hot_end_per_task = hot_end_per_task;
+  parameters.hot_end_max = hot_end_max;
+  auto engine = make_segment_engine();
+  AnnealingSearch search(*f.model, *f.near, *f.classes, f.insertable, Objective::Cost, 7, parameters, *engine);
+  search.start(start.plan());
+  EXPECT_DOUBLE_EQ(search.end_temperature_scale(), 1.0) << "the planned end until the pace is known";
+  for (std::size_t i = 0; i < steps; ++i) search.step(static_cast<double>(i) / static_cast<double>(steps));
+  EXPECT_DOUBLE_EQ(search.temperature_scale(), 1.0) << "the start temperature is not touched";
+  return search.end_temperature_scale();
+}
+
+TEST(AnnealingTest, ShortBudgetsWithAWarmEndRaiseTheEndTemperatureByTheMissingIterations) {
+  const Fixture f(4, false);
+  const double per_task = 1000.0 / static_cast<double>(f.insertable.size());  // 1,000 steps over the budget
+  EXPECT_NEAR(end_scale_after(f, 1000, 4.0 * per_task, 10.0), 4.0, 1e-9);
+  EXPECT_DOUBLE_EQ(end_scale_after(f, 1000, 40.0 * per_task, 10.0), 10.0) << "at most hot_end_max";
+  EXPECT_DOUBLE_EQ(end_scale_after(f, 1000, 0.5 * per_task, 10.0), 1.0) << "enough iterations: the planned end";
+  EXPECT_DOUBLE_EQ(end_scale_after(f, 1000, 0.0, 10.0), 1.0) << "off";
 }
 
 /// The share of the budget from which every step descends, after `steps` cost steps.

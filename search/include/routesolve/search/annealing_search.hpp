@@ -88,6 +88,13 @@ class AnnealingSearch {
     /// is improved from the start instead.
     double short_budget_per_task = 0.0;
     double short_budget_floor = 0.1;
+    /// Short budgets that keep their start temperature: when the projected iterations per
+    /// insertable task (as for short_budget_per_task) fall below hot_end_per_task, the end
+    /// temperature is raised by hot_end_per_task / (iterations per task), at most hot_end_max
+    /// times (0: never). A schedule that cannot reach equilibrium at every decade of its range
+    /// spends its few steps where they still change the routes.
+    double hot_end_per_task = 0.0;
+    double hot_end_max = 30.0;
     /// Chains whose steps add up on one solution (chains on regions): the iterations per task
     /// are this many times a chain's own.
     std::size_t chains_per_solution = 1;
@@ -148,6 +155,9 @@ class AnnealingSearch {
     if (parameters_.short_budget_per_task <= 0.0) return 1.0;
     return budget_scale_ > 0.0 ? budget_scale_ : parameters_.short_budget_floor;
   }
+  /// The factor on the end temperature for the budget (Parameters::hot_end_per_task): 1 until
+  /// the pace is known and when not used.
+  [[nodiscard]] double end_temperature_scale() const noexcept { return end_scale_ > 0.0 ? end_scale_ : 1.0; }
   /// The share of the cost phase from which every step gets the descent: descent_every_step_from,
   /// or early_descent_from once the projected pace reaches early_descent_per_task.
   [[nodiscard]] double every_step_from() const noexcept {
@@ -167,6 +177,8 @@ class AnnealingSearch {
   double temperature(double phase);
   /// The temperatures' factor for the budget (Parameters::short_budget_per_task).
   double budget_scale(double phase);
+  /// The factor on the end temperature for the budget (Parameters::hot_end_per_task).
+  double end_scale(double phase);
   /// The cost phase's iterations per insertable task over the whole budget, projected from its
   /// pace over its first 1% (negative until then).
   double projected_per_task(double phase);
@@ -222,6 +234,7 @@ class AnnealingSearch {
   std::size_t cycles_ = 0;          // cycles begun after the first
   // short budgets: the temperatures' factor once the pace is known (0: not yet)
   double budget_scale_ = 0.0;
+  double end_scale_ = 0.0;  // 0: not known yet
   double pace_phase_start_ = -1.0;
   std::size_t pace_iterations_start_ = 0;
   double projected_per_task_ = -1.0;
