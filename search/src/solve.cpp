@@ -370,16 +370,17 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
     // X at 10 s (300 to 500 per task from 600 customers) a threshold of 750 lost 0.3 point of mean
     // gap, hence 250 up to 2,500 tasks. Time windows keep their heat (colder was worse at 5,000 x
     // 500 with about 340 per task).
-    // Short budgets with time windows keep their start temperature but end warmer: below
-    // 10,000 projected iterations per task the end temperature is raised by 10,000 / (iterations
-    // per task), at most ten times. Side by side with the thousandth of the start (seeds 1-6 or
-    // 5-8; docs/BENCHMARKS.md, "A warmer end for short budgets with time windows"), ten times
-    // warmer: the generated 5,000-stop, 500-truck scenario at 60 s (about 300 iterations per task)
-    // -0.4%, the 500-stop, 50-truck one at 10 s (about 1,200) -0.9%, Gehring & Homberger 1000 at
-    // 30 s (about 1,500) -0.2%; the 200-customer ones at 30 s, where the rule does not apply, were
-    // level with it. Thirty times at 5,000 x 500 was level with ten.
+    // Short budgets with time windows keep their start temperature but end warmer: below 3,000
+    // projected iterations per task the end temperature is raised by 3,000 / (iterations per
+    // task), at most ten times. Side by side with the thousandth of the start (docs/BENCHMARKS.md,
+    // "A warmer end for short budgets with time windows"): the generated 5,000-stop, 500-truck
+    // scenario at 60 s (about 300 iterations per task, ten times warmer) -0.4% to -0.6% over
+    // seeds 1-8, the 500-stop, 50-truck one at 10 s (about 1,200, 2.5 times) -0.5% over seeds
+    // 1-6. Warmer still did not help: ten times at 1,200 per task and thirty at 300 were level
+    // with this rule, and 2.9 times at 3,400 per task (10-minute runs at 5,000 x 500) was 0.2%
+    // to 0.4% worse, hence the threshold.
     if (model.windowed()) {
-      parameters.hot_end_per_task = 10000.0;
+      parameters.hot_end_per_task = 3000.0;
       parameters.hot_end_max = 10.0;
     }
     if (!model.windowed())
