@@ -6,27 +6,48 @@
 
 #include "routesolve/search/annealing_search.hpp"
 
+#include <memory>
+
 #include "operators/operator_fixture.hpp"
 
 namespace routesolve::test::operators {
 namespace {
 
+/// An annealing search from a random solution of the fixture (temperatures 10 -> 0.1).
+class SearchRun {
+ public:
+  SearchRun(const Fixture& f, AnnealingSearch::Parameters parameters)
+      : engine_(make_segment_engine()),
+        search_(*f.model, *f.near, *f.classes, f.insertable, Objective::Cost, 7, temperatures(parameters), *engine_) {
+    std::mt19937_64 rng(3);
+    search_.start(f.random_solution(rng).plan());
+  }
+  /// `n` cost steps spread over the whole budget.
+  void steps(std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) search_.step(static_cast<double>(i) / static_cast<double>(n));
+  }
+  [[nodiscard]] const AnnealingSearch& search() const noexcept { return search_; }
+
+ private:
+  static AnnealingSearch::Parameters temperatures(AnnealingSearch::Parameters p) {
+    p.start_temperature = 10.0;
+    p.end_temperature = 0.1;
+    return p;
+  }
+  std::unique_ptr<InsertionEngine> engine_;
+  AnnealingSearch search_;
+};
+
 /// The temperature factor after `steps` cost steps spread over the whole budget.
 double scale_after(const Fixture& f, std::size_t steps, double per_task, std::size_t chains) {
-  std::mt19937_64 rng(3);
-  const WorkingSolution start = f.random_solution(rng);
   AnnealingSearch::Parameters parameters;
-  parameters.start_temperature = 10.0;
-  parameters.end_temperature = 0.1;
   parameters.short_budget_per_task = per_task;
   parameters.short_budget_floor = 0.1;
   parameters.chains_per_solution = chains;
-  auto engine = make_segment_engine();
-  AnnealingSearch search(*f.model, *f.near, *f.classes, f.insertable, Objective::Cost, 7, parameters, *engine);
-  search.start(start.plan());
-  EXPECT_DOUBLE_EQ(search.temperature_scale(), per_task > 0.0 ? 0.1 : 1.0) << "the floor until the pace is known";
-  for (std::size_t i = 0; i < steps; ++i) search.step(static_cast<double>(i) / static_cast<double>(steps));
-  return search.temperature_scale();
+  SearchRun run(f, parameters);
+  EXPECT_DOUBLE_EQ(run.search().temperature_scale(), per_task > 0.0 ? 0.1 : 1.0) << "the floor until the pace is known";
+  run.steps(steps);
+  return run.search().temperature_scale();
 }
 
 TEST(AnnealingTest, ShortBudgetsScaleTheTemperaturesByTheIterationsPerTask) {
@@ -42,20 +63,14 @@ TEST(AnnealingTest, ShortBudgetsScaleTheTemperaturesByTheIterationsPerTask) {
 
 /// The end temperature's factor after `steps` cost steps spread over the whole budget.
 double end_scale_after(const Fixture& f, std::size_t steps, double hot_end_per_task, double hot_end_max) {
-  std::mt19937_64 rng(3);
-  const WorkingSolution start = f.random_solution(rng);
   AnnealingSearch::Parameters parameters;
-  parameters.start_temperature = 10.0;
-  parameters.end_temperature = 0.1;
   parameters.hot_end_per_task = hot_end_per_task;
   parameters.hot_end_max = hot_end_max;
-  auto engine = make_segment_engine();
-  AnnealingSearch search(*f.model, *f.near, *f.classes, f.insertable, Objective::Cost, 7, parameters, *engine);
-  search.start(start.plan());
-  EXPECT_DOUBLE_EQ(search.end_temperature_scale(), 1.0) << "the planned end until the pace is known";
-  for (std::size_t i = 0; i < steps; ++i) search.step(static_cast<double>(i) / static_cast<double>(steps));
-  EXPECT_DOUBLE_EQ(search.temperature_scale(), 1.0) << "the start temperature is not touched";
-  return search.end_temperature_scale();
+  SearchRun run(f, parameters);
+  EXPECT_DOUBLE_EQ(run.search().end_temperature_scale(), 1.0) << "the planned end until the pace is known";
+  run.steps(steps);
+  EXPECT_DOUBLE_EQ(run.search().temperature_scale(), 1.0) << "the start temperature is not touched";
+  return run.search().end_temperature_scale();
 }
 
 TEST(AnnealingTest, ShortBudgetsWithAWarmEndRaiseTheEndTemperatureByTheMissingIterations) {
@@ -69,20 +84,14 @@ TEST(AnnealingTest, ShortBudgetsWithAWarmEndRaiseTheEndTemperatureByTheMissingIt
 
 /// The share of the budget from which every step descends, after `steps` cost steps.
 double every_step_from_after(const Fixture& f, std::size_t steps, double early_per_task) {
-  std::mt19937_64 rng(3);
-  const WorkingSolution start = f.random_solution(rng);
   AnnealingSearch::Parameters parameters;
-  parameters.start_temperature = 10.0;
-  parameters.end_temperature = 0.1;
   parameters.descent_every_step_from = 0.9;
   parameters.early_descent_per_task = early_per_task;
   parameters.early_descent_from = 0.5;
-  auto engine = make_segment_engine();
-  AnnealingSearch search(*f.model, *f.near, *f.classes, f.insertable, Objective::Cost, 7, parameters, *engine);
-  search.start(start.plan());
-  EXPECT_DOUBLE_EQ(search.every_step_from(), 0.9) << "the late start until the pace is known";
-  for (std::size_t i = 0; i < steps; ++i) search.step(static_cast<double>(i) / static_cast<double>(steps));
-  return search.every_step_from();
+  SearchRun run(f, parameters);
+  EXPECT_DOUBLE_EQ(run.search().every_step_from(), 0.9) << "the late start until the pace is known";
+  run.steps(steps);
+  return run.search().every_step_from();
 }
 
 TEST(AnnealingTest, TheEveryStepDescentStartsEarlyWhenThePaceAllowsIt) {
