@@ -87,6 +87,4 @@ bool Problem::has_reloads() const noexcept {
   return false;
 }
 
-bool Problem::compatible(std::size_t v, std::size_t t) const { return compatible_[compatible_row_[v]][t] != 0; }
-
 }  // namespace routesolve

@@ -11,8 +11,7 @@ StringRemoval::StringRemoval(const Neighbours& adjacency, Parameters parameters)
 std::vector<std::size_t> StringRemoval::apply(WorkingSolution& solution, std::mt19937_64& rng) const {
   const Problem& problem = solution.problem();
   std::vector<std::size_t> removed;
-  std::size_t routed = 0;
-  for (std::size_t v = 0; v < solution.vehicle_count(); ++v) routed += solution.tour(v).size();
+  const std::size_t routed = solution.routed();
   if (routed == 0) return removed;
   const double average_tour = static_cast<double>(routed) / static_cast<double>(std::max<std::size_t>(1, solution.used_routes()));
   const double max_string = std::min(static_cast<double>(parameters_.max_string), average_tour);

@@ -75,6 +75,7 @@ void WorkingSolution::set_route_of(std::size_t t, std::size_t v) {
   const bool was = route_of_[t] != kNone;
   const bool now = v != kNone;
   route_of_[t] = v;
+  if (was != now) routed_ = now ? routed_ + 1 : routed_ - 1;
   if (was == now || !counted_[t]) return;
   const long prio = problem().task(t).priority;
   if (now) {

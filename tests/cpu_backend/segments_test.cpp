@@ -250,11 +250,15 @@ TEST_P(SegmentTest, WorkingSolutionRevertRestoresEverything) {
     } else {
       ws.commit();
     }
-    for (std::size_t v = 0; v < ws.vehicle_count(); ++v)
+    std::size_t routed = 0;
+    for (std::size_t v = 0; v < ws.vehicle_count(); ++v) {
+      routed += ws.tour(v).size();
       for (std::size_t i = 0; i < ws.tour(v).size(); ++i) {
         EXPECT_EQ(ws.route_of(ws.tour(v).tasks[i]), v);
         EXPECT_EQ(ws.position_of(ws.tour(v).tasks[i]), i);
       }
+    }
+    EXPECT_EQ(ws.routed(), routed);
   }
 }
 

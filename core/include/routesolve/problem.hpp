@@ -283,7 +283,9 @@ class Problem {
   [[nodiscard]] std::size_t routable_tasks() const noexcept { return routable_tasks_; }
 
   /// True when vehicle v has every skill task t requires.
-  [[nodiscard]] bool compatible(std::size_t v, std::size_t t) const;
+  [[nodiscard]] bool compatible(std::size_t v, std::size_t t) const {
+    return compatible_[compatible_row_[v]][t] != 0;
+  }
 
   /// A copy whose location k is this problem's location order[k] (order: a permutation of
   /// 0..locations()-1): the same tasks, vehicles and ids in the same order, every arc the same

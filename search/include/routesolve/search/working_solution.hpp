@@ -57,6 +57,8 @@ class WorkingSolution {
   /// time windows without breaks).
   [[nodiscard]] Duration longest_working_time() const;
   [[nodiscard]] std::size_t used_routes() const noexcept { return used_; }
+  /// Tasks in the tours (reloads and shipment halves included).
+  [[nodiscard]] std::size_t routed() const noexcept { return routed_; }
 
   /// Replaces the tour of vehicle v (its tasks must not be in other tours).
   void set_tasks(std::size_t v, std::vector<std::size_t> tasks);
@@ -121,6 +123,7 @@ class WorkingSolution {
   std::vector<char> counted_;  // task counts as insertable (job or pickup on the list)
   Cost cost_ = 0;
   std::size_t used_ = 0;
+  std::size_t routed_ = 0;
   std::size_t unassigned_ = 0;
   long priority_lost_ = 0;
   std::vector<char> region_, region_tasks_;
