@@ -249,6 +249,13 @@ Reoptimised reoptimise(const Problem& problem, const Solution& plan, const Reopt
         later[r.vehicle].push_back(st.task);
       }
     }
+    // Breaks alone are not frozen: a vehicle with no frozen task has not set out on its route,
+    // and a route without tasks is no route (its breaks would vanish with it when the search
+    // gives the vehicle nothing), so its breaks are placed again with the rest.
+    if (std::none_of(vs.steps.begin(), vs.steps.end(), [](const VehicleStepSpec& x) { return x.type != VehicleStepType::Break; })) {
+      out.frozen_steps -= vs.steps.size();
+      vs.steps.clear();
+    }
     if (positioned) move_on(problem, r.vehicle, history, ro.now, vs);
     out.done += history.tasks;
   }

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -40,6 +41,8 @@ std::map<long long, std::vector<Key>> frozen_prefixes(const json& plan, long lon
       if (step["arrival"].get<long long>() >= until) break;
       keys.emplace_back(type, step["id"].get<long long>());
     }
+    // Breaks alone are not frozen (the vehicle has not set out).
+    if (std::all_of(keys.begin(), keys.end(), [](const Key& k) { return k.first == "break"; })) keys.clear();
   }
   return out;
 }

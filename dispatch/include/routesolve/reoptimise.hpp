@@ -2,7 +2,8 @@
 // Re-optimisation of a day under way: the problem as it is now (new jobs added, cancelled ones
 // removed, drivers' shifts as they are), the plan being driven (a previous solution), and the
 // time now. Every step of the plan that begins before now + frozen_horizon stays as it is: it
-// becomes a given step of its vehicle (routesolve/fixed_steps.hpp), so it is never moved. The
+// becomes a given step of its vehicle (routesolve/fixed_steps.hpp), so it is never moved (a
+// vehicle's breaks are frozen only with a frozen task: without one it has not set out). The
 // rest is solved again from where each vehicle's frozen steps end, starting from the plan (warm
 // start: the plan's remaining routes, made feasible, enter the search late in its cooling, so
 // the new plan comes in a fraction of a cold solve's work and keeps most assignments).
