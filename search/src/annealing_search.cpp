@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "routesolve/search/descent.hpp"
 
@@ -123,11 +124,27 @@ bool AnnealingSearch::begin_step(double fraction) {
 
 void AnnealingSearch::step(double fraction) {
   if (!begin_step(fraction)) return;
-  insertion_.finish(current_, pass_, *engine_);
+  InsertionRequest request;
+  InsertionChoice choice;
+  while (next_request(request)) {
+    engine_->price(std::span<const InsertionRequest>(&request, 1), std::span<InsertionChoice>(&choice, 1));
+    take(choice);
+  }
   end_step();
 }
 
-bool AnnealingSearch::next_request(InsertionRequest& request) { return insertion_.next(current_, pass_, request); }
+bool AnnealingSearch::next_request(InsertionRequest& request) {
+  // A cost step already at its threshold is rejected whatever the tasks still out add
+  // (Parameters::early_reject): its recreate ends here.
+  if (may_reject_early_ && pending_ == Pending::Cost && static_cast<double>(current_.cost()) >= threshold_ &&
+      (objective_ != Objective::VehiclesThenCost ||
+       static_cast<std::int64_t>(current_.used_routes()) >= step_before_.routes)) {
+    ++early_rejects_;
+    may_reject_early_ = false;
+    return false;
+  }
+  return insertion_.next(current_, pass_, request);
+}
 
 void AnnealingSearch::take(const InsertionChoice& choice) { insertion_.take(current_, pass_, choice); }
 
@@ -144,8 +161,11 @@ void AnnealingSearch::cost_begin(double fraction) {
   const Score& before = step_before_;
   temperature_ = temperature(fraction);
   step_fraction_ = fraction;
-  current_.begin_change();
   std::uniform_real_distribution<double> unit(0.0, 1.0);
+  threshold_ = static_cast<double>(before.cost) - temperature_ * std::log(std::max(unit(rng_), 1e-300));
+  may_reject_early_ = parameters_.early_reject && before.unassigned == 0 && before.priority_lost == 0 &&
+                      problem_.spec().balance <= 0.0 && !reloads_.active() && fraction < every_step_from();
+  current_.begin_change();
   std::vector<std::size_t> tasks = removal_.apply(current_, rng_);
   // Tasks left out before get another chance (a bounded number, for speed). The ruined tasks are
   // all the unassigned ones when the solution had none before (no scan of every task then).
@@ -200,9 +220,7 @@ void AnnealingSearch::cost_end() {
   if (!same_rank(after, before, objective_)) {
     accept = better(after, before, objective_);
   } else {
-    std::uniform_real_distribution<double> unit(0.0, 1.0);
-    const double u = std::max(unit(rng_), 1e-300);
-    accept = static_cast<double>(after.cost) < static_cast<double>(before.cost) - temperature_ * std::log(u);
+    accept = static_cast<double>(after.cost) < threshold_;
   }
   if (accept) {
     current_.commit();

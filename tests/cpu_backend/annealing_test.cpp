@@ -2,11 +2,16 @@
 // Parameters::short_budget_per_task, the cost phase is scaled by the projected iterations per
 // task over that figure (down to the floor), measured over the first 1% of the budget. The same
 // projection moves the every-step descent earlier (Parameters::early_descent_per_task) and warms
-// the end of the schedule (Parameters::hot_end_per_task).
+// the end of the schedule (Parameters::hot_end_per_task). A recreate that reaches the step's
+// acceptance threshold stops there (Parameters::early_reject) and the search takes the same
+// steps as with every recreate finished, where travel costs satisfy the triangle inequality.
 
 #include "routesolve/search/annealing_search.hpp"
 
+#include <cstdlib>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "operators/operator_fixture.hpp"
 
@@ -16,9 +21,9 @@ namespace {
 /// An annealing search from a random solution of the fixture (temperatures 10 -> 0.1).
 class SearchRun {
  public:
-  SearchRun(const Fixture& f, AnnealingSearch::Parameters parameters)
+  SearchRun(const Fixture& f, AnnealingSearch::Parameters parameters, Objective objective = Objective::Cost)
       : engine_(make_segment_engine()),
-        search_(*f.model, *f.near, *f.classes, f.insertable, Objective::Cost, 7, temperatures(parameters), *engine_) {
+        search_(*f.model, *f.near, *f.classes, f.insertable, objective, 7, temperatures(parameters), *engine_) {
     std::mt19937_64 rng(3);
     search_.start(f.random_solution(rng).plan());
   }
@@ -26,6 +31,8 @@ class SearchRun {
   void steps(std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) search_.step(static_cast<double>(i) / static_cast<double>(n));
   }
+  /// Step i of n (the share of the budget used: i / n).
+  void step(std::size_t i, std::size_t n) { search_.step(static_cast<double>(i) / static_cast<double>(n)); }
   [[nodiscard]] const AnnealingSearch& search() const noexcept { return search_; }
 
  private:
@@ -100,6 +107,44 @@ TEST(AnnealingTest, TheEveryStepDescentStartsEarlyWhenThePaceAllowsIt) {
   EXPECT_DOUBLE_EQ(every_step_from_after(f, 200, 0.5 * per_task), 0.5) << "room for both";
   EXPECT_DOUBLE_EQ(every_step_from_after(f, 200, 2.0 * per_task), 0.9) << "too few steps: the annealing keeps them";
   EXPECT_DOUBLE_EQ(every_step_from_after(f, 200, 0.0), 0.9) << "off";
+}
+
+/// The fixture's instance with Manhattan travel between integer points: insertions never lower
+/// the cost (the triangle inequality holds exactly, no rounding).
+std::shared_ptr<const Problem> manhattan_instance(std::uint64_t seed, bool tight) {
+  ProblemSpec spec = random_instance(seed, tight)->spec();
+  Matrix& durations = spec.matrices.at("car").durations;
+  const std::size_t n = durations.size();
+  std::mt19937_64 rng(seed + 11);
+  std::vector<std::pair<std::int64_t, std::int64_t>> points(n);
+  for (auto& p : points) p = {static_cast<std::int64_t>(rng() % 100), static_cast<std::int64_t>(rng() % 100)};
+  Matrix m(n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j)
+      m(i, j) = std::abs(points[i].first - points[j].first) + std::abs(points[i].second - points[j].second);
+  spec.matrices["car"] = ProfileMatrices{m, m, std::nullopt};
+  return Problem::create(spec);
+}
+
+TEST(AnnealingTest, ARecreateStoppedAtTheThresholdTakesTheSameSteps) {
+  for (const bool tight : {false, true}) {
+    for (const Objective objective : {Objective::Cost, Objective::VehiclesThenCost}) {
+      const Fixture f(manhattan_instance(5, tight));
+      AnnealingSearch::Parameters with, without;
+      without.early_reject = false;
+      SearchRun a(f, with, objective), b(f, without, objective);
+      constexpr std::size_t kSteps = 1500;
+      for (std::size_t i = 0; i < kSteps; ++i) {
+        a.step(i, kSteps);
+        b.step(i, kSteps);
+        ASSERT_EQ(a.search().current_plan(), b.search().current_plan()) << "step " << i << (tight ? ", tight" : "");
+      }
+      EXPECT_EQ(a.search().best_plan(), b.search().best_plan());
+      EXPECT_EQ(a.search().best_score(), b.search().best_score());
+      EXPECT_GT(a.search().early_rejects(), kSteps / 10) << "recreates stopped early" << (tight ? ", tight" : "");
+      EXPECT_EQ(b.search().early_rejects(), 0U);
+    }
+  }
 }
 
 }  // namespace

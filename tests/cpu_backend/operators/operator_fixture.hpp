@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "../test_problems.hpp"
@@ -68,7 +69,9 @@ struct Fixture {
   std::unique_ptr<Neighbours> near;
   std::vector<std::size_t> insertable;
 
-  Fixture(std::uint64_t seed, bool tight) : problem(random_instance(seed, tight)) {
+  Fixture(std::uint64_t seed, bool tight) : Fixture(random_instance(seed, tight)) {}
+
+  explicit Fixture(std::shared_ptr<const Problem> p) : problem(std::move(p)) {
     model = std::make_unique<SegmentModel>(*problem);
     classes = std::make_unique<VehicleClasses>(*problem);
     near = std::make_unique<Neighbours>(*problem, 12);

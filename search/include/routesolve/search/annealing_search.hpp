@@ -95,6 +95,15 @@ class AnnealingSearch {
     /// spends its few steps where they still change the routes.
     double hot_end_per_task = 0.0;
     double hot_end_max = 30.0;
+    /// A cost step draws its acceptance threshold (current cost + temperature * -log u) when it
+    /// begins, and its recreate stops as soon as the cost reaches it: the step is rejected
+    /// without pricing the tasks still out. Exact where insertions never lower the cost (travel
+    /// costs that satisfy the triangle inequality, as shortest paths and Euclidean distances
+    /// do, up to rounding), so the same steps are accepted as with a full recreate; it applies
+    /// while the step cannot improve the score's rank (nothing was unassigned, and with
+    /// vehicles-then-cost no fewer routes than before), without a balance term or reloads, and
+    /// not where every step gets the descent before its acceptance.
+    bool early_reject = true;
     /// Chains whose steps add up on one solution (chains on regions): the iterations per task
     /// are this many times a chain's own.
     std::size_t chains_per_solution = 1;
@@ -149,6 +158,8 @@ class AnnealingSearch {
   [[nodiscard]] const TourPlan& best_plan() const noexcept { return best_plan_; }
   [[nodiscard]] const Score& best_score() const noexcept { return best_score_; }
   [[nodiscard]] std::size_t iterations() const noexcept { return iterations_; }
+  /// Cost steps whose recreate stopped at the acceptance threshold (Parameters::early_reject).
+  [[nodiscard]] std::size_t early_rejects() const noexcept { return early_rejects_; }
   /// The factor on the cost phase's temperatures for the budget (Parameters::
   /// short_budget_per_task): the floor until the pace is known, 1 when not used.
   [[nodiscard]] double temperature_scale() const noexcept {
@@ -206,6 +217,8 @@ class AnnealingSearch {
   BlinkInsertion::Pass pass_;
   Score step_before_;
   double temperature_ = 0.0;
+  double threshold_ = 0.0;       // the cost step's acceptance threshold, drawn when it begins
+  bool may_reject_early_ = false;  // whether its recreate may stop at the threshold
   double step_fraction_ = 0.0;  // share of the budget used when the current cost step began
   std::vector<std::size_t> fleet_before_;
   std::mt19937_64 rng_;
@@ -215,6 +228,7 @@ class AnnealingSearch {
   Score epoch_best_score_;
   bool region_improved_ = false;
   std::size_t iterations_ = 0;
+  std::size_t early_rejects_ = 0;
   std::size_t last_descent_ = 0;  // iterations_ at the last descent on a new best
   bool descended_ = false;        // whether any descent ran yet
   // fleet minimisation
