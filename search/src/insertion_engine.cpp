@@ -28,25 +28,31 @@ hd::Inserted inserted(const WorkingSolution& solution, std::size_t task) {
 }
 
 std::optional<hd::TourView> tour_view(const WorkingSolution& solution, std::size_t task, std::size_t v) {
+  return tour_view(solution, task, inserted(solution, task), v);
+}
+
+std::optional<hd::TourView> tour_view(const WorkingSolution& solution, std::size_t task, const hd::Inserted& x,
+                                      std::size_t v) {
   const Problem& problem = solution.problem();
   if (!problem.compatible(v, task)) return std::nullopt;
+  // What the view needs of the vehicle comes from the model's compact per-vehicle arrays (at
+  // 500 vehicles the Vehicle records miss the cache on every candidate tour).
   const SegmentModel& m = solution.model();
   const Tour& tour = solution.tour(v);
-  const bool pair = problem.task(task).sibling != kNone;
-  const std::size_t max_tasks = problem.vehicle(v).max_tasks;
-  if (max_tasks != kNone && tour.size() + (pair ? 2 : 1) > max_tasks) return std::nullopt;
+  const bool pair = x.sibling != nullptr;
+  const SegmentLimits& limits = m.limits(v);
+  if (limits.max_tasks != kNone && tour.size() + (pair ? 2 : 1) > limits.max_tasks) return std::nullopt;
   hd::TourView view;
   view.prefix = tour.prefix.data();
   view.suffix = tour.suffix.data();
   view.task_ids = tour.tasks.data();
   view.n = tour.size();
   view.vehicle = v;
-  view.opening = tour.empty() ? problem.fixed_cost(v) : 0;
+  view.opening = tour.empty() ? m.fixed_cost(v) : 0;
   view.travel = m.travel(v);
-  view.limits = m.limits(v);
+  view.limits = limits;
   // (A multi-trip tour's totals are its first trip's: the screen does not apply.)
-  if (!pair && problem.vehicle(v).reloads.empty() && !hd::job_may_fit(view, inserted(solution, task), m.dims()))
-    return std::nullopt;
+  if (!pair && m.single_trip(v) && !hd::job_may_fit(view, x, m.dims())) return std::nullopt;
   return view;
 }
 
@@ -75,7 +81,7 @@ class SegmentEngine final : public InsertionEngine {
     InsertionChoice best;
     std::vector<hd::JobArcs>& arcs = arcs_scratch();
     for (const std::size_t v : q.vehicles) {
-      const std::optional<hd::TourView> view = tour_view(s, q.task, v);
+      const std::optional<hd::TourView> view = tour_view(s, q.task, x, v);
       if (!view) continue;
       if (x.sibling != nullptr) {
         for (std::size_t k = 0; k <= view->n; ++k) {

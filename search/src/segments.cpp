@@ -20,6 +20,8 @@ SegmentModel::SegmentModel(const Problem& problem) : problem_(&problem), dims_(p
     limits.max_working_time = vehicle.max_working_time;
     limits.shift_start = vehicle.time_window.start;
     limits_.push_back(limits);
+    fixed_costs_.push_back(problem.fixed_cost(v));
+    single_trip_.push_back(vehicle.reloads.empty() ? 1 : 0);
     if (!vehicle.breaks.empty()) exact_ = false;
     RouteSegment s;
     s.load = empty_load();

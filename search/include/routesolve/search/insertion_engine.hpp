@@ -59,6 +59,9 @@ std::unique_ptr<InsertionEngine> make_segment_engine();
 /// How the engines see tour v of a solution for a task; nullopt when the task cannot go there
 /// at all (skills, max_tasks, or a job whose load cannot fit at any position).
 std::optional<hd::TourView> tour_view(const WorkingSolution& solution, std::size_t task, std::size_t v);
+/// The same for the task as inserted(solution, task) gives it (once for all its candidate tours).
+std::optional<hd::TourView> tour_view(const WorkingSolution& solution, std::size_t task, const hd::Inserted& x,
+                                      std::size_t v);
 
 /// The task (and its sibling) as the pricing reads it.
 hd::Inserted inserted(const WorkingSolution& solution, std::size_t task);

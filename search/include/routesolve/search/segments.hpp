@@ -62,6 +62,10 @@ class SegmentModel {
   [[nodiscard]] const TravelView& travel(std::size_t v) const { return travel_[v]; }
   /// What vehicle v allows a whole route (max tasks, travel time, distance, capacity).
   [[nodiscard]] const SegmentLimits& limits(std::size_t v) const { return limits_[v]; }
+  /// Problem::fixed_cost(v), from a compact array.
+  [[nodiscard]] Cost fixed_cost(std::size_t v) const { return fixed_costs_[v]; }
+  /// Vehicle v makes one trip (no reloads).
+  [[nodiscard]] bool single_trip(std::size_t v) const { return single_trip_[v] != 0; }
 
   /// One task alone: its service (setup counted, a conservative bound), the span of its time
   /// windows (a relaxation when it has several) and its load effect.
@@ -103,6 +107,8 @@ class SegmentModel {
   bool windowed_ = false;
   std::vector<TravelView> travel_;
   std::vector<SegmentLimits> limits_;
+  std::vector<Cost> fixed_costs_;
+  std::vector<char> single_trip_;
   std::vector<RouteSegment> tasks_, starts_, ends_;
 };
 
