@@ -37,6 +37,8 @@ def frozen(plan, until):
             if s["arrival"] >= until:
                 break
             keys.append((s["type"], s["id"]))
+        if all(t == "break" for t, _ in keys):  # breaks alone are not frozen: not set out yet
+            keys.clear()
     return out
 
 
