@@ -27,10 +27,6 @@ hd::Inserted inserted(const WorkingSolution& solution, std::size_t task) {
   return x;
 }
 
-std::optional<hd::TourView> tour_view(const WorkingSolution& solution, std::size_t task, std::size_t v) {
-  return tour_view(solution, task, inserted(solution, task), v);
-}
-
 std::optional<hd::TourView> tour_view(const WorkingSolution& solution, std::size_t task, const hd::Inserted& x,
                                       std::size_t v) {
   const Problem& problem = solution.problem();

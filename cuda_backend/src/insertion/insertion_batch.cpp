@@ -25,7 +25,7 @@ void HostBatch::build(std::span<const search::InsertionRequest> requests) {
     blink_keys.push_back(q.blink_key);
     blink_thresholds.push_back(q.blink_threshold);
     for (const std::size_t v : q.vehicles) {
-      const std::optional<hd::TourView> view = search::tour_view(s, q.task, v);
+      const std::optional<hd::TourView> view = search::tour_view(s, q.task, inserted.back(), v);
       if (!view) continue;
       const auto slot = static_cast<std::uint32_t>(slots.size());
       slots.push_back(*view);

@@ -56,10 +56,9 @@ class InsertionEngine {
 /// The CPU engine: positions priced one after the other.
 std::unique_ptr<InsertionEngine> make_segment_engine();
 
-/// How the engines see tour v of a solution for a task; nullopt when the task cannot go there
-/// at all (skills, max_tasks, or a job whose load cannot fit at any position).
-std::optional<hd::TourView> tour_view(const WorkingSolution& solution, std::size_t task, std::size_t v);
-/// The same for the task as inserted(solution, task) gives it (once for all its candidate tours).
+/// How the engines see tour v of a solution for a task, given as inserted(solution, task) gives
+/// it (computed once for all its candidate tours); nullopt when the task cannot go there at all
+/// (skills, max_tasks, or a job whose load cannot fit at any position).
 std::optional<hd::TourView> tour_view(const WorkingSolution& solution, std::size_t task, const hd::Inserted& x,
                                       std::size_t v);
 
