@@ -106,7 +106,7 @@ std::size_t GranularDescent::improve_task(WorkingSolution& s, std::size_t u, Obj
     BestMove<WorkingSolution, InterRelocate, InterSwap, InterTwoOptStar> best(objective);
     best.offer(InterRelocate(s, u, w, parameters_.max_chain, objective, best.bound()));
     best.offer(InterRelocate(s, w, u, parameters_.max_chain, objective, best.bound()));
-    best.offer(InterSwap(s, u, w, objective, best.bound()));
+    best.offer(InterSwap(s, u, w, objective, best.bound(), parameters_.max_swap));
     best.offer(InterTwoOptStar(s, *classes_, u, w, objective, best.bound()));
     if (!best.found()) continue;
     if (rewired != nullptr) {

@@ -389,6 +389,13 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
     // over everything changed since the last descent (whose scan grows with the instance): with
     // the colder start, 16,000 customers at 60 s made 2.5 times the iterations.
     parameters.local_descent_on_new_best = insertable.size() > 2000;
+    // Without time windows the descent also exchanges strings of two jobs (HGS's and PyVRP's
+    // (2, 1) and (2, 2) swaps). CVRPLIB X at 10 s, one thread, side by side with single swaps
+    // (docs/BENCHMARKS.md, "Exchanges of strings in the descent"): mean gap 0.88% -> 0.78%
+    // (seed 1) and 0.78% -> 0.74% (seed 2), better on 59 runs and worse on 37. With windows the
+    // strings were level on Gehring & Homberger 200 and slightly worse on the 1,000-customer
+    // instances and the 5,000-stop scenario (+0.1% to +0.4%, single runs), hence not there.
+    parameters.granular.max_swap = model.windowed() ? 1 : 2;
     // A resumed run draws other random numbers than the run it continues (same seed, other stream).
     const std::uint64_t seed = resume ? derive_seed(options.seed, iterations_done) : options.seed;
     ParallelSearch search(model, *adjacency, classes, insertable, options.objective, seed,

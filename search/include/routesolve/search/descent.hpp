@@ -3,8 +3,8 @@
 // their common interface (operators/operator.hpp):
 //   - GranularDescent: inter-route local search with granular neighbourhoods (Toth & Vigo 2003;
 //     the neighbourhood structure of Vidal's HGS-CVRP). For every routed task u and each of its
-//     nearest tasks w in another tour, the best move of InterRelocate (both ways), InterSwap and
-//     InterTwoOptStar is applied; when none improves anywhere, SwapStar is tried on every pair of
+//     nearest tasks w in another tour, the best move of InterRelocate (both ways), InterSwap (of
+//     strings of up to max_swap jobs) and InterTwoOptStar is applied; when none improves anywhere, SwapStar is tried on every pair of
 //     tours that hold granular neighbours.
 //     With a DescentMemory, a descent examines only what changed since the last one on the same
 //     solution: task u's neighbourhood when u's tour or the tour of one of its granular
@@ -59,6 +59,9 @@ class GranularDescent {
     std::size_t max_chain = 3;    ///< longest relocated chain
     std::size_t max_passes = 50;  ///< passes over all tasks (a safety bound)
     bool swap_star = true;        ///< SWAP* between neighbouring tours when the rest is stuck
+    /// Longest string of jobs an InterSwap exchanges on each side (1: u and w alone; 2 adds the
+    /// (2, 1), (1, 2) and (2, 2) exchanges of HGS and PyVRP).
+    std::size_t max_swap = 1;
   };
 
   GranularDescent(const Neighbours& near, const VehicleClasses& classes, Parameters parameters);
