@@ -1,5 +1,6 @@
 #include "routesolve/search/operators/swap.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "routesolve/search/operators/inter_route.hpp"
@@ -21,6 +22,8 @@ InterSwap::InterSwap(const WorkingSolution& s, std::size_t u, std::size_t w, Obj
   const TravelView& tv1 = m.travel(v1);
   const TravelView& tv2 = m.travel(v2);
   const std::size_t i = s.position_of(u), j = s.position_of(w);
+  constexpr std::size_t kMax = 8;  // the longest strings priced (the arrays below)
+  max_string = std::min(max_string, kMax);
   // The longest strings of jobs from u and from w that may change tours.
   auto longest = [&](const Tour& from, std::size_t at, std::size_t to) {
     std::size_t n = 0;
@@ -37,21 +40,19 @@ InterSwap::InterSwap(const WorkingSolution& s, std::size_t u, std::size_t w, Obj
     out[0] = 0;
     for (std::size_t k = 1; k < n; ++k) out[k] = out[k - 1] + arc(tv, location(t, at + k - 1), location(t, at + k));
   };
-  constexpr std::size_t kMax = 8;
-  if (na > kMax || nb > kMax) return;
   Cost u_on_1[kMax], u_on_2[kMax], w_on_1[kMax], w_on_2[kMax];
   inner(tv1, t1, i, na, u_on_1);
   inner(tv2, t1, i, na, u_on_2);
   inner(tv1, t2, j, nb, w_on_1);
   inner(tv2, t2, j, nb, w_on_2);
   const std::size_t p1 = before_location(s, v1, i), p2 = before_location(s, v2, j);
+  const std::size_t lu = location(t1, i), lw = location(t2, j);
   Score best = bound;
   for (std::size_t a = 1; a <= na; ++a) {
-    const std::size_t lu = location(t1, i), lu_end = location(t1, i + a - 1);
-    const std::size_t s1 = after_location(s, v1, i + a - 1);
+    const std::size_t lu_end = location(t1, i + a - 1), s1 = after_location(s, v1, i + a - 1);
     const Cost out1 = arc(tv1, p1, lu) + u_on_1[a - 1] + arc(tv1, lu_end, s1);
     for (std::size_t b = 1; b <= nb; ++b) {
-      const std::size_t lw = location(t2, j), lw_end = location(t2, j + b - 1);
+      const std::size_t lw_end = location(t2, j + b - 1);
       const std::size_t s2 = after_location(s, v2, j + b - 1);
       const Cost added1 = arc(tv1, p1, lw) + w_on_1[b - 1] + arc(tv1, lw_end, s1);
       const Cost added2 = arc(tv2, p2, lu) + u_on_2[a - 1] + arc(tv2, lu_end, s2);
@@ -62,10 +63,10 @@ InterSwap::InterSwap(const WorkingSolution& s, std::size_t u, std::size_t w, Obj
       RouteSegment in1 = m.task(t2.tasks[j]), in2 = m.task(t1.tasks[i]);
       for (std::size_t k = 1; k < b; ++k) in1 = m.merge(v1, in1, m.task(t2.tasks[j + k]));
       for (std::size_t k = 1; k < a; ++k) in2 = m.merge(v2, in2, m.task(t1.tasks[i + k]));
-      if (!m.feasible(v1, t1.prefix[i], in1, t1.suffix[i + a + 1])) continue;
-      if (!m.feasible(v2, t2.prefix[j], in2, t2.suffix[j + b + 1])) continue;
       const RouteSegment r1 = m.merge(v1, m.merge(v1, t1.prefix[i], in1), t1.suffix[i + a + 1]);
+      if (!m.feasible(v1, r1)) continue;
       const RouteSegment r2 = m.merge(v2, m.merge(v2, t2.prefix[j], in2), t2.suffix[j + b + 1]);
+      if (!m.feasible(v2, r2)) continue;
       if (!settle(s, v1, r1, v2, r2, objective, d, best)) continue;
       best = d;
       delta_ = d;

@@ -26,7 +26,7 @@ TEST_P(InterSwapTest, DeltaIsExactAndRoutesStayFeasible) {
 
 TEST_P(InterSwapTest, StringsOfUpToThreeJobsPriceExactlyAndStayFeasible) {
   // Strings of 1..3 jobs from u and from w change tours in their order; each found exchange is
-  // exact against the recomputed tours, feasible, and the best of its variants.
+  // exact against the recomputed tours, feasible, and never worse than the single swap there.
   std::size_t strings = 0;
   const std::size_t found = check_pair_moves(
       GetParam(), task_count, true,

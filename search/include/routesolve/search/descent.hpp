@@ -4,8 +4,8 @@
 //   - GranularDescent: inter-route local search with granular neighbourhoods (Toth & Vigo 2003;
 //     the neighbourhood structure of Vidal's HGS-CVRP). For every routed task u and each of its
 //     nearest tasks w in another tour, the best move of InterRelocate (both ways), InterSwap (of
-//     strings of up to max_swap jobs) and InterTwoOptStar is applied; when none improves anywhere, SwapStar is tried on every pair of
-//     tours that hold granular neighbours.
+//     strings of up to max_swap jobs) and InterTwoOptStar is applied; when none improves
+//     anywhere, SwapStar is tried on every pair of tours that hold granular neighbours.
 //     With a DescentMemory, a descent examines only what changed since the last one on the same
 //     solution: task u's neighbourhood when u's tour or the tour of one of its granular
 //     neighbours changed after u was last examined, SWAP* on a pair of tours when one of them
