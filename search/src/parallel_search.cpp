@@ -141,18 +141,7 @@ TourPlan ParallelSearch::run(const TourPlan& start, const Deadline& deadline, do
   };
   for (std::size_t epoch = 0;; ++epoch) {
     Regions regions;
-    // Where every step gets the descent (an iterated local search with annealing acceptance),
-    // the chains search copies of the whole solution, each from the best when that part begins:
-    // a step on a region there found worse local optima than steps of two whole copies
-    // (docs/BENCHMARKS.md, "Copies of the whole solution where every step descends").
-    const bool descending = std::all_of(searches_.begin(), searches_.end(),
-                                        [](const AnnealingSearch& s) { return s.descends_every_step(); });
-    if (descending && in_regions) {
-      leave_regions();
-      for (AnnealingSearch& s : searches_) s.adopt(best_plan_);
-      shared.clear();
-    }
-    if (regions_ && !descending && searches_.size() > 1 &&
+    if (regions_ && searches_.size() > 1 &&
         std::all_of(searches_.begin(), searches_.end(), [](const AnnealingSearch& s) { return s.in_cost_phase(); })) {
       if (shared.empty()) shared = best_plan_.empty() ? searches_.front().current_plan() : best_plan_;
       regions = split_regions(*problem_, shared, searches_.size(), epoch * 7 + 3);

@@ -176,10 +176,6 @@ class AnnealingSearch {
       return std::min(parameters_.descent_every_step_from, parameters_.early_descent_from);
     return parameters_.descent_every_step_from;
   }
-  /// In the cost phase, and its last step began where every step gets the descent.
-  [[nodiscard]] bool descends_every_step() const noexcept {
-    return in_cost_phase() && step_fraction_ >= every_step_from();
-  }
   /// Cost-phase cycles begun after the first.
   [[nodiscard]] std::size_t cycles() const noexcept { return cycles_; }
 

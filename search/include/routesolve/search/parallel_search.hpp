@@ -4,10 +4,9 @@
 // cost phase each chain searches its own region of one shared solution (regions.hpp: tours near
 // each other, about equal task counts, new borders every epoch); between epochs the regions are
 // put together into the shared solution, and the best of the put-together bests and the
-// chains' bests is kept. Otherwise (the fleet phase, too few tours, or the part of the budget
-// where every step gets the descent, which every chain begins from the best) every chain
-// searches its own copy and, between epochs, the chains that are behind take the best solution
-// (lowest index on ties). The result depends only on (seed, chains) and the number of epochs the budget
+// chains' bests is kept. Otherwise (the fleet phase, or too few tours) every chain searches its
+// own copy and, between epochs, the chains that are behind take the best solution (lowest index
+// on ties). The result depends only on (seed, chains) and the number of epochs the budget
 // allowed.
 
 #include <cstddef>
@@ -37,10 +36,9 @@ class ParallelSearch {
   struct Chains {
     unsigned count = 1;
     bool lockstep = false;
-    /// In the cost phase (until every step gets the descent), chains search disjoint regions
-    /// of one shared solution (regions.hpp), new regions every epoch, so that their
-    /// improvements add up; else (and in the fleet phase) each searches its own copy and the
-    /// best is exchanged between epochs.
+    /// In the cost phase, chains search disjoint regions of one shared solution (regions.hpp),
+    /// new regions every epoch, so that their improvements add up; else (and in the fleet
+    /// phase) each searches its own copy and the best is exchanged between epochs.
     bool regions = true;
     /// Lockstep: threads for the chains' host work (ruin, bookkeeping, descent), the calling
     /// thread included.
