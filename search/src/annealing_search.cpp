@@ -52,6 +52,7 @@ void AnnealingSearch::record_if_best() {
   if (better(s, best_score_, objective_)) {
     best_score_ = s;
     best_plan_ = current_.plan();
+    best_phase_ = step_fraction_;
   }
   if (current_.has_region() && better(s, epoch_best_score_, objective_)) {
     epoch_best_score_ = s;
@@ -77,6 +78,7 @@ void AnnealingSearch::begin_region(std::vector<char> vehicles, std::vector<char>
   if (better(best_score, best_score_, objective_) || best_plan_.empty()) {
     best_plan_ = best;
     best_score_ = best_score;
+    best_phase_ = step_fraction_;
   }
 }
 
@@ -250,12 +252,22 @@ double AnnealingSearch::temperature(double phase) {
     return std::max(by_work, by_budget);
   };
   double p = progress();
-  if (p >= 1.0 && phase < 1.0) {
+  const double restart_at = std::max(t1, parameters_.restart_temperature * t0);
+  // A search stuck since its last new best (Parameters::stagnation) restarts before its cycle
+  // ends, with the rest of the budget (or its cycle's iterations) as the new schedule: where the
+  // pace leaves room to converge again, and not in the last half-share.
+  if (parameters_.stagnation > 0.0 && phase - best_phase_ >= parameters_.stagnation &&
+      phase - cycle_phase_start_ >= parameters_.stagnation && 1.0 - phase >= 0.5 * parameters_.stagnation &&
+      projected_per_task(phase) >= parameters_.stagnation_per_task) {
+    restart_cycle(phase);
+    best_phase_ = phase;
+    p = progress();
+  } else if (p >= 1.0 && phase < 1.0) {
     restart_cycle(phase);
     p = progress();
   }
   ++cost_iterations_;
-  const double ts = cycles_ == 0 ? t0 : std::max(t1, parameters_.restart_temperature * t0);
+  const double ts = cycles_ == 0 ? t0 : restart_at;
   return budget_scale(phase) * ts * std::pow(t1 / ts, std::clamp(p, 0.0, 1.0));
 }
 

@@ -5,6 +5,8 @@
 // the end of the schedule (Parameters::hot_end_per_task). A recreate that reaches the step's
 // acceptance threshold stops there (Parameters::early_reject) and the search takes the same
 // steps as with every recreate finished, where travel costs satisfy the triangle inequality.
+// A search whose best has not moved over a share of the budget restarts its cycle early
+// (Parameters::stagnation), and never sooner.
 
 #include "routesolve/search/annealing_search.hpp"
 
@@ -143,6 +145,45 @@ TEST(AnnealingTest, ARecreateStoppedAtTheThresholdTakesTheSameSteps) {
       EXPECT_EQ(a.search().best_score(), b.search().best_score());
       EXPECT_GT(a.search().early_rejects(), kSteps / 10) << "recreates stopped early" << (tight ? ", tight" : "");
       EXPECT_EQ(b.search().early_rejects(), 0U);
+    }
+  }
+}
+
+TEST(AnnealingTest, AStagnantSearchRestartsOnlyLongAfterItsLastNewBest) {
+  const Fixture f(4, false);
+  constexpr std::size_t kSteps = 2000;
+  constexpr double kStagnation = 0.2;
+  // Off; on; on where the pace (2,000 steps over the budget) is below the one asked for.
+  for (const int mode : {0, 1, 2}) {
+    const bool on = mode == 1;
+    AnnealingSearch::Parameters parameters;
+    parameters.cycle_per_task = 1e9;  // no cycle ends by its iterations
+    parameters.restart_temperature = 0.3;
+    parameters.stagnation = mode == 0 ? 0.0 : kStagnation;
+    parameters.stagnation_per_task = mode == 2 ? 1e9 : 1.0;
+    SearchRun run(f, parameters);
+    double last_best = 0.0, last_restart = 0.0;
+    Score best = run.search().best_score();
+    for (std::size_t i = 0; i < kSteps; ++i) {
+      const double phase = static_cast<double>(i) / static_cast<double>(kSteps);
+      const std::size_t cycles = run.search().cycles();
+      run.step(i, kSteps);
+      if (run.search().cycles() != cycles) {
+        ASSERT_TRUE(on) << "a restart in mode " << mode << " at step " << i;
+        EXPECT_GE(phase - last_best, kStagnation - 1e-12) << "step " << i;
+        EXPECT_GE(phase - last_restart, kStagnation - 1e-12) << "step " << i;
+        EXPECT_LE(phase, 1.0 - 0.5 * kStagnation + 1e-12) << "step " << i;
+        last_restart = phase;
+        last_best = phase;
+      }
+      ASSERT_FALSE(better(best, run.search().best_score(), Objective::Cost)) << "the best never gets worse";
+      if (run.search().best_score() != best) {
+        best = run.search().best_score();
+        last_best = phase;
+      }
+    }
+    if (on) {
+      EXPECT_GE(run.search().cycles(), 1U) << "the small instance's search stagnates";
     }
   }
 }

@@ -54,6 +54,16 @@ class AnnealingSearch {
     /// Distinct solutions kept from the ends of cycles; a cycle restarts from the best or,
     /// with a pool, from one of the pool or the best drawn at random (0: from the best).
     std::size_t elite_pool = 0;
+    /// With cycles (cycle_per_task > 0): when the best has not improved over this share of the
+    /// cost phase, nor has the cycle run that long, a new cycle begins at once (from the best or
+    /// the pool, at restart_temperature), cooling over the rest of the budget; never in the last
+    /// half of this share (0: never). A search that converged early spends the rest of its
+    /// budget from a fresh start of its best instead of near a local optimum at a temperature
+    /// too low to leave it. Chains on regions count the best of the whole solution.
+    double stagnation = 0.0;
+    /// Restarts on stagnation only where the cost phase's projected iterations per insertable
+    /// task (as for short_budget_per_task) reach this.
+    double stagnation_per_task = 0.0;
     /// Share of the cost steps whose recreate seeds a new route with one of the removed tasks
     /// (while the objective allows one more route, a vehicle is free and the used tours hold
     /// at least open_route_min_length tasks on average).
@@ -246,6 +256,7 @@ class AnnealingSearch {
   double cycle_phase_start_ = 0.0;  // phase share when the current cycle began
   bool cycle_phase_unknown_ = false;  // resumed inside a later cycle: the next phase share begins it
   std::size_t cycles_ = 0;          // cycles begun after the first
+  double best_phase_ = 0.0;         // step_fraction_ of the last new best
   // short budgets: the temperatures' factor once the pace is known (0: not yet)
   double budget_scale_ = 0.0;
   double end_scale_ = 0.0;  // 0: not known yet
