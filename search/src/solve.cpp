@@ -401,8 +401,9 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
     // task (AnnealingSearch::Parameters::stagnation): small instances that converge early (the
     // trace of Gehring & Homberger RC1_2_1 at 30 s showed no new best after 7.5 s) use the rest of
     // their budget. Side by side (docs/BENCHMARKS.md, "Restarts where the search stagnates"):
-    // Gehring & Homberger 200, distance only, 30 s, RC1_2_1 mean 3,538.0 -> 3,530.9 over six seeds;
-    // CVRPLIB X at 10 s, n <= 300, 0.53% -> 0.39% and 0.56% -> 0.49% mean gap (two runs). Without
+    // Gehring & Homberger 200, distance only, 30 s, RC1_2_1 mean 3,538.0 (eight runs without) ->
+    // 3,532.6 (eight runs with); CVRPLIB X at 10 s, n <= 300, 0.53% -> 0.39% and 0.56% -> 0.49%
+    // mean gap (two pairs of runs). Without
     // the pace condition the generated 500-stop, 50-truck scenario at 10 s (about 1,100 iterations
     // per task) lost 2.2%.
     parameters.stagnation = 0.2;
