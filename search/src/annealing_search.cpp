@@ -18,7 +18,7 @@ AnnealingSearch::AnnealingSearch(const SegmentModel& model, const Neighbours& ad
       current_(model, insertable),
       removal_(adjacency, parameters.removal),
       insertion_(adjacency, classes, 0.01, 24),
-      descent_(adjacency, classes, parameters.granular),
+      descent_(parameters.partners != nullptr ? *parameters.partners : adjacency, classes, parameters.granular),
       engine_(&engine),
       reloads_(model.problem()),
       rng_(seed),

@@ -171,4 +171,41 @@ Neighbours::Neighbours(const Problem& problem, std::size_t k, Method method) {
   else nearest(static_cast<const std::int64_t*>(tv.costs.data()), tv.n, loc, k_, lists_);
 }
 
+Neighbours::Neighbours(const Problem& problem, const Neighbours& pool, std::size_t keep, std::size_t extra) {
+  const std::size_t n = problem.tasks().size();
+  keep = std::min(keep, pool.k_);
+  extra = std::min(extra, pool.k_ - keep);
+  k_ = keep + extra;
+  if (k_ == 0 || n == 0) {
+    k_ = 0;
+    return;
+  }
+  lists_.resize(n * k_);
+  const TravelView tv = problem.travel(0);
+  // The least wait and time warp of going from a to b: leaving a as late as its windows allow
+  // (arriving at b as late as possible waits least), or as early (warps least).
+  auto correlation = [&](std::size_t a, std::size_t b) {
+    const Task& ta = problem.task(a);
+    const Task& tb = problem.task(b);
+    const std::int64_t travel = std::min(tv.duration(ta.location, tb.location), kUnreachable);
+    const std::int64_t cost = std::min(tv.cost(ta.location, tb.location), kUnreachable);
+    const std::int64_t earliest_a = ta.time_windows.front().start, latest_a = ta.time_windows.back().end;
+    const std::int64_t earliest_b = tb.time_windows.front().start, latest_b = tb.time_windows.back().end;
+    const std::int64_t wait = std::max<std::int64_t>(0, earliest_b - std::min(kMaxTime, latest_a + ta.service + travel));
+    const std::int64_t warp = std::max<std::int64_t>(0, std::min(kMaxTime, earliest_a + ta.service + travel) - latest_b);
+    return static_cast<double>(cost) + 0.2 * static_cast<double>(wait) + static_cast<double>(warp);
+  };
+  std::vector<std::pair<double, std::size_t>> ranked;
+  for (std::size_t t = 0; t < n; ++t) {
+    const auto from = pool.of(t);
+    std::uint32_t* list = lists_.data() + t * k_;
+    std::copy(from.begin(), from.begin() + static_cast<std::ptrdiff_t>(keep), list);
+    ranked.clear();
+    for (std::size_t x = keep; x < from.size(); ++x)
+      ranked.emplace_back(std::min(correlation(t, from[x]), correlation(from[x], t)), x);
+    std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(extra), ranked.end());
+    for (std::size_t e = 0; e < extra; ++e) list[keep + e] = from[ranked[e].second];
+  }
+}
+
 }  // namespace routesolve::search

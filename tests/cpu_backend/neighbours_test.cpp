@@ -5,7 +5,9 @@
 // scan's on rounded planar distances with many ties (integer grids, duplicates, the depot's own
 // place; EUC_2D, CEIL_2D, Solomon's exact and one-decimal arcs, fractional coordinates), on
 // shared CVRPLIB, Solomon, Gehring & Homberger and Li & Lim files and on a relocated problem; and
-// the scan runs wherever the costs are not the reader's planar table.
+// the scan runs wherever the costs are not the reader's planar table. The partners for time
+// windows keep the nearest of the pool and add the best of the rest by the time-window
+// correlation, recomputed here from the windows.
 
 #include <gtest/gtest.h>
 
@@ -239,6 +241,88 @@ TEST(SpatialNeighbours, ScanOnJsonMatrices) {
   })", "t.json"));
   EXPECT_EQ(p->planar_costs(0), nullptr);
   EXPECT_FALSE(Neighbours(*p, 1).spatial());
+}
+
+
+// ---- partners for time windows -------------------------------------------------------------------
+
+namespace windows {
+
+/// The correlation of going from task a to task b: the travel cost, 0.2 times the wait when a is
+/// left as late as its windows allow, the time warp when it is left as early as they allow.
+double one_way(const Problem& p, std::size_t a, std::size_t b) {
+  const TravelView tv = p.travel(0);
+  const Task& ta = p.task(a);
+  const Task& tb = p.task(b);
+  const double travel = static_cast<double>(tv.duration(ta.location, tb.location));
+  const double latest_arrival = static_cast<double>(ta.time_windows.back().end + ta.service) + travel;
+  const double earliest_arrival = static_cast<double>(ta.time_windows.front().start + ta.service) + travel;
+  const double wait = std::max(0.0, static_cast<double>(tb.time_windows.front().start) - latest_arrival);
+  const double warp = std::max(0.0, earliest_arrival - static_cast<double>(tb.time_windows.back().end));
+  return static_cast<double>(tv.cost(ta.location, tb.location)) + 0.2 * wait + warp;
+}
+
+std::vector<std::size_t> reference(const Problem& p, const Neighbours& pool, std::size_t t, std::size_t keep,
+                                   std::size_t extra) {
+  const auto from = pool.of(t);
+  std::vector<std::size_t> out(from.begin(), from.begin() + static_cast<std::ptrdiff_t>(std::min(keep, from.size())));
+  std::vector<std::pair<double, std::size_t>> rest;  // (correlation, place in the pool's list)
+  for (std::size_t x = out.size(); x < from.size(); ++x)
+    rest.emplace_back(std::min(one_way(p, t, from[x]), one_way(p, from[x], t)), x);
+  std::stable_sort(rest.begin(), rest.end());
+  for (std::size_t e = 0; e < std::min(extra, rest.size()); ++e) out.push_back(from[rest[e].second]);
+  return out;
+}
+
+ProblemPtr windowed_problem(std::size_t tasks, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  const Points points = grid_points(tasks + 1, 100, seed);
+  ProblemSpec spec = test::points_spec(points);
+  std::uniform_int_distribution<std::int64_t> open(0, 900), width(10, 200), service(0, 30);
+  for (std::size_t j = 1; j <= tasks; ++j) {
+    JobSpec job = test::make_job(j, j);
+    job.service = service(rng);
+    const std::int64_t a = open(rng);
+    job.time_windows.push_back(TimeWindow{a, a + width(rng)});
+    if (j % 5 == 0) job.time_windows.push_back(TimeWindow{a + 400, a + 400 + width(rng)});  // two windows
+    if (j % 11 == 0) job.time_windows.clear();                                              // always open
+    spec.jobs.push_back(std::move(job));
+  }
+  spec.vehicles.push_back(test::make_vehicle(1, 0, 1000));
+  return Problem::create(std::move(spec));
+}
+
+}  // namespace windows
+
+TEST(WindowPartners, KeepTheNearestAndAddTheBestCorrelatedOfThePool) {
+  const ProblemPtr p = windows::windowed_problem(300, 21);
+  const Neighbours pool(*p, 30);
+  for (const auto& [keep, extra] : std::vector<std::pair<std::size_t, std::size_t>>{{20, 5}, {0, 8}, {30, 4}, {25, 10}, {3, 0}}) {
+    const Neighbours partners(*p, pool, keep, extra);
+    EXPECT_EQ(partners.size(), std::min<std::size_t>(30, keep + extra));
+    for (std::size_t t = 0; t < p->tasks().size(); ++t) {
+      const std::vector<std::size_t> got(partners.of(t).begin(), partners.of(t).end());
+      ASSERT_EQ(got, windows::reference(*p, pool, t, keep, extra)) << "task " << t << " keep " << keep << " extra " << extra;
+    }
+  }
+}
+
+TEST(WindowPartners, ReachTheTaskThatFollowsInTimeBeyondNearerOnes) {
+  // Task 1 at x = 0 closes at 100; tasks 2-6 lie near it but open only at 5,000; task 7, forty
+  // units away, opens at 140, right after task 1 closes and its service and the drive: the first
+  // partner that the windows add.
+  ProblemSpec spec = test::points_spec({{0, 0}, {0, 1}, {1, 1}, {2, 1}, {3, 1}, {4, 1}, {5, 1}, {40, 1}});
+  for (std::size_t j = 1; j <= 7; ++j) {
+    JobSpec job = test::make_job(j, j);
+    job.time_windows.push_back(j == 1 ? TimeWindow{0, 100} : j == 7 ? TimeWindow{140, 200} : TimeWindow{5000, 5100});
+    spec.jobs.push_back(std::move(job));
+  }
+  spec.vehicles.push_back(test::make_vehicle(1, 0, 100));
+  const ProblemPtr p = Problem::create(std::move(spec));
+  const Neighbours pool(*p, 6);
+  ASSERT_EQ(pool.of(0).back(), 6u);  // task 7 is the farthest from task 1
+  const Neighbours partners(*p, pool, 2, 1);
+  EXPECT_EQ(std::vector<std::size_t>(partners.of(0).begin(), partners.of(0).end()), (std::vector<std::size_t>{1, 2, 6}));
 }
 
 }  // namespace

@@ -118,6 +118,9 @@ class AnnealingSearch {
     /// are this many times a chain's own.
     std::size_t chains_per_solution = 1;
     GranularDescent::Parameters granular;
+    /// The descent's partners (granular.neighbours of each list; outliving the search); null:
+    /// the adjacency's nearest tasks, as for the ruin and the recreate.
+    const Neighbours* partners = nullptr;
     StringRemoval::Parameters removal;
   };
 

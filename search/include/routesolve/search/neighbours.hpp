@@ -20,6 +20,15 @@ class Neighbours {
   /// The k nearest other tasks of every task by symmetric travel cost (first vehicle's travel
   /// data), ties broken by index.
   Neighbours(const Problem& problem, std::size_t k, Method method = Method::Auto);
+  /// Partners for problems with time windows: of each task, the first `keep` of its list in
+  /// `pool`, then the `extra` best of the rest of that list by the time-window correlation of
+  /// HGS and PyVRP (the travel cost from one to the other plus 0.2 times the least wait and 1.0
+  /// times the least time warp between them, the better of the two orders; first vehicle's
+  /// travel data; ties broken by the pool's order). The tasks that follow in time rather than
+  /// in space: a tour reaching a task far from its last stop but on the way back.
+  Neighbours(const Problem& problem, const Neighbours& pool, std::size_t keep, std::size_t extra);
+  /// The length of every list.
+  [[nodiscard]] std::size_t size() const noexcept { return k_; }
   /// The nearest tasks of `task`, nearest first: min(k, tasks - 1) of them.
   [[nodiscard]] std::span<const std::uint32_t> of(std::size_t task) const {
     return std::span<const std::uint32_t>(lists_).subspan(task * k_, k_);
