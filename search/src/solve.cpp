@@ -468,7 +468,8 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
     // not had a full one: the returned plan does (within what is left of the time limit).
     if (parameters.descent && (parameters.descent_spacing > 0.0 || parameters.local_descent_on_new_best)) {
       std::mt19937_64 rng(derive_seed(seed, iterations));
-      GranularDescent(parameters.partners != nullptr ? *parameters.partners : *adjacency, classes, parameters.granular).run(polished, rng, options.objective, nullptr, &deadline);
+      GranularDescent(partners ? *partners : *adjacency, classes, parameters.granular)
+          .run(polished, rng, options.objective, nullptr, &deadline);
     }
     for (std::size_t v = 0; v < polished.vehicle_count(); ++v) polish_tour(polished, v);
     if (problem.spec().balance > 0.0) {  // polishing prices cost alone: kept only when the objective agrees
