@@ -1,6 +1,8 @@
 #include "routesolve/search/blink_insertion.hpp"
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 namespace routesolve::search {
 
@@ -40,9 +42,35 @@ void BlinkInsertion::sort(const WorkingSolution& solution, std::vector<std::size
   }
 }
 
+void BlinkInsertion::farthest_first(const WorkingSolution& solution, std::vector<std::size_t>& tasks,
+                                    std::mt19937_64& rng) {
+  const Problem& problem = solution.problem();
+  std::vector<std::size_t> depots;
+  for (const Vehicle& v : problem.vehicles()) {
+    if (v.start != kNone) depots.push_back(v.start);
+    if (v.end != kNone) depots.push_back(v.end);
+  }
+  std::sort(depots.begin(), depots.end());
+  depots.erase(std::unique(depots.begin(), depots.end()), depots.end());
+  const TravelView tv = solution.model().travel(0);
+  auto away = [&](std::size_t t) {  // the round trip from the nearest depot
+    const std::size_t at = problem.task(t).location;
+    Cost nearest = kInfiniteCost;
+    for (std::size_t d : depots) nearest = std::min(nearest, tv.cost(d, at) + tv.cost(at, d));
+    return depots.empty() ? Cost{0} : nearest;
+  };
+  std::vector<std::pair<Cost, std::size_t>> keyed;
+  keyed.reserve(tasks.size());
+  std::shuffle(tasks.begin(), tasks.end(), rng);
+  for (std::size_t t : tasks) keyed.emplace_back(away(t), t);
+  std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (std::size_t k = 0; k < keyed.size(); ++k) tasks[k] = keyed[k].second;
+}
+
 void BlinkInsertion::begin(const WorkingSolution& solution, std::vector<std::size_t> tasks, std::mt19937_64& rng,
-                           std::size_t max_routes, Pass& pass, std::size_t open_with) const {
-  sort(solution, tasks, rng);
+                           std::size_t max_routes, Pass& pass, std::size_t open_with, Order order) const {
+  if (order == Order::FarthestFirst) farthest_first(solution, tasks, rng);
+  else sort(solution, tasks, rng);
   pass.opening = false;
   if (open_with != kNone) {
     const auto it = std::find(tasks.begin(), tasks.end(), open_with);
@@ -155,9 +183,10 @@ void BlinkInsertion::finish(WorkingSolution& solution, Pass& pass, InsertionEngi
 }
 
 void BlinkInsertion::apply(WorkingSolution& solution, std::vector<std::size_t> tasks, std::mt19937_64& rng,
-                           std::size_t max_routes, InsertionEngine& engine, const Deadline* deadline) const {
+                           std::size_t max_routes, InsertionEngine& engine, const Deadline* deadline,
+                           Order order) const {
   Pass pass;
-  begin(solution, std::move(tasks), rng, max_routes, pass);
+  begin(solution, std::move(tasks), rng, max_routes, pass, kNone, order);
   finish(solution, pass, engine, deadline);
 }
 

@@ -369,5 +369,75 @@ TEST_P(SegmentTest, SavingsPlanIsFeasibleAndComplete) {
 
 INSTANTIATE_TEST_SUITE_P(RandomInstances, SegmentTest, ::testing::Values(1u, 2u, 3u, 4u));
 
+// A construction's order (BlinkInsertion::Order::FarthestFirst): the tasks by their round trip
+// from the nearest vehicle start or end, farthest first, recomputed here; with two depots, a
+// vehicle that only starts at one of them, tasks sharing a place (ties) and one at a depot.
+TEST(FarthestFirst, OrdersTasksByTheRoundTripFromTheNearestDepot) {
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    auto points = random_points(40, seed);
+    points[7] = points[6];   // a tie
+    points[9] = points[1];   // a task at the second depot
+    auto spec = points_spec(points);
+    for (std::size_t i = 2; i < 40; ++i) spec.jobs.push_back(make_job(i, i, 1));
+    spec.vehicles.push_back(make_vehicle(1, 0, 100));
+    VehicleSpec second = make_vehicle(2, 1, 100);
+    second.end.reset();
+    spec.vehicles.push_back(second);
+    const auto problem = Problem::create(spec);
+    const SegmentModel m(*problem);
+    const VehicleClasses classes(*problem);
+    const Neighbours near(*problem, 10);
+    std::vector<std::size_t> insertable(problem->tasks().size());
+    for (std::size_t t = 0; t < insertable.size(); ++t) insertable[t] = t;
+    WorkingSolution ws(m, insertable);
+    BlinkInsertion::Pass pass;
+    std::mt19937_64 rng(seed);
+    BlinkInsertion(near, classes, 0.0)
+        .begin(ws, insertable, rng, ws.vehicle_count(), pass, kNone, BlinkInsertion::Order::FarthestFirst);
+    const TravelView tv = problem->travel(0);
+    auto away = [&](std::size_t t) {
+      const std::size_t at = problem->task(t).location;
+      return std::min(tv.cost(0, at) + tv.cost(at, 0), tv.cost(1, at) + tv.cost(at, 1));
+    };
+    std::vector<std::size_t> sorted = pass.tasks;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(sorted, insertable) << "seed " << seed;
+    for (std::size_t k = 1; k < pass.tasks.size(); ++k)
+      EXPECT_GE(away(pass.tasks[k - 1]), away(pass.tasks[k])) << "seed " << seed << " position " << k;
+    EXPECT_EQ(away(pass.tasks.back()), 0) << "seed " << seed;  // the task at a depot comes last
+  }
+}
+
+// Seeded far out, the construction gives the far tasks to the larger vehicle: on a line, four
+// tasks 100 away and four 5 away, demand 10 each, two vehicles of capacity 20 and one of 40.
+TEST(FarthestFirst, GivesTheFarTasksToTheLargerVehicle) {
+  std::vector<std::pair<double, double>> points{{0, 0}};
+  for (double x : {100.0, 101.0, 102.0, 103.0, 5.0, 6.0, 7.0, 8.0}) points.emplace_back(x, 0.0);
+  auto spec = points_spec(points);
+  for (std::size_t i = 1; i <= 8; ++i) spec.jobs.push_back(make_job(i, i, 10));
+  spec.vehicles.push_back(make_vehicle(1, 0, 20));
+  spec.vehicles.push_back(make_vehicle(2, 0, 20));
+  spec.vehicles.push_back(make_vehicle(3, 0, 40));
+  const auto problem = Problem::create(spec);
+  const SegmentModel m(*problem);
+  const VehicleClasses classes(*problem);
+  const Neighbours near(*problem, 7);
+  std::vector<std::size_t> insertable(problem->tasks().size());
+  for (std::size_t t = 0; t < insertable.size(); ++t) insertable[t] = t;
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    WorkingSolution ws(m, insertable);
+    std::mt19937_64 rng(seed);
+    BlinkInsertion(near, classes, 0.0)
+        .apply(ws, insertable, rng, ws.vehicle_count(), *make_segment_engine(), nullptr,
+               BlinkInsertion::Order::FarthestFirst);
+    ASSERT_EQ(ws.score().unassigned, 0) << "seed " << seed;
+    std::vector<std::size_t> far = ws.tour(2).tasks;
+    std::sort(far.begin(), far.end());
+    EXPECT_EQ(far, (std::vector<std::size_t>{0, 1, 2, 3})) << "seed " << seed;
+    // 2 x 103 out and back with the large vehicle; the near tasks in pairs on the small ones.
+    EXPECT_EQ(ws.cost(), 2 * 103 + 2 * 8 + 2 * 6) << "seed " << seed;
+  }
+}
+
 }  // namespace
 }  // namespace routesolve::test

@@ -41,6 +41,16 @@ class BlinkInsertion {
     [[nodiscard]] bool done() const noexcept { return next >= tasks.size(); }
   };
 
+  /// The order a pass places its tasks in.
+  enum class Order {
+    /// SISR's: a key drawn for each pass (random, demand, distance from the depot, time window).
+    Drawn,
+    /// Farthest from the depots first (round trip from the nearest vehicle start or end, ties in
+    /// random order): a construction seeds its routes far out, where new routes take the larger
+    /// vehicle classes first, and works inwards.
+    FarthestFirst,
+  };
+
   BlinkInsertion(const Neighbours& near, const VehicleClasses& classes, double blink_rate = 0.01,
                  std::size_t near_tours = 24);
 
@@ -49,7 +59,8 @@ class BlinkInsertion {
   /// empty vehicles (one per class) before the usual tours: the pass seeds a new route with it
   /// (when no empty vehicle can take it, the pass goes on as without).
   void begin(const WorkingSolution& solution, std::vector<std::size_t> tasks, std::mt19937_64& rng,
-             std::size_t max_routes, Pass& pass, std::size_t open_with = kNone) const;
+             std::size_t max_routes, Pass& pass, std::size_t open_with = kNone,
+             Order order = Order::Drawn) const;
   /// The request for the task being placed; false when the pass is done.
   bool next(const WorkingSolution& solution, Pass& pass, InsertionRequest& request) const;
   /// The engine's answer to the last request: inserts the task, or widens the request to every
@@ -62,10 +73,12 @@ class BlinkInsertion {
               const Deadline* deadline = nullptr) const;
   /// A whole pass with one engine (begin, then finish).
   void apply(WorkingSolution& solution, std::vector<std::size_t> tasks, std::mt19937_64& rng,
-             std::size_t max_routes, InsertionEngine& engine, const Deadline* deadline = nullptr) const;
+             std::size_t max_routes, InsertionEngine& engine, const Deadline* deadline = nullptr,
+             Order order = Order::Drawn) const;
 
  private:
   void sort(const WorkingSolution& solution, std::vector<std::size_t>& tasks, std::mt19937_64& rng) const;
+  static void farthest_first(const WorkingSolution& solution, std::vector<std::size_t>& tasks, std::mt19937_64& rng);
   void advance(Pass& pass) const;
 
   const Neighbours* near_;
