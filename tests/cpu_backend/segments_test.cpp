@@ -116,6 +116,24 @@ std::int64_t simulated_excess(const Problem& p, std::size_t v, const std::vector
 
 class SegmentTest : public ::testing::TestWithParam<std::uint64_t> {};
 
+/// A problem with what a construction reads: its segment model, vehicle classes, each task's k
+/// nearest tasks, and every task insertable.
+struct Built {
+  std::shared_ptr<const Problem> problem;
+  SegmentModel model;
+  VehicleClasses classes;
+  Neighbours near;
+  std::vector<std::size_t> insertable;
+  Built(const ProblemSpec& spec, std::size_t k)
+      : problem(Problem::create(spec)),
+        model(*problem),
+        classes(*problem),
+        near(*problem, k),
+        insertable(problem->tasks().size()) {
+    for (std::size_t t = 0; t < insertable.size(); ++t) insertable[t] = t;
+  }
+};
+
 TEST_P(SegmentTest, MergeOrderDoesNotMatterAndAgreesWithCore) {
   for (const bool tight : {false, true}) {
     const auto problem = random_problem(GetParam(), tight);
@@ -347,13 +365,10 @@ TEST_P(SegmentTest, SavingsPlanIsFeasibleAndComplete) {
     spec.jobs.push_back(j);
   }
   for (std::size_t v = 0; v < 40; ++v) spec.vehicles.push_back(make_vehicle(v + 1, 0, 15));
-  const auto problem = Problem::create(spec);
-  const SegmentModel m(*problem);
-  const VehicleClasses classes(*problem);
-  const Neighbours near(*problem, 20);
-  std::vector<std::size_t> insertable(problem->tasks().size());
-  for (std::size_t t = 0; t < insertable.size(); ++t) insertable[t] = t;
-  const auto plan = savings_plan(m, classes, near, insertable);
+  const Built b(spec, 20);
+  const auto& problem = b.problem;
+  const std::vector<std::size_t>& insertable = b.insertable;
+  const auto plan = savings_plan(b.model, b.classes, b.near, insertable);
   ASSERT_TRUE(plan.has_value());
   std::vector<int> seen(insertable.size(), 0);
   std::size_t routes = 0;
@@ -383,16 +398,13 @@ TEST(FarthestFirst, OrdersTasksByTheRoundTripFromTheNearestDepot) {
     VehicleSpec second = make_vehicle(2, 1, 100);
     second.end.reset();
     spec.vehicles.push_back(second);
-    const auto problem = Problem::create(spec);
-    const SegmentModel m(*problem);
-    const VehicleClasses classes(*problem);
-    const Neighbours near(*problem, 10);
-    std::vector<std::size_t> insertable(problem->tasks().size());
-    for (std::size_t t = 0; t < insertable.size(); ++t) insertable[t] = t;
-    WorkingSolution ws(m, insertable);
+    const Built b(spec, 10);
+    const auto& problem = b.problem;
+    const std::vector<std::size_t>& insertable = b.insertable;
+    WorkingSolution ws(b.model, insertable);
     BlinkInsertion::Pass pass;
     std::mt19937_64 rng(seed);
-    BlinkInsertion(near, classes, 0.0)
+    BlinkInsertion(b.near, b.classes, 0.0)
         .begin(ws, insertable, rng, ws.vehicle_count(), pass, kNone, BlinkInsertion::Order::FarthestFirst);
     const TravelView tv = problem->travel(0);
     auto away = [&](std::size_t t) {
@@ -418,17 +430,12 @@ TEST(FarthestFirst, GivesTheFarTasksToTheLargerVehicle) {
   spec.vehicles.push_back(make_vehicle(1, 0, 20));
   spec.vehicles.push_back(make_vehicle(2, 0, 20));
   spec.vehicles.push_back(make_vehicle(3, 0, 40));
-  const auto problem = Problem::create(spec);
-  const SegmentModel m(*problem);
-  const VehicleClasses classes(*problem);
-  const Neighbours near(*problem, 7);
-  std::vector<std::size_t> insertable(problem->tasks().size());
-  for (std::size_t t = 0; t < insertable.size(); ++t) insertable[t] = t;
+  const Built b(spec, 7);
   for (std::uint64_t seed = 1; seed <= 8; ++seed) {
-    WorkingSolution ws(m, insertable);
+    WorkingSolution ws(b.model, b.insertable);
     std::mt19937_64 rng(seed);
-    BlinkInsertion(near, classes, 0.0)
-        .apply(ws, insertable, rng, ws.vehicle_count(), *make_segment_engine(), nullptr,
+    BlinkInsertion(b.near, b.classes, 0.0)
+        .apply(ws, b.insertable, rng, ws.vehicle_count(), *make_segment_engine(), nullptr,
                BlinkInsertion::Order::FarthestFirst);
     ASSERT_EQ(ws.score().unassigned, 0) << "seed " << seed;
     std::vector<std::size_t> far = ws.tour(2).tasks;
