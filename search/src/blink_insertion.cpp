@@ -52,17 +52,17 @@ void BlinkInsertion::farthest_first(const WorkingSolution& solution, std::vector
   }
   std::sort(depots.begin(), depots.end());
   depots.erase(std::unique(depots.begin(), depots.end()), depots.end());
+  std::shuffle(tasks.begin(), tasks.end(), rng);
+  if (depots.empty()) return;  // open routes without ends: no distance to order by
   const TravelView tv = solution.model().travel(0);
-  auto away = [&](std::size_t t) {  // the round trip from the nearest depot
+  std::vector<std::pair<Cost, std::size_t>> keyed;  // the round trip from the nearest depot
+  keyed.reserve(tasks.size());
+  for (std::size_t t : tasks) {
     const std::size_t at = problem.task(t).location;
     Cost nearest = kInfiniteCost;
     for (std::size_t d : depots) nearest = std::min(nearest, tv.cost(d, at) + tv.cost(at, d));
-    return depots.empty() ? Cost{0} : nearest;
-  };
-  std::vector<std::pair<Cost, std::size_t>> keyed;
-  keyed.reserve(tasks.size());
-  std::shuffle(tasks.begin(), tasks.end(), rng);
-  for (std::size_t t : tasks) keyed.emplace_back(away(t), t);
+    keyed.emplace_back(nearest, t);
+  }
   std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   for (std::size_t k = 0; k < keyed.size(); ++k) tasks[k] = keyed[k].second;
 }
