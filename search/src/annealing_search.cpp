@@ -17,7 +17,7 @@ AnnealingSearch::AnnealingSearch(const SegmentModel& model, const Neighbours& ad
       parameters_(parameters),
       current_(model, insertable),
       removal_(adjacency, parameters.removal),
-      insertion_(adjacency, classes, 0.01, 24),
+      insertion_(adjacency, classes, parameters.blink_rate, parameters.recreate_tours),
       descent_(parameters.partners != nullptr ? *parameters.partners : adjacency, classes, parameters.granular),
       engine_(&engine),
       reloads_(model.problem()),

@@ -1,6 +1,6 @@
 // The search driver, shared by the backends (each brings its insertion engine). Top loop:
 //   1. pre-check every task alone (reasons for the hopeless ones);
-//   2. construction by regret insertion, higher priorities first (above kRegretTasks tasks: the
+//   2. construction by regret insertion, higher priorities first (for large instances: the
 //      recreate's greedy insertion over the nearest tours);
 //   3. metaheuristic: ruin and recreate with simulated annealing (SISR) in chains (one per
 //      thread, or many in lockstep on the threads), the recreate's positions priced by the
@@ -38,28 +38,17 @@
 #include "routesolve/search/blink_insertion.hpp"
 #include "routesolve/search/descent.hpp"
 #include "routesolve/search/working_solution.hpp"
+#include "routesolve/search/tuning.hpp"
 #include "routesolve/search/vehicle_classes.hpp"
 
 namespace routesolve::search {
 
 namespace {
 
-constexpr std::size_t kNeighbours = 30;
-constexpr std::size_t kTimePartners = 5;        // descent partners added by time-window correlation
-constexpr std::size_t kAdjacency = 100;         // string removal looks this far around its seed
-// Above this many tasks the construction is the recreate's greedy insertion over the nearest
-// tours (O(tasks x near tours x tour length)), not regret insertion over every route (which
-// rescans every pending task after each insertion: 40 s at 5,000 tasks and 500 vehicles).
-constexpr std::size_t kRegretTasks = 1500;
-constexpr std::size_t kDefaultIterations = 1000;  // per thread, when there is no time limit
-// From this many locations the search runs on a copy of the problem with its locations in
-// locality order (locality.hpp): the same decisions, so the same routes at fixed work. User CPU
-// seconds at fixed work and seed, before -> after: Gehring & Homberger 1000 -13%, CVRPLIB X-n979
-// -10%, X-n783 and X-n655 -5 to -10%, a generated 10,000-customer CVRP -24%, the 5,000-stop road
-// scenario -35%; within the noise at 200 and 400 locations (a 32-bit table of 400 x 400 is 640
-// KB, inside a core's L2). Not above 1 GiB of copied tables (16,384 locations in 32 bits): at
-// 30,000 customers the 3.6 GB copy took 24 s (most of it the kernel providing fresh pages on
-// this virtual machine) against 1.1 s gained per 3,000 iterations.
+// From this many locations the search runs on a copy of the problem in locality order
+// (locality.hpp): the same routes at fixed work, 5-35% less CPU time from 655 locations on, within
+// the noise at 400 (its table fits a core's L2); not above 1 GiB of copied tables, whose pages
+// cost more than the cache saves (docs/EXPERIMENTS.md, "Locality order").
 constexpr std::size_t kLocalityLocations = 500;
 constexpr std::uint64_t kLocalityMaxBytes = std::uint64_t{1} << 30;
 
@@ -229,27 +218,23 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
   Checkpointer checkpoints(user, options, hopeless_tasks);
   const SegmentModel model(problem);
   std::optional<Neighbours> adjacency;  // the search's (and a large construction's) nearest tasks
+  const InstanceTraits traits{insertable.size(), model.windowed(), !problem.spec().shipments.empty()};
 
   // ---- 2. construction (or the checkpoint's plan) ---------------------------------------------
   if (resume) {
     // solve() checked the plan against this problem (check_checkpoint); tasks the precheck
     // calls hopeless cannot be on it, since the run that wrote it never routed them.
     state.load(resume->routes);
-  } else if (model.supported() && insertable.size() > kRegretTasks) {
+  } else if (model.supported() && construction_for(traits) == Construction::NearestTours) {
     // Tasks the greedy insertion leaves out get their reason from the exact repair (step 4).
     adjacency.emplace(problem, kAdjacency);
     WorkingSolution greedy(model, insertable);
     std::mt19937_64 rng(options.seed);
     const std::unique_ptr<InsertionEngine> segments = make_segment_engine();
-    // It always completes (seconds at 30,000 tasks; a solution with every task placed comes
-    // first); the stop flag is polled every 64 insertions. The tasks go in farthest from the
-    // depots first, so that routes are seeded far out, where new routes take the larger classes
-    // first, and the construction works inwards with the smaller ones: which class serves which
-    // distance is what the search's local steps change most slowly. At 5,000 stops and 500 trucks
-    // of two sizes, where the depot legs are 81% of the cost (docs/BENCHMARKS.md, "Routes seeded
-    // far out"): the construction 411,201 -> 355,959, the 60 s search 3.0-3.7% cheaper side by
-    // side (seeds 1-4). Up to kRegretTasks the regret insertion stays: the search, with more
-    // steps per task there, finds the structure by itself.
+    // It always completes (a solution with every task placed comes first); the stop flag is
+    // polled every 64 insertions. Farthest from the depots first: routes are seeded far out, where
+    // new routes take the larger classes, since which class serves which distance is what the
+    // search's local steps change most slowly (docs/EXPERIMENTS.md, "Routes seeded far out").
     BlinkInsertion(*adjacency, classes, 0.0)
         .apply(greedy, insertable, rng, greedy.vehicle_count(), *segments, &unless_stopped,
                BlinkInsertion::Order::FarthestFirst);
@@ -275,7 +260,7 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
   const double search_limit = time_left > 0 ? std::max(0.0, 0.99 * time_left - 0.02) : 0.0;
   if (!model.supported()) {
     std::mt19937_64 rng(options.seed);
-    const Neighbours neighbours(problem, kNeighbours);
+    const Neighbours neighbours(problem, kFallbackNeighbours);
     LocalSearch search(state, neighbours, classes, options.objective, deadline, rng, insertable);
     if (checkpoints.enabled() && !resume)
       checkpoints.write(state.plan(), state_score(state, insertable), iterations_done, deadline, spent_before);
@@ -316,122 +301,10 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
       start_cost += route_cost(problem, v, start[v]);
     }
     const double per_visit = static_cast<double>(start_cost) / static_cast<double>(std::max<std::size_t>(1, routed));
-    AnnealingSearch::Parameters parameters;
-    // The start temperature is one visit's cost on CVRP and three with time windows, cooling to
-    // a thousandth of it. With windows, against one visit, at equal CPU time (seeds 1-2): the
-    // generated 5,000-stop, 500-truck scenario at 60 s 359,357 -> 353,896 (-1.5%), Gehring &
-    // Homberger 1000 at 30 s -0.7% (R1) to +0.1% (C2), the 200-customer ones at 30 s -0.2% (RC1)
-    // to 0.0%; `benchmarks/quality` side by side, Solomon 0.27% -> 0.13% and Li & Lim 1.26% ->
-    // 0.86% mean gap. On CVRPLIB X (10 s, all 50, side by side) it was worse, 0.95% -> 1.06%,
-    // most on few long routes (X-n367-k17 0.82% -> 3.79%), hence windows only. Colder was worse
-    // everywhere (0.3 of a visit: 5,000 x 500 365,422, R2_10_1 +6%; on X at 300k iterations
-    // 0.94% mean gap against 0.85% at 1.0); 10 visits was no better than 3.
-    const double hot = model.windowed() ? 3.0 : 1.0;
-    parameters.start_temperature = std::max(1e-3, hot * per_visit);
-    parameters.end_temperature = std::max(1e-4, 0.001 * hot * per_visit);
-    // Long budgets: cycles of 10,000 iterations per task (on the X instances n = 100..800 a
-    // 10 s budget on one core stays inside the first cycle), later ones from 0.3 of one visit's
-    // cost, restarting from the best or one of 4 elite cycle ends (see annealing_search.hpp for
-    // what was measured).
-    parameters.cycle_per_task = 10000.0;
-    parameters.restart_temperature = 0.3 / hot;
-    parameters.elite_pool = 4;
-    // Long tours (time windows with long horizons) are rarely emptied or opened by a ruin of
-    // about ten tasks: a fifth of the steps seed a new route with a removed task (Gehring &
-    // Homberger R2_10_1, distance only, 300,000 iterations, seeds 1-2: 3.8% -> 2.0% above the
-    // best known, 30 -> 35 routes; short-tour classes R1, RC1 were slightly worse with it).
-    parameters.open_route = 0.2;
-    parameters.open_route_min_length = 15.0;
-    // With time windows, the descent on a new best runs at most once per 0.05 x tasks steps
-    // (every new best on CVRP, where it pays). Gehring & Homberger, distance only, the same CPU
-    // time per run (30 s at 1,000 customers, 15 s at 200), seeds 1-2, mean cost against every
-    // new best: R2_10_1 -3.0% (29-30 routes instead of 25-27), RC2_10_1 -0.5%, R1_10_1 -0.3%, R1_2_1, RC1_2_1 and
-    // R2_2_1 -0.1%. On CVRPLIB X (10 s, n = 101..783) the same spacing was worse on X-n308
-    // (1.40-1.91% -> 2.05-3.18%), hence not there.
-    parameters.descent_spacing = model.windowed() ? 0.05 : 0.0;
-    // Up to 300 tasks the last tenth of the budget brings every step to a local optimum before
-    // its acceptance (about 50 times fewer steps there); up to 600 tasks without shipments the
-    // second half does when the budget allows the annealing enough steps first (CVRP: always;
-    // time windows: 2,000 projected iterations per task). The annealing finds the basin, then
-    // compares local optima, as an iterated local search does. `benchmarks/quality` side by side
-    // (10 s, seed 1), from half the budget against the last tenth (n <= 300) or never (above):
-    // CVRPLIB X n <= 300 0.66% -> 0.44% mean gap (15 better, 6 worse), n = 301..600 0.98% ->
-    // 0.78%, 601..1000 level (1.49%); Solomon 0.14% -> 0.11%, with the fleet phase 0.17% ->
-    // 0.16%; Gehring & Homberger 200 distance only at 30 s, seeds 1-4, -0.09 point of mean gap,
-    // the 400s -0.3% (seed 1). Worse with shipments (Li & Lim 0.93% -> 1.20%: lrc203, lc109) and
-    // on the generated 500-stop, 50-truck scenario at 10 s (about 1,100 iterations per task:
-    // +0.6%, seeds 1-6), hence the conditions. The last tenth at every size was worse on the
-    // 5,000-stop scenario (+0.1% / +0.5%, 60 s, seeds 1-2); the descent on every step of the whole
-    // budget was worse from about 700 tasks (X-n783 +0.6%, R1_10_1 +2.0%, the 5,000-stop scenario
-    // +4%) and with shipments (Li & Lim 0.91% -> 2.46%) (docs/BENCHMARKS.md has the runs).
-    parameters.descent_every_step_from = insertable.size() <= 300 ? 0.9 : 1.0;
-    if (problem.spec().shipments.empty() && insertable.size() <= 600) {
-      parameters.early_descent_from = 0.5;
-      parameters.early_descent_per_task = model.windowed() ? 2000.0 : 1.0;
-    }
-    // Short budgets on CVRP-like problems: with few iterations per task the start temperature
-    // takes most of the budget to undo what the construction (savings there) found: 16,000
-    // generated customers at 60 s (about 40 iterations per task) were back below the savings
-    // start only after 68 s of a 120 s run. The temperatures are scaled by the iterations per task
-    // over max(250, tasks / 10), down to a tenth. Side by side against the full temperature
-    // (docs/BENCHMARKS.md, "Short budgets at scale"): generated 6,000 to 16,000 customers at 60 s
-    // -0.4% to -0.6%; 10,000 at 300 s (about 376 per task) half the temperature -0.3%. On CVRPLIB
-    // X at 10 s (300 to 500 per task from 600 customers) a threshold of 750 lost 0.3 point of mean
-    // gap, hence 250 up to 2,500 tasks. Time windows keep their heat (colder was worse at 5,000 x
-    // 500 with about 340 per task).
-    // Short budgets with time windows keep their start temperature but end warmer: below 3,000
-    // projected iterations per task the end temperature is raised by 3,000 / (iterations per
-    // task), at most ten times. Side by side with the thousandth of the start (docs/BENCHMARKS.md,
-    // "A warmer end for short budgets with time windows"): the generated 5,000-stop, 500-truck
-    // scenario at 60 s (about 300 iterations per task, ten times warmer) -0.4% to -0.6% over
-    // seeds 1-8, the 500-stop, 50-truck one at 10 s (about 1,200, 2.5 times) -0.5% over seeds
-    // 1-6. Warmer still did not help: ten times at 1,200 per task and thirty at 300 were level
-    // with this rule, and 2.9 times at 3,400 per task (10-minute runs at 5,000 x 500) was 0.2%
-    // to 0.4% worse, hence the threshold.
-    if (model.windowed()) {
-      parameters.hot_end_per_task = 3000.0;
-      parameters.hot_end_max = 10.0;
-    }
-    if (!model.windowed())
-      parameters.short_budget_per_task = std::max(250.0, static_cast<double>(insertable.size()) / 10.0);
-    // Above 2,000 tasks a new best gets the descent around what its step rewired rather than
-    // over everything changed since the last descent (whose scan grows with the instance): with
-    // the colder start, 16,000 customers at 60 s made 2.5 times the iterations.
-    parameters.local_descent_on_new_best = insertable.size() > 2000;
-    // Without time windows the descent also exchanges strings of two jobs (HGS's and PyVRP's
-    // (2, 1) and (2, 2) swaps). CVRPLIB X at 10 s, one thread, side by side with single swaps
-    // (docs/BENCHMARKS.md, "Exchanges of strings in the descent"): mean gap 0.88% -> 0.78%
-    // (seed 1) and 0.78% -> 0.74% (seed 2), better on 59 runs and worse on 37. With windows the
-    // strings were level on Gehring & Homberger 200 and slightly worse on the 1,000-customer
-    // instances and the 5,000-stop scenario (+0.1% to +0.4%, single runs), hence not there.
-    parameters.granular.max_swap = model.windowed() ? 1 : 2;
-    // A search whose best has not moved over a fifth of the cost phase restarts its cycle from
-    // the best (or the elite pool) at once, where the pace gives at least 2,000 iterations per
-    // task (AnnealingSearch::Parameters::stagnation): small instances that converge early (the
-    // trace of Gehring & Homberger RC1_2_1 at 30 s showed no new best after 7.5 s) use the rest of
-    // their budget. Side by side (docs/BENCHMARKS.md, "Restarts where the search stagnates"):
-    // Gehring & Homberger 200, distance only, 30 s, RC1_2_1 mean 3,538.0 (eight runs without) ->
-    // 3,532.6 (eight runs with); CVRPLIB X at 10 s, n <= 300, 0.53% -> 0.39% and 0.56% -> 0.49%
-    // mean gap (two pairs of runs). Without
-    // the pace condition the generated 500-stop, 50-truck scenario at 10 s (about 1,100 iterations
-    // per task) lost 2.2%.
-    parameters.stagnation = 0.2;
-    parameters.stagnation_per_task = 2000.0;
-    // With time windows the descent also tries, for each task, the 5 of its 100 nearest (beyond
-    // the 20 it tries by travel cost) that best follow or precede it in time: the correlation of
-    // HGS and PyVRP (travel cost plus 0.2 times the least wait and the least time warp). A tour
-    // may go to a task far from its last stop on the way back, when that task's window opens
-    // then: on Gehring & Homberger C1_2_1 the move from 2,701.4 to the best known 2,698.6 needs
-    // such a pair (tasks 17 and 72, 110th and 43rd nearest to each other). Side by side with the
-    // nearest 20 alone (docs/BENCHMARKS.md, "Descent partners that follow in time"), distance
-    // only at 30 s: the six Gehring & Homberger *_2_1 instances over seeds 1-4 -18.4 in sum
-    // (C1_2_1 2,698.6 on every seed against 2,701.4), the 1,000-customer ones (seed 1) -0.2%;
-    // Solomon at 10 s 0.104% -> 0.098% mean gap. The generated 500-stop, 50-truck scenario at
-    // 10 s +0.24% over seeds 1-24, within the spread of its runs. Replacing 5 of the 20 instead
-    // of adding them misses the C1_2_1 move.
+    AnnealingSearch::Parameters parameters = search_parameters(traits, per_visit);
     std::optional<Neighbours> partners;
-    if (model.windowed()) {
-      partners.emplace(problem, *adjacency, parameters.granular.neighbours, kTimePartners);
+    if (const std::size_t extra = time_partners_for(traits); extra > 0) {
+      partners.emplace(problem, *adjacency, parameters.granular.neighbours, extra);
       parameters.granular.neighbours = partners->size();
       parameters.partners = &*partners;
     }

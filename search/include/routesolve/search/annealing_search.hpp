@@ -6,22 +6,9 @@
 // ones have been absent less often so far (SISR's absence counters); each success removes a
 // tour for good, and the cost phase then keeps the fleet at that size.
 //
-// Long budgets. One geometric cooling stretched over the whole budget stopped paying on some
-// instances (CVRPLIB X-n204: 1.12% mean gap at ~10 s of work, 1.17% at ~60 s). The cost phase
-// therefore runs in cycles whose length is fixed in iterations (Parameters::cycle_per_task times
-// the number of tasks, not stretched by the budget); a budget shorter than one cycle gets exactly
-// the single schedule of before. Each later cycle restarts from the best solution or from an elite
-// pool of distinct cycle ends (drawn at random), cooling from a share of the start temperature.
-// Measured at fixed iteration budgets equal to ~10 s and ~60 s on one core (X-n101..n783, seeds
-// 1 and 2; gaps to the best known):
-//   - cycles of 2,000 iterations per task from 0.1 of the start temperature, from the best, and
-//     the same with a pool of 4: worse at 60 s on 4 of 6 instances (n308 0.67 -> 0.74..0.82%,
-//     n783 1.17 -> 1.39..1.42%): a large instance still gains from one long cooling, and a short
-//     cycle cut off by the end of the budget converges badly. Rejected.
-//   - cycles of 10,000 per task restarting at the full start temperature from the best: no
-//     restart ever found a new best on n157 / n204 (same results as one schedule). Rejected.
-//   - cycles of 10,000 per task, restarts from 0.3 of the start temperature, pool of 4: n204 at
-//     60 s 1.17 -> 0.87%, n157 0.10 -> 0.04%, larger instances unchanged (one cycle). Kept.
+// Long budgets cool in cycles of a fixed number of iterations per task, each later one restarting
+// from the best or an elite pool of cycle ends (docs/EXPERIMENTS.md, "Search tuning"). The
+// parameters come from tuning.hpp.
 
 #include <algorithm>
 #include <cstddef>
@@ -114,6 +101,10 @@ class AnnealingSearch {
     /// vehicles-then-cost no fewer routes than before), without a balance term or reloads, and
     /// not where every step gets the descent before its acceptance.
     bool early_reject = true;
+    /// The recreate's blink rate (SISR: a position is skipped with this chance) and the nearest
+    /// tours it prices for each task.
+    double blink_rate = 0.01;
+    std::size_t recreate_tours = 24;
     /// Chains whose steps add up on one solution (chains on regions): the iterations per task
     /// are this many times a chain's own.
     std::size_t chains_per_solution = 1;
