@@ -32,6 +32,9 @@ class SetSpec:
 SETS: dict[str, SetSpec] = {
     "x": SetSpec("x", "CVRPLIB X (nint distances)", 10.0, "cvrplib", [], [], 0, False,
                  "cvrp/x/bks.csv", small_n=300),
+    # 120 s: about the time FILO2's default 100,000 iterations take on these (benchmarks/peers).
+    "xxl": SetSpec("xxl", "CVRPLIB XXL Belgium, 7,000-20,000 customers (nint distances)", 120.0,
+                   "cvrplib", [], [], 0, False, "cvrp/xxl/bks.csv"),
     "augerat": SetSpec("augerat", "Augerat A, B, P (nint distances)", 2.0, "cvrplib", [], [], 0,
                        False, "cvrp/augerat/bks.csv"),
     "solomon": SetSpec("solomon", "Solomon, distance only (1-decimal truncated arcs)", 10.0,
@@ -88,6 +91,8 @@ def list_instances(spec: SetSpec, datasets: Path) -> list[tuple[str, Path]]:
     found: list[tuple[str, Path]] = []
     if spec.name == "x":
         found = [(p.stem, p) for p in (datasets / "cvrp/x").glob("*.vrp")]
+    elif spec.name == "xxl":
+        found = [(p.stem, p) for p in (datasets / "cvrp/xxl").glob("*.vrp")]
     elif spec.name == "augerat":
         for sub in ("A", "B", "P"):
             found += [(f"{sub}/{p.stem}", p) for p in (datasets / "cvrp/augerat" / sub).glob("*.vrp")]
