@@ -1,6 +1,7 @@
-"""Per-set tables of benchmarks/peers: a row per instance with each solver's result, then a
-summary per solver (mean gap, mean gap on the instances all solvers solved, wins, infeasible).
-Standard library only."""
+"""Per-set tables of benchmarks/peers: a row per instance with each solver's result (and a line
+with each run's wall time, peak RSS and time limit), then a summary per solver (mean gap, mean gap
+on the instances all solvers solved, wins, infeasible, mean wall time and peak RSS). Standard
+library only."""
 from __future__ import annotations
 
 from quality_table import Columns, fmt_num
@@ -51,6 +52,8 @@ def set_summary(spec, insts, runs, solvers) -> dict[str, dict]:
             "common_vehicles": sum(r.vehicles for r in both) if both else None,
             "wins": sum(1 for r in mine if r.won),
             "mean_seconds": _mean([r.seconds for r in mine if r.status != "not supported"]),
+            "mean_rss_mib": _mean([r.rss_mib for r in mine
+                                   if getattr(r, "rss_mib", None) is not None]),
         }
     return out
 
@@ -67,6 +70,13 @@ def cell_text(run, hierarchical: bool, decimals: int, scale: int) -> str:
     return ("*" if run.won else "") + value + gap
 
 
+def run_figures(run) -> str:
+    """A run's wall time / peak RSS, and its own time limit when it had one (--match-time)."""
+    rss = "-" if getattr(run, "rss_mib", None) is None else f"{run.rss_mib:.0f}"
+    limit = getattr(run, "time_limit", None)
+    return f"{run.solver} {run.seconds:.1f} / {rss}" + (f" (limit {limit:g} s)" if limit else "")
+
+
 def print_set(spec, insts, runs, solvers, summary, scale: int) -> None:
     cell = {(r.inst.name, r.solver): r for r in runs}
     w = max(8, *(len(i.name) for i in insts))
@@ -81,6 +91,9 @@ def print_set(spec, insts, runs, solvers, summary, scale: int) -> None:
         print(rows.line([inst.name, str(inst.n), bks,
                          *(cell_text(cell[(inst.name, s)], spec.hierarchical, spec.decimals, scale)
                            for s in solvers)]))
+        print("    # wall s / peak RSS MiB: " + "; ".join(
+            run_figures(cell[(inst.name, s)]) for s in solvers
+            if cell[(inst.name, s)].status != "not supported"))
         for s in solvers:
             r = cell[(inst.name, s)]
             if r.notes:
@@ -92,7 +105,7 @@ def print_set(spec, insts, runs, solvers, summary, scale: int) -> None:
                     ("infeasible", 10, ">"), ("n/s", 3, ">"), ("mean gap%", 9, ">"),
                     ("common gap%", 11, ">"), ("common", 6, ">"),
                     *([("veh", 5, ">")] if spec.hierarchical else []),
-                    ("won", 4, ">"), ("mean s", 7, ">")])
+                    ("won", 4, ">"), ("mean s", 7, ">"), ("mean MiB", 8, ">")])
     print(cols.header())
     for s in solvers:
         m = summary[s]
@@ -100,4 +113,5 @@ def print_set(spec, insts, runs, solvers, summary, scale: int) -> None:
                          str(m["not_supported"]), fmt_num(m["mean_gap"], 2),
                          fmt_num(m["common_gap"], 2), str(m["common"]),
                          *([str(m["common_vehicles"] or "-")] if spec.hierarchical else []),
-                         str(m["wins"]), fmt_num(m["mean_seconds"], 2)]))
+                         str(m["wins"]), fmt_num(m["mean_seconds"], 2),
+                         fmt_num(m["mean_rss_mib"], 0)]))

@@ -1,7 +1,8 @@
 """One solver run of benchmarks/peers, for it and for benchmarks/scale: the solver's command
-(routesolve, or peers_worker.py in the peers' virtual environment), reading its result, the checks
-every solution goes through (replayed here and `routesolve validate`), and the peers' virtual
-environment (created from PyPI once). Standard library only.
+(routesolve, FILO2 built outside the repository, or peers_worker.py in the peers' virtual
+environment), reading its result, the checks every solution goes through (replayed here and
+`routesolve validate`), and the peers' virtual environment (created from PyPI once). Standard
+library only.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+import peers_filo2  # noqa: E402
 import peers_fleet  # noqa: E402
 from peers_fleet import FleetProblem, fleet_routes_from_vroom, fleet_solution, replay_fleet  # noqa: E402
 from peers_model import Problem, Unsupported, replay, routes_from_vroom, vroom_solution  # noqa: E402
@@ -42,6 +44,8 @@ class Run:
     solve_seconds: float | None = None
     date: str = ""
     load: float = 0.0
+    time_limit: float | None = None  # this run's own (--match-time), else --time-limit or the set's
+    rss_mib: float | None = None  # peak resident set size of the solver's process
     command: list[str] = field(default_factory=list)
     validate: str = "-"
     recompute: str = "-"
@@ -57,8 +61,22 @@ def first_lines(text: str, count: int = 2) -> str:
     return "; ".join(lines[:count]) + (f" (+{len(lines) - count} more)" if len(lines) > count else "")
 
 
+def run_limit(run: Run, args) -> float:
+    return run.time_limit or args.time_limit or run.spec.time_limit
+
+
+def raw_path(run: Run, base: Path, args) -> Path:
+    """Where the solver writes its result: FILO2 its .sol file into a folder of its own, the
+    others routesolve's solution file or the worker's RESULT.json."""
+    if run.solver == "filo2":
+        return peers_filo2.solution_path(base, run.inst.path, args.seed)
+    return base.parent / (base.name + ".raw.json")
+
+
 def solve_command(run: Run, args, out: Path) -> list[str]:
-    spec, limit = run.spec, args.time_limit or run.spec.time_limit
+    spec, limit = run.spec, run_limit(run, args)
+    if run.solver == "filo2":
+        return peers_filo2.command(args.filo2, run.inst.path, out.parent, args.seed)
     if run.solver == "routesolve" and isinstance(run.inst, peers_fleet.FleetInstance):
         # The scenario as its users solve it: coordinates and the road network; the time limit
         # covers loading the network, snapping and the matrices.
@@ -82,6 +100,14 @@ def read_result(run: Run, raw: Path, problem, base: Path, args, limit: float) ->
     and checked (check); problem() gives the instance's model."""
     try:
         p = problem()
+        if run.solver == "filo2":
+            run.version = args.filo2_version
+            run.settings = json.dumps(peers_filo2.settings(args.seed), sort_keys=True)
+            run.solve_seconds = peers_filo2.reported_seconds(raw.with_name(
+                raw.name.removesuffix(".vrp.sol") + ".out"))
+            routes, reported = peers_filo2.read_solution(raw.read_text(), len(p.dist))
+            check(run, p, routes, reported, base, args)
+            return run
         data = json.loads(raw.read_text())
         if run.solver == "routesolve":
             run.version = args.routesolve_version

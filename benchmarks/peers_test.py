@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Tests of benchmarks/peers without the peers' virtual environment: arc values (a full matrix
-and computed when read), the readers, the replay (cost, capacity, windows, pairs, fleet, missing
-and repeated tasks), the VROOM solution files it writes, wins and summaries, and --dry-run on a
-tiny datasets folder.
+"""Tests of benchmarks/peers without the peers' virtual environment or FILO2 built: arc values
+(a full matrix and computed when read), the readers, the replay (cost, capacity, windows, pairs,
+fleet, missing and repeated tasks), the VROOM solution files it writes, wins and summaries,
+--dry-run on a tiny datasets folder, and FILO2's part (its solution files, its command line,
+--match-time's order and limits, the peak RSS of a run, exit 77 without its source).
 With PEERS_TEST_ROUTESOLVE set to a routesolve binary, the written files are also checked by
 `routesolve validate` (CTest passes the built one). Standard library only.
 
@@ -12,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import unittest
 from pathlib import Path
 from types import SimpleNamespace
@@ -20,13 +22,16 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from peers_model import (Unsupported, bounded_fleet, nint_distance, read_problem, replay,  # noqa: E402
                          routes_from_vroom, truncated_distance, vroom_solution)
-from peers_report import mark_wins, set_summary  # noqa: E402
+import peers_filo2  # noqa: E402
+from peers_report import mark_wins, run_figures, set_summary  # noqa: E402
+from peers_run import Run, raw_path, run_limit, solve_command  # noqa: E402
 from bench_testing import Files  # noqa: E402
 
 # Depot (0,0), customers at (3,4) (5,0) (0,5): arcs 5 everywhere from the depot.
 VRP = ("NAME : tiny\nTYPE : CVRP\nDIMENSION : 4\nEDGE_WEIGHT_TYPE : EUC_2D\nCAPACITY : 10\n"
        "NODE_COORD_SECTION\n1 0 0\n2 3 4\n3 5 0\n4 0 5\nDEMAND_SECTION\n1 0\n2 4\n3 5\n4 6\n"
        "DEPOT_SECTION\n1\n-1\nEOF\n")
+VRP_FILO2 = VRP.replace("\nTYPE :", "\nCOMMENT : as FILO2 reads it\nTYPE :")  # its header order
 SOLOMON = ("TINY\n\nVEHICLE\nNUMBER     CAPACITY\n  2         10\n\nCUSTOMER\n"
            "CUST NO.  XCOORD.   YCOORD.    DEMAND   READY TIME  DUE DATE   SERVICE   TIME\n\n"
            "    0      0          0          0          0        100          0\n"
@@ -246,6 +251,185 @@ class DryRun(Files):
     def test_missing_datasets_and_bad_solver(self):
         self.assertEqual(self.run_peers("--datasets", str(self.dir / "none")).returncode, 77)
         self.assertEqual(self.run_peers("--solvers", "gurobi", "--dry-run").returncode, 2)
+
+
+class Filo2Solution(Files):
+    SOL = "Route #1: 1 2\r\nRoute #2: 3\r\nCost 30\r\n"  # as FILO2 and CVRPLIB write them
+
+    def test_routes_and_cost_replay(self):
+        routes, cost = peers_filo2.read_solution(self.SOL, 4)
+        self.assertEqual((routes, cost), ([[1, 2], [3]], 30))
+        p = read_problem(self.write("t.vrp", VRP), "cvrplib", False)
+        rp = replay(p, routes)
+        self.assertTrue(rp.feasible, rp.violations)
+        self.assertEqual(rp.cost, 5 + nint_distance(2, 4) + 5 + 10)
+        self.assertEqual(peers_filo2.read_solution("Route #1: 3 1 2\nCost 294463.000000", 4),
+                         ([[3, 1, 2]], 294463))
+
+    def test_bad_files_are_errors(self):
+        for text in ("Route #1: 0 1\nCost 5", "Route #1: 4\n", "Route #1: 1 x\n", "Vehicles 3\n"):
+            with self.assertRaises(ValueError, msg=text):
+                peers_filo2.read_solution(text, 4)
+
+    def test_own_seconds_and_header_check(self):
+        self.assertEqual(peers_filo2.reported_seconds(self.write("a.out", "294463\t112\n")), 112.0)
+        self.assertIsNone(peers_filo2.reported_seconds(self.dir / "none.out"))
+        self.assertTrue(peers_filo2.reads(self.write("t.vrp", VRP_FILO2)))
+        self.assertFalse(peers_filo2.reads(self.write("t.vrp", VRP)))  # no COMMENT
+        swapped = VRP_FILO2.replace("TYPE : CVRP\nDIMENSION : 4\n", "DIMENSION : 4\nTYPE : CVRP\n")
+        self.assertFalse(peers_filo2.reads(self.write("u.vrp", swapped)))
+
+
+def filo2_args(**kw):
+    return SimpleNamespace(filo2=Path("/opt/filo2/build/filo2"), seed=3, time_limit=None,
+                           routesolve=Path("/bin/routesolve"), **kw)
+
+
+class Filo2Command(Files):
+    def test_defaults_outpath_and_seed(self):
+        spec = SimpleNamespace(name="xxl", time_limit=120.0, input_format="cvrplib", solve_args=[])
+        run = Run(spec, SimpleNamespace(name="Antwerp2", path=Path("/d/Antwerp2.vrp")), "filo2")
+        raw = raw_path(run, Path("/out/xxl/Antwerp2.filo2"), filo2_args())
+        self.assertEqual(raw, Path("/out/xxl/Antwerp2.filo2/Antwerp2.vrp_seed-3.vrp.sol"))
+        self.assertEqual(solve_command(run, filo2_args(), raw),
+                         ["/opt/filo2/build/filo2", "/d/Antwerp2.vrp", "--outpath",
+                          "/out/xxl/Antwerp2.filo2/", "--seed", "3"])
+        rs = Run(spec, run.inst, "routesolve", time_limit=98.7)
+        cmd = solve_command(rs, filo2_args(), Path("/out/r.json"))
+        self.assertEqual(cmd[cmd.index("--time-limit") + 1], "98.7")
+        self.assertEqual(run_limit(Run(spec, run.inst, "routesolve"), filo2_args()), 120.0)
+
+    def test_dry_run_lists_filo2_first_with_match_time(self):
+        self.write("cvrp/augerat/A/A-n4-k1.vrp", VRP_FILO2)
+        self.write("cvrp/augerat/bks.csv", "instance,bks_cost,source\nA/A-n4-k1,20,test\n")
+        r = run_peers("--sets", "augerat", "--datasets", str(self.dir), "--dry-run",
+                      "--solvers", "routesolve,filo2", "--match-time", "filo2",
+                      "--filo2-dir", str(self.dir / "f"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = [ln for ln in r.stdout.splitlines() if "A-n4-k1" in ln]
+        self.assertTrue(lines[0].startswith(str(self.dir / "f" / "build" / "filo2")), lines)
+        self.assertIn("--outpath OUT/augerat/A-n4-k1.filo2/ --seed 1", lines[0])
+        self.assertIn("filo2's wall time", lines[1])
+        self.assertIn(" solve ", lines[2])
+        self.assertFalse((self.dir / "f").exists())  # nothing built
+        self.write("cvrp/augerat/A/A-n4-k1.vrp", VRP)
+        r = run_peers("--sets", "augerat", "--datasets", str(self.dir), "--dry-run",
+                      "--solvers", "routesolve,filo2", "--match-time", "filo2")
+        lines = [ln for ln in r.stdout.splitlines() if "A-n4-k1" in ln]
+        self.assertIn("not supported: FILO2's reader wants the header", lines[0])
+        self.assertIn("--time-limit 2 ", lines[1])  # the set's limit: no FILO2 time to match
+
+    def test_match_time_needs_the_solver(self):
+        r = run_peers("--solvers", "routesolve,pyvrp", "--match-time", "filo2", "--dry-run")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--match-time filo2", r.stderr)
+
+
+def queued(inst, solver):
+    return Run(SimpleNamespace(name="x"), SimpleNamespace(name=inst), solver)
+
+
+class MatchTime(unittest.TestCase):
+    def test_limit_is_the_wall_time_to_a_tenth(self):
+        self.assertEqual(peers_filo2.matched_limit(118.64), 118.6)
+        self.assertEqual(peers_filo2.matched_limit(0.01), 0.1)
+
+    def test_matched_runs_wait_then_go_first(self):
+        fa, ra, fb, rb = (queued("a", "filo2"), queued("a", "routesolve"), queued("b", "filo2"),
+                          queued("b", "routesolve"))
+        q = peers_filo2.RunQueue([fa, ra, fb, rb], "filo2")
+        self.assertIs(q.take(), fa)
+        self.assertIs(q.take(), fb)  # routesolve of a waits for filo2 of a
+        fa.seconds = 101.27
+        q.done(fa)
+        self.assertIs(q.take(), ra)
+        self.assertEqual(ra.time_limit, 101.3)
+        fb.status, fb.seconds = "timeout", 3600.0
+        q.done(fb)
+        self.assertIs(q.take(), rb)
+        self.assertEqual((rb.status, rb.time_limit), ("error", None))
+        self.assertIn("no time to match", rb.notes[0])
+        self.assertIsNone(q.take())
+
+    def test_without_match_in_order_and_unsupported_keeps_the_limit(self):
+        runs = [queued("a", "routesolve"), queued("a", "filo2")]
+        q = peers_filo2.RunQueue(runs)
+        self.assertEqual([q.take(), q.take(), q.take()], [*runs, None])
+        f, r = queued("s", "filo2"), queued("s", "routesolve")
+        q = peers_filo2.RunQueue([r, f], "filo2")
+        self.assertIs(q.take(), f)
+        f.status = "not supported"
+        q.done(f)
+        self.assertIs(q.take(), r)
+        self.assertEqual((r.status, r.time_limit), ("ok", None))
+
+    def test_waiting_take_wakes_on_done(self):
+        f, r = queued("a", "filo2"), queued("a", "routesolve")
+        q = peers_filo2.RunQueue([f, r], "filo2")
+        q.take()
+        got = []
+        t = threading.Thread(target=lambda: got.append(q.take()))
+        t.start()
+        f.seconds = 2.0
+        q.done(f)
+        t.join(5)
+        self.assertEqual(got, [r])
+        self.assertEqual(run_figures(r), "routesolve 0.0 / - (limit 2 s)")
+
+
+class PeakRss(unittest.TestCase):
+    def test_measured_per_child_and_timeout(self):
+        touch = "b = bytearray(64 << 20); b[::4096] = b'x' * len(b[::4096])"  # 64 MiB resident
+        proc = subprocess.Popen([sys.executable, "-c", touch])
+        timed_out, rss = peers_filo2.wait_measured(proc, 60)
+        self.assertEqual((timed_out, proc.returncode), (False, 0))
+        self.assertGreater(rss, 64)
+        proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+        timed_out, _ = peers_filo2.wait_measured(proc, 0.2)
+        self.assertTrue(timed_out)
+        self.assertNotEqual(proc.returncode, 0)
+
+
+class Filo2Source(Files):
+    def peers(self, *args, env=None):
+        self.write("cvrp/augerat/A/A-n4-k1.vrp", VRP)
+        self.write("cvrp/augerat/bks.csv", "instance,bks_cost,source\nA/A-n4-k1,20,test\n")
+        return run_peers("--sets", "augerat", "--datasets", str(self.dir), "--solvers", "filo2",
+                         "--routesolve", sys.executable, "--filo2-dir", str(self.dir / "f"), *args,
+                         env={k: v for k, v in os.environ.items() if k != peers_filo2.SOURCE_ENV}
+                         | (env or {}))
+
+    def test_missing_source_exits_77_saying_how_to_get_it(self):
+        r = self.peers()
+        self.assertEqual(r.returncode, 77, r.stdout + r.stderr)
+        for words in ("git clone https://github.com/acco93/filo2", "--filo2-source",
+                      peers_filo2.SOURCE_ENV, str(self.dir / "f")):
+            self.assertIn(words, r.stderr)
+        self.assertEqual(r.stdout, "")
+
+    def test_a_source_that_is_not_filo2_is_a_usage_error(self):
+        self.write("notfilo2/readme.md", "x")
+        r = self.peers(env={peers_filo2.SOURCE_ENV: str(self.dir / "notfilo2")})
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("neither a FILO2 source tree", r.stderr)
+        self.assertEqual(peers_filo2.source_kind(self.dir), None)
+        self.write("tree/CMakeLists.txt", "")
+        self.write("tree/main.cpp", "")
+        self.assertEqual(peers_filo2.source_kind(self.dir / "tree"), "tree")
+
+    def test_a_build_is_reused(self):
+        folder = self.dir / "f"
+        exe = self.write("f/build/filo2", "", 0o755)
+        self.write("f/peers-filo2.json", json.dumps({"source": "ffee4ce1b445", "cmake_flags":
+                                                     peers_filo2.CMAKE_FLAGS}))
+        self.assertEqual(peers_filo2.ensure_filo2(folder, None), (exe, "ffee4ce", 0))
+        self.write("f/peers-filo2.json", json.dumps({"source": "ffee4ce1b445", "cmake_flags": []}))
+        self.assertIsNone(peers_filo2.built_id(folder))  # other flags: built again
+
+
+def run_peers(*args, env=None):
+    return subprocess.run([sys.executable, str(HERE / "peers"), *args], capture_output=True,
+                          text=True, timeout=60, env=env)
 
 
 if __name__ == "__main__":
