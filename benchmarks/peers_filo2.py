@@ -276,9 +276,10 @@ def peak_rss_mib(usage) -> float:
     return usage.ru_maxrss / 1024.0
 
 
-def wait_measured(proc, timeout: float) -> tuple[bool, float | None]:
+def wait_measured(proc, timeout: float) -> tuple[bool, float | None, float | None]:
     """Waits for proc (killed after timeout seconds) and reaps it with wait4: (timed out, its
-    peak RSS in MiB, None when it could not be read)."""
+    peak RSS in MiB, its CPU seconds (user + system)); the figures are None when they could not
+    be read."""
     expired = threading.Event()
 
     def kill():
@@ -290,11 +291,11 @@ def wait_measured(proc, timeout: float) -> tuple[bool, float | None]:
     try:
         _, status, usage = os.wait4(proc.pid, 0)
         proc.returncode = os.waitstatus_to_exitcode(status)
-        rss = peak_rss_mib(usage)
+        rss, cpu = peak_rss_mib(usage), usage.ru_utime + usage.ru_stime
     except ChildProcessError:  # reaped elsewhere (Popen.poll while it was being stopped)
         proc.wait()
-        rss = None
+        rss = cpu = None
     finally:
         timer.cancel()
-    return expired.is_set(), rss
+    return expired.is_set(), rss, cpu
 

@@ -1,5 +1,5 @@
 """Per-set tables of benchmarks/peers: a row per instance with each solver's result (and a line
-with each run's wall time, peak RSS and time limit), then a summary per solver (mean gap, mean gap
+with each run's wall and CPU time, peak RSS and time limit), then a summary per solver (mean gap, mean gap
 on the instances all solvers solved, wins, infeasible, mean wall time and peak RSS). Standard
 library only."""
 from __future__ import annotations
@@ -71,10 +71,12 @@ def cell_text(run, hierarchical: bool, decimals: int, scale: int) -> str:
 
 
 def run_figures(run) -> str:
-    """A run's wall time / peak RSS, and its own time limit when it had one (--match-time)."""
+    """A run's wall time (CPU time) / peak RSS, and its own time limit when it had one
+    (--match-time)."""
     rss = "-" if getattr(run, "rss_mib", None) is None else f"{run.rss_mib:.0f}"
+    cpu = "-" if getattr(run, "cpu_seconds", None) is None else f"{run.cpu_seconds:.1f}"
     limit = getattr(run, "time_limit", None)
-    return f"{run.solver} {run.seconds:.1f} / {rss}" + (f" (limit {limit:g} s)" if limit else "")
+    return f"{run.solver} {run.seconds:.1f} ({cpu}) / {rss}" + (f", limit {limit:g} s" if limit else "")
 
 
 def print_set(spec, insts, runs, solvers, summary, scale: int) -> None:
@@ -91,7 +93,7 @@ def print_set(spec, insts, runs, solvers, summary, scale: int) -> None:
         print(rows.line([inst.name, str(inst.n), bks,
                          *(cell_text(cell[(inst.name, s)], spec.hierarchical, spec.decimals, scale)
                            for s in solvers)]))
-        print("    # wall s / peak RSS MiB: " + "; ".join(
+        print("    # wall s (CPU s) / peak RSS MiB: " + "; ".join(
             run_figures(cell[(inst.name, s)]) for s in solvers
             if cell[(inst.name, s)].status != "not supported"))
         for s in solvers:

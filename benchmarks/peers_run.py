@@ -46,6 +46,7 @@ class Run:
     load: float = 0.0
     time_limit: float | None = None  # this run's own (--match-time), else --time-limit or the set's
     rss_mib: float | None = None  # peak resident set size of the solver's process
+    cpu_seconds: float | None = None  # its user + system time
     command: list[str] = field(default_factory=list)
     validate: str = "-"
     recompute: str = "-"

@@ -374,18 +374,19 @@ class MatchTime(unittest.TestCase):
         q.done(f)
         t.join(5)
         self.assertEqual(got, [r])
-        self.assertEqual(run_figures(r), "routesolve 0.0 / - (limit 2 s)")
+        self.assertEqual(run_figures(r), "routesolve 0.0 (-) / -, limit 2 s")
 
 
 class PeakRss(unittest.TestCase):
     def test_measured_per_child_and_timeout(self):
         touch = "b = bytearray(64 << 20); b[::4096] = b'x' * len(b[::4096])"  # 64 MiB resident
         proc = subprocess.Popen([sys.executable, "-c", touch])
-        timed_out, rss = peers_filo2.wait_measured(proc, 60)
+        timed_out, rss, cpu = peers_filo2.wait_measured(proc, 60)
         self.assertEqual((timed_out, proc.returncode), (False, 0))
         self.assertGreater(rss, 64)
+        self.assertGreater(cpu, 0.0)
         proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
-        timed_out, _ = peers_filo2.wait_measured(proc, 0.2)
+        timed_out, _, _ = peers_filo2.wait_measured(proc, 0.2)
         self.assertTrue(timed_out)
         self.assertNotEqual(proc.returncode, 0)
 
