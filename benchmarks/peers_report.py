@@ -1,7 +1,7 @@
 """Per-set tables of benchmarks/peers: a row per instance with each solver's result (and a line
-with each run's wall and CPU time, peak RSS and time limit), then a summary per solver (mean gap, mean gap
-on the instances all solvers solved, wins, infeasible, mean wall time and peak RSS). Standard
-library only."""
+with each run's wall and CPU time, peak RSS and time limit), then a summary per solver (mean gap,
+mean gap on the instances all solvers solved, wins, infeasible, mean wall time and peak RSS).
+Standard library only."""
 from __future__ import annotations
 
 from quality_table import Columns, fmt_num

@@ -319,6 +319,16 @@ class Filo2Command(Files):
         self.assertIn("not supported: FILO2's reader wants the header", lines[0])
         self.assertIn("--time-limit 2 ", lines[1])  # the set's limit: no FILO2 time to match
 
+    def test_every_kth_instance(self):
+        for i in range(5):
+            self.write(f"cvrp/x/X-n{i + 1}01-k1.vrp", VRP_FILO2)
+        self.write("cvrp/x/bks.csv", "instance,bks_cost,source\n")
+        r = run_peers("--sets", "x", "--datasets", str(self.dir), "--dry-run", "--every", "2",
+                      "--solvers", "filo2")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual([ln.split()[1].rsplit("/", 1)[1] for ln in r.stdout.splitlines()
+                          if "--outpath" in ln], ["X-n101-k1.vrp", "X-n301-k1.vrp", "X-n501-k1.vrp"])
+
     def test_match_time_needs_the_solver(self):
         r = run_peers("--solvers", "routesolve,pyvrp", "--match-time", "filo2", "--dry-run")
         self.assertEqual(r.returncode, 2)
