@@ -166,7 +166,8 @@ void AnnealingSearch::cost_begin(double fraction) {
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   threshold_ = static_cast<double>(before.cost) - temperature_ * std::log(std::max(unit(rng_), 1e-300));
   may_reject_early_ = parameters_.early_reject && before.unassigned == 0 && before.priority_lost == 0 &&
-                      problem_.spec().balance <= 0.0 && !reloads_.active() && fraction < every_step_from();
+                      problem_.spec().balance <= 0.0 && !reloads_.active() && fraction < every_step_from() &&
+                      !descends_around_every_step();
   current_.begin_change();
   std::vector<std::size_t> tasks = removal_.apply(current_, rng_);
   // Tasks left out before get another chance (a bounded number, for speed). The ruined tasks are
@@ -200,14 +201,12 @@ void AnnealingSearch::cost_end() {
   if (parameters_.early_descent_per_task > 0.0) projected_per_task(step_fraction_);  // learns the pace
   if (step_fraction_ >= every_step_from()) {
     intensify();
+  } else if (descends_around_every_step()) {
+    descent_.run_around(current_, current_.rewired(), rng_, objective_, descent_memory_,
+                        parameters_.local_descent_moves, deadline_);
   } else if (better(current_.score(), best_score_, objective_)) {
     const double spacing = parameters_.descent_spacing * static_cast<double>(current_.insertable().size());
-    if (parameters_.local_descent_on_new_best && descended_ && parameters_.descent &&
-        problem_.spec().balance <= 0.0) {  // the descents price cost alone
-      descent_.run_around(current_, current_.rewired(), rng_, objective_, descent_memory_,
-                          parameters_.local_descent_moves, deadline_);
-      for (std::size_t v : current_.touched()) polish_tour(current_, v);
-    } else if (!descended_ || static_cast<double>(iterations_ - last_descent_) >= spacing) {
+    if (!descended_ || static_cast<double>(iterations_ - last_descent_) >= spacing) {
       descended_ = true;
       last_descent_ = iterations_;
       intensify();

@@ -1,6 +1,7 @@
 #include "routesolve/search/descent.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -96,10 +97,22 @@ std::size_t GranularDescent::improve_task(WorkingSolution& s, std::size_t u, Obj
   std::size_t moves = 0;
   const auto& near = near_->of(u);
   const std::size_t k = std::min(parameters_.neighbours, near.size());
+  std::optional<TourCosts> costs;
+  std::uint64_t costs_at = 0;
   for (std::size_t x = 0; x < k && moves < max_moves; ++x) {
     const std::size_t w = near[x];
-    if (!s.movable(u) || !s.movable(w) || s.route_of(u) == s.route_of(w)) continue;
+    if (!s.movable(u) || !s.movable(w)) continue;
     const std::size_t vu = s.route_of(u), vw = s.route_of(w);
+    if (vu == vw) {
+      if (!parameters_.intra_route || (seen != nullptr && s.changed_at(vu) <= *seen)) continue;
+      // The tour's cumulative costs, built once per task until a move changes the tour.
+      if (!costs || costs_at != s.changed_at(vu)) {
+        costs.emplace(s, vu);
+        costs_at = s.changed_at(vu);
+      }
+      if (improve_within(s, *costs, u, w, objective, rewired)) ++moves;
+      continue;
+    }
     // The moves of (u, w) depend on their two tours only: unchanged since u was examined, they
     // still do not improve.
     if (seen != nullptr && s.changed_at(vu) <= *seen && s.changed_at(vw) <= *seen) continue;
@@ -120,6 +133,32 @@ std::size_t GranularDescent::improve_task(WorkingSolution& s, std::size_t u, Obj
     ++moves;
   }
   return moves;
+}
+
+bool GranularDescent::improve_within(WorkingSolution& s, const TourCosts& costs, std::size_t u, std::size_t w,
+                                     Objective objective, std::vector<std::size_t>* rewired) const {
+  const std::size_t v = s.route_of(u);
+  const std::size_t n = s.tour(v).size(), i = s.position_of(u), j = s.position_of(w);
+  BestMove<WorkingSolution, TourOrOpt, TourTwoOpt> best(objective);
+  // The run tasks[i..i+length-1] before w (to = j) or after it (to = j + 1).
+  for (std::size_t length = 1; length <= parameters_.max_chain && i + length <= n; ++length)
+    for (const std::size_t to : {j, j + 1})
+      if (to < i || to > i + length) best.offer(TourOrOpt(s, costs, v, i, length, to));
+  // Reversals that end with u next to w: tasks[i+1..j] or tasks[i..j-1] when u comes first.
+  const std::size_t a = std::min(i, j), b = std::max(i, j);
+  if (b > a + 1) {
+    best.offer(TourTwoOpt(s, costs, v, a + 1, b));
+    best.offer(TourTwoOpt(s, costs, v, a, b - 1));
+  }
+  if (!best.found()) return false;
+  if (rewired != nullptr) {
+    const std::vector<std::pair<std::size_t, std::vector<std::size_t>>> before{{v, s.tour(v).tasks}};
+    best.apply(s);
+    append_rewired(s, before, *rewired);
+  } else {
+    best.apply(s);
+  }
+  return true;
 }
 
 std::size_t GranularDescent::run_around(WorkingSolution& s, const std::vector<std::size_t>& seeds,

@@ -231,22 +231,26 @@ std::vector<std::size_t> WorkingSolution::rewired() const {
 void append_rewired(const WorkingSolution& s,
                     const std::vector<std::pair<std::size_t, std::vector<std::size_t>>>& before,
                     std::vector<std::size_t>& out) {
-  // (task, predecessor, successor) before, sorted by task; kNone stands for the tour's ends.
+  // (predecessor, successor) before, by task, valid where stamped with this call's generation;
+  // kNone stands for the tour's ends. A table per thread: O(tour lengths) per call, no sort.
   struct Link {
-    std::size_t task, pred, succ;
+    std::uint64_t stamp = 0;
+    std::size_t pred = kNone, succ = kNone;
   };
-  std::vector<Link> links;
+  thread_local std::vector<Link> links;
+  thread_local std::uint64_t generation = 0;
+  ++generation;
+  const std::size_t nt = s.problem().tasks().size();
+  if (links.size() < nt) links.resize(nt);
   for (const auto& [v, old] : before)
     for (std::size_t i = 0; i < old.size(); ++i)
-      links.push_back({old[i], i == 0 ? kNone : old[i - 1], i + 1 == old.size() ? kNone : old[i + 1]});
-  std::sort(links.begin(), links.end(), [](const Link& a, const Link& b) { return a.task < b.task; });
+      links[old[i]] = {generation, i == 0 ? kNone : old[i - 1], i + 1 == old.size() ? kNone : old[i + 1]};
   for (const auto& [v, old] : before) {
     const std::vector<std::size_t>& now = s.tour(v).tasks;
     for (std::size_t i = 0; i < now.size(); ++i) {
       const std::size_t pred = i == 0 ? kNone : now[i - 1], succ = i + 1 == now.size() ? kNone : now[i + 1];
-      const auto it = std::lower_bound(links.begin(), links.end(), now[i],
-                                       [](const Link& l, std::size_t t) { return l.task < t; });
-      if (it == links.end() || it->task != now[i] || it->pred != pred || it->succ != succ) out.push_back(now[i]);
+      const Link& l = links[now[i]];
+      if (l.stamp != generation || l.pred != pred || l.succ != succ) out.push_back(now[i]);
     }
   }
 }

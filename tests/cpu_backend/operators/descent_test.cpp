@@ -172,6 +172,67 @@ TEST_P(DescentTest, DescentAroundImprovesOnlyKeepsItsBoundAndReachesALocalOptimu
   }
 }
 
+/// No intra-route move of a task u and a partner w in its tour improves: the run from u (1 to 3
+/// tasks) next to w, or the reversals that make u and w neighbours.
+void expect_intra_local_optimum(const Fixture& f, const WorkingSolution& ws, std::size_t partners) {
+  for (std::size_t u = 0; u < f.problem->tasks().size(); ++u) {
+    if (!ws.assigned(u)) continue;
+    const auto& near = f.near->of(u);
+    for (std::size_t x = 0; x < std::min(partners, near.size()); ++x) {
+      const std::size_t w = near[x];
+      if (!ws.assigned(w) || ws.route_of(w) != ws.route_of(u)) continue;
+      const std::size_t v = ws.route_of(u), n = ws.tour(v).size(), i = ws.position_of(u), j = ws.position_of(w);
+      const TourCosts costs(ws, v);
+      for (std::size_t length = 1; length <= 3 && i + length <= n; ++length)
+        for (const std::size_t to : {j, j + 1}) {
+          if (to >= i && to <= i + length) continue;
+          const TourOrOpt op(ws, costs, v, i, length, to);
+          EXPECT_FALSE(improves(op.delta(), Objective::Cost) && op.is_valid()) << "or-opt " << u << " to " << w;
+        }
+      const std::size_t a = std::min(i, j), b = std::max(i, j);
+      if (b <= a + 1) continue;
+      for (const auto& [first, last] : {std::pair{a + 1, b}, std::pair{a, b - 1}}) {
+        const TourTwoOpt op(ws, costs, v, first, last);
+        EXPECT_FALSE(improves(op.delta(), Objective::Cost) && op.is_valid()) << "2-opt " << u << " and " << w;
+      }
+    }
+  }
+}
+
+TEST_P(DescentTest, IntraRouteMovesReachALocalOptimumInsideTheToursToo) {
+  for (const bool tight : {false, true}) {
+    const Fixture f(GetParam(), tight);
+    std::mt19937_64 rng(GetParam() + 29);
+    const WorkingSolution start = f.random_solution(rng);
+    GranularDescent::Parameters parameters{12, 3, 100};
+    parameters.intra_route = true;
+    const GranularDescent descent(*f.near, *f.classes, parameters);
+
+    WorkingSolution ws = start;
+    const std::size_t moves = descent.run(ws, rng, Objective::Cost);
+    EXPECT_EQ(ws.cost(), cost_from_scratch(*f.problem, ws));
+    EXPECT_EQ(ws.score().unassigned, start.score().unassigned);
+    if (moves > 0) {
+      EXPECT_TRUE(better(ws.score(), start.score(), Objective::Cost));
+    }
+    expect_feasible(f, ws);
+    expect_local_optimum(f, ws);
+    expect_intra_local_optimum(f, ws, 12);
+
+    // The descent around every task, repeated until it finds nothing, reaches the same kind of
+    // optimum: its queue follows the tasks each intra-route move rewired.
+    WorkingSolution around = start;
+    DescentMemory memory;
+    int rounds = 0;
+    while (descent.run_around(around, routed_tasks(around), rng, Objective::Cost, memory, 1000) > 0)
+      ASSERT_LT(++rounds, 100);
+    EXPECT_EQ(around.cost(), cost_from_scratch(*f.problem, around));
+    expect_feasible(f, around);
+    expect_local_optimum(f, around);
+    expect_intra_local_optimum(f, around, 12);
+  }
+}
+
 TEST_P(DescentTest, PolishReachesALocalOptimumOfTwoOptAndOrOpt) {
   const Fixture f(GetParam(), true);
   std::mt19937_64 rng(GetParam() + 5);

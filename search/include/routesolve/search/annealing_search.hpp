@@ -73,10 +73,11 @@ class AnnealingSearch {
     /// gives the annealing its share and the local optima theirs.
     double early_descent_per_task = 0.0;
     double early_descent_from = 1.0;
-    /// New bests after the first descent get the granular descent around what their step
-    /// rewired (GranularDescent::run_around, at most local_descent_moves moves) instead of the
-    /// descent over everything changed since the last one, whose scan grows with the instance.
-    bool local_descent_on_new_best = false;
+    /// After the first descent, every cost step (not only a new best) gets the descent around
+    /// what its step rewired before its acceptance: each step ends in a local optimum of the
+    /// neighbourhoods it touched, at a cost that follows the change (at most local_descent_moves
+    /// moves; the intra-route moves come from GranularDescent::Parameters::intra_route).
+    bool descent_around_every_step = false;
     std::size_t local_descent_moves = 256;
     /// Short budgets: when the cost phase makes fewer iterations per insertable task than this
     /// (projected from its pace over its first 1%, which runs at the floor), its temperatures
@@ -184,6 +185,12 @@ class AnnealingSearch {
   [[nodiscard]] std::size_t cycles() const noexcept { return cycles_; }
 
  private:
+  /// Parameters::descent_around_every_step applies (after the first descent; the descents price
+  /// cost alone, so not with a balance term).
+  [[nodiscard]] bool descends_around_every_step() const noexcept {
+    return parameters_.descent_around_every_step && parameters_.descent && descended_ &&
+           problem_.spec().balance <= 0.0;
+  }
   bool fleet_begin(double fraction);
   void fleet_end();
   void cost_begin(double fraction);

@@ -62,6 +62,10 @@ class GranularDescent {
     /// Longest string of jobs an InterSwap exchanges on each side (1: u and w alone; 2 adds the
     /// (2, 1), (1, 2) and (2, 2) exchanges of HGS and PyVRP).
     std::size_t max_swap = 1;
+    /// Partners in u's own tour too: or-opt of the run from u (1 to max_chain tasks) next to w,
+    /// and the 2-opts that make u and w neighbours (a granular intra-route search, in place of
+    /// a full scan of the tour).
+    bool intra_route = false;
   };
 
   GranularDescent(const Neighbours& near, const VehicleClasses& classes, Parameters parameters);
@@ -80,12 +84,16 @@ class GranularDescent {
                          const Deadline* deadline = nullptr) const;
 
  private:
-  /// For each partner w of task u in another tour, the best improving move of u and w applied;
+  /// For each partner w of task u in another tour (or in its own, Parameters::intra_route), the
+  /// best improving move of u and w applied;
   /// with `seen`, pairs whose two tours have not changed since that clock are skipped. The
   /// tasks whose predecessor or successor a move changed are appended to `rewired` (when
   /// given). At most `max_moves` moves; returns the moves.
   std::size_t improve_task(WorkingSolution& s, std::size_t u, Objective objective, const std::uint64_t* seen,
                            std::vector<std::size_t>* rewired, std::size_t max_moves) const;
+  /// The best improving intra-route move of u and w (one tour) applied; true when one was.
+  bool improve_within(WorkingSolution& s, const TourCosts& costs, std::size_t u, std::size_t w, Objective objective,
+                      std::vector<std::size_t>* rewired) const;
 
   /// SWAP* on every pair of tours that hold granular neighbours, one of them changed since
   /// memory.swap_star; true when a move was applied, false also when the deadline expired.
