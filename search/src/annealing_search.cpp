@@ -206,7 +206,12 @@ void AnnealingSearch::cost_end() {
                         parameters_.local_descent_moves, deadline_);
   } else if (better(current_.score(), best_score_, objective_)) {
     const double spacing = parameters_.descent_spacing * static_cast<double>(current_.insertable().size());
-    if (!descended_ || static_cast<double>(iterations_ - last_descent_) >= spacing) {
+    if (parameters_.local_descent_on_new_best && descended_ && parameters_.descent &&
+        problem_.spec().balance <= 0.0) {  // the descents price cost alone
+      descent_.run_around(current_, current_.rewired(), rng_, objective_, descent_memory_,
+                          parameters_.local_descent_moves, deadline_);
+      for (std::size_t v : current_.touched()) polish_tour(current_, v);
+    } else if (!descended_ || static_cast<double>(iterations_ - last_descent_) >= spacing) {
       descended_ = true;
       last_descent_ = iterations_;
       intensify();

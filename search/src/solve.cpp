@@ -347,7 +347,8 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
     polished.load(best);
     // A best found between two spaced descents, or given only the descent around its step, has
     // not had a full one: the returned plan does (within what is left of the time limit).
-    if (parameters.descent && (parameters.descent_spacing > 0.0 || parameters.descent_around_every_step)) {
+    if (parameters.descent && (parameters.descent_spacing > 0.0 || parameters.local_descent_on_new_best ||
+                               parameters.descent_around_every_step)) {
       std::mt19937_64 rng(derive_seed(seed, iterations));
       GranularDescent(partners ? *partners : *adjacency, classes, parameters.granular)
           .run(polished, rng, options.objective, nullptr, &deadline);

@@ -76,9 +76,12 @@ constexpr std::size_t kEarlyDescentTasks = 600;
 constexpr double kEarlyDescentFrom = 0.5;
 constexpr double kEarlyDescentWindowedPace = 2000.0;
 constexpr double kEarlyDescentPace = 1.0;
-// Above kEarlyDescentTasks without shipments, every step ends in a local optimum of what it
-// touched (the descent around what it rewired, intra-route moves included): the annealing has
-// too few steps per task there to find one by itself, and its cost follows the change.
+// Above kEarlyDescentTasks without windows or shipments, every step ends in a local optimum of
+// what it touched (the descent around what it rewired, intra-route moves included): the annealing
+// has too few steps per task there to find one by itself, and its cost follows the change.
+// Otherwise (windows, shipments), above this a new best gets the descent around what its step rewired, not over
+// everything changed since the last descent, whose scan grows with the instance.
+constexpr std::size_t kLocalDescentTasks = 2000;
 // Without windows the descent also exchanges strings of two jobs ((2, 1) and (2, 2) swaps).
 constexpr std::size_t kStringSwap = 2;
 
@@ -121,10 +124,11 @@ AnnealingSearch::Parameters search_parameters(const InstanceTraits& instance, do
   if (!instance.shipments && instance.tasks <= kEarlyDescentTasks) {
     p.early_descent_from = kEarlyDescentFrom;
     p.early_descent_per_task = instance.windows ? kEarlyDescentWindowedPace : kEarlyDescentPace;
-  } else if (!instance.shipments) {
+  } else if (!instance.shipments && !instance.windows) {
     p.descent_around_every_step = true;
     p.granular.intra_route = true;
   }
+  p.local_descent_on_new_best = !p.descent_around_every_step && instance.tasks > kLocalDescentTasks;
   p.granular.neighbours = kDescentNeighbours;
   p.granular.max_swap = instance.windows ? 1 : kStringSwap;
   return p;

@@ -24,29 +24,36 @@ struct Expected {
   double early_descent_from;
   double early_descent_per_task;
   bool around_every_step;  // the descent around each step, intra-route moves included
+  bool local_descent;      // the descent around the step of a new best
   std::size_t max_swap;
 };
 
 const std::vector<Expected>& kinds() {
   static const std::vector<Expected> rows = {
-      // kind, (tasks, windows, shipments), construction, partners, heat, short, hot, spacing, every, early, pace, around, swap
-      {"CVRP, 100 (X-n101)", {100, false, false}, Construction::Regret, 0, 1.0, 250.0, 0.0, 0.0, 0.9, 0.5, 1.0, false, 2},
-      {"CVRP, 500", {500, false, false}, Construction::Regret, 0, 1.0, 250.0, 0.0, 0.0, 1.0, 0.5, 1.0, false, 2},
-      {"CVRP, 1,000", {1000, false, false}, Construction::Regret, 0, 1.0, 250.0, 0.0, 0.0, 1.0, 1.0, 0.0, true, 2},
+      // kind, (tasks, windows, shipments), construction, partners, heat, short, hot, spacing, every, early,
+      // pace, around, local, swap
+      {"CVRP, 100 (X-n101)", {100, false, false}, Construction::Regret, 0, 1.0, 250.0, 0.0, 0.0, 0.9, 0.5, 1.0,
+       false, false, 2},
+      {"CVRP, 500", {500, false, false}, Construction::Regret, 0, 1.0, 250.0, 0.0, 0.0, 1.0, 0.5, 1.0, false, false,
+       2},
+      {"CVRP, 1,000", {1000, false, false}, Construction::Regret, 0, 1.0, 250.0, 0.0, 0.0, 1.0, 1.0, 0.0, true, false,
+       2},
       {"CVRP, 3,000 (XXL Leuven1)", {3000, false, false}, Construction::NearestTours, 0, 1.0, 300.0, 0.0, 0.0, 1.0,
-       1.0, 0.0, true, 2},
+       1.0, 0.0, true, false, 2},
       {"CVRP, 30,000 (XXL Flanders2)", {30000, false, false}, Construction::NearestTours, 0, 1.0, 3000.0, 0.0, 0.0,
-       1.0, 1.0, 0.0, true, 2},
+       1.0, 1.0, 0.0, true, false, 2},
       {"VRPTW, 100 (Solomon)", {100, true, false}, Construction::Regret, 5, 3.0, 0.0, 3000.0, 0.05, 0.9, 0.5, 2000.0,
-       false, 1},
+       false, false, 1},
       {"VRPTW, 1,000 (Gehring & Homberger)", {1000, true, false}, Construction::Regret, 5, 3.0, 0.0, 3000.0, 0.05,
-       1.0, 1.0, 0.0, true, 1},
+       1.0, 1.0, 0.0, false, false, 1},
       {"PDPTW, 50 pairs (Li & Lim)", {50, true, true}, Construction::Regret, 5, 3.0, 0.0, 3000.0, 0.05, 0.9, 1.0,
-       0.0, false, 1},
+       0.0, false, false, 1},
       {"fleet, 500 x 50 with windows", {500, true, false}, Construction::Regret, 5, 3.0, 0.0, 3000.0, 0.05, 1.0, 0.5,
-       2000.0, false, 1},
+       2000.0, false, false, 1},
       {"fleet, 5,000 x 500 with windows", {5000, true, false}, Construction::NearestTours, 5, 3.0, 0.0, 3000.0, 0.05,
-       1.0, 1.0, 0.0, true, 1},
+       1.0, 1.0, 0.0, false, true, 1},
+      {"pickups and deliveries, 3,000 pairs, no windows", {3000, false, true}, Construction::NearestTours, 0, 1.0,
+       300.0, 0.0, 0.0, 1.0, 1.0, 0.0, false, true, 2},
   };
   return rows;
 }
@@ -71,6 +78,7 @@ TEST(Tuning, EachKindOfInstanceGetsItsParameters) {
     EXPECT_DOUBLE_EQ(p.early_descent_per_task, e.early_descent_per_task);
     EXPECT_EQ(p.descent_around_every_step, e.around_every_step);
     EXPECT_EQ(p.granular.intra_route, e.around_every_step);
+    EXPECT_EQ(p.local_descent_on_new_best, e.local_descent);
     EXPECT_EQ(p.granular.max_swap, e.max_swap);
     // The same for every kind.
     EXPECT_DOUBLE_EQ(p.cycle_per_task, 10000.0);
@@ -105,7 +113,10 @@ TEST(Tuning, TheBoundariesOfTheSizeRulesAreInclusive) {
   EXPECT_DOUBLE_EQ(search_parameters({601, false, false}, 1.0).early_descent_from, 1.0);
   EXPECT_FALSE(search_parameters({600, false, false}, 1.0).descent_around_every_step);
   EXPECT_TRUE(search_parameters({601, false, false}, 1.0).descent_around_every_step);
-  EXPECT_FALSE(search_parameters({5000, true, true}, 1.0).descent_around_every_step);  // shipments
+  EXPECT_FALSE(search_parameters({601, true, false}, 1.0).descent_around_every_step);  // windows
+  EXPECT_FALSE(search_parameters({601, false, true}, 1.0).descent_around_every_step);  // shipments
+  EXPECT_FALSE(search_parameters({2000, true, false}, 1.0).local_descent_on_new_best);
+  EXPECT_TRUE(search_parameters({2001, true, false}, 1.0).local_descent_on_new_best);
   EXPECT_DOUBLE_EQ(search_parameters({2500, false, false}, 1.0).short_budget_per_task, 250.0);
   EXPECT_DOUBLE_EQ(search_parameters({2510, false, false}, 1.0).short_budget_per_task, 251.0);
 }

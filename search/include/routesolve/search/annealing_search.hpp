@@ -73,6 +73,10 @@ class AnnealingSearch {
     /// gives the annealing its share and the local optima theirs.
     double early_descent_per_task = 0.0;
     double early_descent_from = 1.0;
+    /// New bests after the first descent get the granular descent around what their step
+    /// rewired (GranularDescent::run_around, at most local_descent_moves moves) instead of the
+    /// descent over everything changed since the last one, whose scan grows with the instance.
+    bool local_descent_on_new_best = false;
     /// After the first descent, every cost step (not only a new best) gets the descent around
     /// what its step rewired before its acceptance: each step ends in a local optimum of the
     /// neighbourhoods it touched, at a cost that follows the change (at most local_descent_moves
