@@ -121,6 +121,14 @@ std::uint64_t problem_fingerprint(const Problem& problem) {
     const TravelView view = problem.travel_by_index(t);
     const std::size_t nn = view.n * view.n;
     for (const TravelTable& table : {view.durations, view.distances, view.costs}) {
+      // A computed table is its points (bit patterns) and its formula's inputs, not n^2 entries.
+      if (table.computed()) {
+        const auto* points = static_cast<const PlanarPoint*>(table.data());
+        h.word(0x504C414E4152ULL);
+        for (std::size_t i = 0; i < view.n; ++i) h.f64(points[i].x), h.f64(points[i].y);
+        h.f64(table.scale_squared()), h.word(static_cast<std::uint64_t>(table.rounding()));
+        continue;
+      }
       if (table.narrow()) h.array(static_cast<const std::int32_t*>(table.data()), nn);
       else h.array(static_cast<const std::int64_t*>(table.data()), nn);
     }

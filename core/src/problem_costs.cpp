@@ -90,12 +90,12 @@ void ProblemBuilder::derive_cost_units() {
 // durations or the distances), else a converted copy: the memory check counts the copies only.
 void ProblemBuilder::fill_travel_tables() {
   pr.has_distances_ = true;
-  // A 32-bit matrix is below kUnreachable throughout.
+  // A 32-bit (or computed) matrix is below kUnreachable throughout.
   auto capped = [](const Matrix& m) {
     const std::int64_t* x = m.data64();
     return x == nullptr || std::all_of(x, x + m.size() * m.size(), [](std::int64_t v) { return v <= kUnreachable; });
   };
-  auto table = [](const Matrix& m) { return m.narrow() ? TravelTable(m.data32()) : TravelTable(m.data64()); };
+  auto table = [](const Matrix& m) { return m.table(); };
   // The cost of arc k from the (final) durations and distances.
   auto arc_cost = [&](const Coef& c, const ProfileMatrices& m, const std::string& name, std::size_t n, std::size_t k,
                       std::int64_t dur, std::int64_t dist) {

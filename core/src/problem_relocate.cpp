@@ -23,18 +23,22 @@ std::vector<T> permuted(const T* m, std::size_t n, const std::vector<std::size_t
   return out;
 }
 
-/// `m` with its rows and columns in `order`, its planar points (if any) in that order too.
+/// `m` with its rows and columns in `order`, its planar points (if any) in that order too: a
+/// computed matrix stays computed (its permuted points are the permuted table).
 Matrix permuted(const Matrix& m, const std::vector<std::size_t>& order) {
   if (m.empty()) return m;
-  Matrix out = m.narrow() ? Matrix::from32(m.size(), permuted(m.data32(), m.size(), order))
-                          : Matrix(m.size(), permuted(m.data64(), m.size(), order));  // stays 64-bit: some entry needs it
+  std::shared_ptr<PlanarSource> moved;
   if (const PlanarSource* planar = m.planar()) {
-    auto moved = std::make_shared<PlanarSource>();
+    moved = std::make_shared<PlanarSource>();
     moved->scale = planar->scale;
+    moved->rounding = planar->rounding;
     moved->points.reserve(order.size());
     for (std::size_t l : order) moved->points.push_back(planar->points[l]);
-    out.set_planar(std::move(moved));
   }
+  if (m.computed()) return Matrix::from_points(std::move(moved));
+  Matrix out = m.narrow() ? Matrix::from32(m.size(), permuted(m.data32(), m.size(), order))
+                          : Matrix(m.size(), permuted(m.data64(), m.size(), order));  // stays 64-bit: some entry needs it
+  if (moved) out.set_planar(std::move(moved));
   return out;
 }
 
@@ -113,7 +117,7 @@ std::shared_ptr<const Problem> Problem::relocated(const std::vector<std::size_t>
   // The travel tables: a spec matrix's table points at its permuted matrix, a converted copy is
   // permuted into the new problem's own copy (the tables' storage: old pointer -> new table).
   std::map<const void*, TravelTable> tables;
-  for (const auto& [old, m] : matrices) tables[old] = TravelTable(m.storage(), m.narrow());
+  for (const auto& [old, m] : matrices) tables[old] = m.table();
   p->travel_.resize(travel_.size());
   for (std::size_t t = 0; t < travel_.size(); ++t) {
     const TravelData& from = travel_[t];

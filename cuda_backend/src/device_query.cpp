@@ -109,7 +109,7 @@ std::shared_ptr<void> pin_matrices(const Problem& problem) {
   for (std::size_t t = 0; t < problem.travel_count(); ++t) {
     const TravelView v = problem.travel_by_index(t);
     for (const TravelTable& m : {v.durations, v.distances, v.costs})
-      if (m != nullptr && seen.insert(m.data()).second) pins->emplace_back(m.data(), v.n * v.n * m.entry_bytes());
+      if (m != nullptr && seen.insert(m.data()).second) pins->emplace_back(m.data(), m.storage_bytes(v.n));
   }
   return pins;
 }

@@ -64,12 +64,12 @@ struct Layout {
     end = place(batch.route_end.size() * sizeof(std::int32_t));
     small = at;
     for (const TravelView& m : batch.travel) {
-      const std::size_t cells = m.n * m.n;  // 32- or 64-bit entries, as the table holds them
+      // 32- or 64-bit entries as the table holds them, or the points of a computed table.
       Matrices placed;
-      placed.durations = place(cells * m.durations.entry_bytes());
+      placed.durations = place(m.durations.storage_bytes(m.n));
       placed.has_distances = m.distances != nullptr;
-      if (placed.has_distances) placed.distances = place(cells * m.distances.entry_bytes());
-      placed.costs = place(cells * m.costs.entry_bytes());
+      if (placed.has_distances) placed.distances = place(m.distances.storage_bytes(m.n));
+      placed.costs = place(m.costs.storage_bytes(m.n));
       matrices.push_back(placed);
     }
     total = at;
@@ -162,9 +162,9 @@ void DeviceRouteEvaluator::Impl::evaluate_pinned(const RouteBatch& batch,
   for (std::size_t t = 0; t < batch.travel.size(); ++t) {
     const TravelView& m = batch.travel[t];
     const Layout::Matrices& at = layout.matrices[t];
-    table[t] = TravelView{m.n, TravelTable(dev + at.durations, m.durations.narrow()),
-                          at.has_distances ? TravelTable(dev + at.distances, m.distances.narrow()) : TravelTable(),
-                          TravelTable(dev + at.costs, m.costs.narrow())};
+    table[t] = TravelView{m.n, m.durations.moved_to(dev + at.durations),
+                          at.has_distances ? m.distances.moved_to(dev + at.distances) : TravelTable(),
+                          m.costs.moved_to(dev + at.costs)};
   }
   put(host, layout.table, table.data(), table.size());
   put(host, layout.offsets, batch.route_offsets.data(), batch.route_offsets.size());
@@ -189,7 +189,7 @@ void DeviceRouteEvaluator::Impl::evaluate_pinned(const RouteBatch& batch,
     const TravelView& m = batch.travel[t];
     const Layout::Matrices& at = layout.matrices[t];
     const auto copy = [&](std::size_t offset, const TravelTable& from) {
-      const std::size_t bytes = m.n * m.n * from.entry_bytes();
+      const std::size_t bytes = from.storage_bytes(m.n);
       if (bytes == 0) return;
       RS_CUDA_CHECK(
           cudaMemcpyAsync(inputs.device() + offset, from.data(), bytes, cudaMemcpyHostToDevice, stream.get()));
@@ -226,22 +226,21 @@ void DeviceRouteEvaluator::Impl::evaluate_naive(const RouteBatch& batch, DeviceE
     bytes += count * sizeof(*src);
     ++copies;
   };
-  const auto upload_matrix = [&](const TravelTable& src, std::size_t cells) -> TravelTable {
+  const auto upload_matrix = [&](const TravelTable& src, std::size_t n) -> TravelTable {
     if (src == nullptr) return {};
-    const std::size_t table_bytes = cells * src.entry_bytes();
+    const std::size_t table_bytes = src.storage_bytes(n);
     matrices.emplace_back(table_bytes, stream);
     upload(matrices.back().data(), static_cast<const std::byte*>(src.data()), table_bytes);
-    return TravelTable(matrices.back().data(), src.narrow());
+    return src.moved_to(matrices.back().data());
   };
 
   start.record(stream);
   for (std::size_t t = 0; t < batch.travel.size(); ++t) {
     const TravelView& m = batch.travel[t];
-    const std::size_t cells = m.n * m.n;
     table[t].n = m.n;
-    table[t].durations = upload_matrix(m.durations, cells);
-    table[t].distances = upload_matrix(m.distances, cells);
-    table[t].costs = upload_matrix(m.costs, cells);
+    table[t].durations = upload_matrix(m.durations, m.n);
+    table[t].distances = upload_matrix(m.distances, m.n);
+    table[t].costs = upload_matrix(m.costs, m.n);
   }
   DeviceBuffer<TravelView> d_table(table.size(), stream);
   DeviceBuffer<std::uint32_t> d_offsets(batch.route_offsets.size(), stream);

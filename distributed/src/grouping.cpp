@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <numbers>
 #include <numeric>
 #include <string>
@@ -163,11 +164,22 @@ Subproblem make_subproblem(const Problem& problem, const Plan& plan, const std::
     out.vehicle_of.push_back(v);
   }
   const std::size_t m = locations.size();
+  std::map<const void*, Matrix> parts;  // a storage cut once, shared as the full one was
   auto cut = [&](const Matrix& full) {
-    Matrix part(m);
     if (full.size() == 0) return Matrix();
-    for (std::size_t a = 0; a < m; ++a)
-      for (std::size_t b = 0; b < m; ++b) part(a, b) = full(locations[a], locations[b]);
+    if (const auto it = parts.find(full.storage()); it != parts.end()) return it->second;
+    Matrix part;
+    if (full.computed()) {
+      // The group's points stand for its rows and columns: no m x m cells.
+      auto points = std::make_shared<PlanarSource>(PlanarSource{{}, full.planar()->scale, full.planar()->rounding});
+      for (std::size_t l : locations) points->points.push_back(full.planar()->points[l]);
+      part = Matrix::from_points(std::move(points));
+    } else {
+      part = Matrix(m);
+      for (std::size_t a = 0; a < m; ++a)
+        for (std::size_t b = 0; b < m; ++b) part(a, b) = full(locations[a], locations[b]);
+    }
+    parts.emplace(full.storage(), part);
     return part;
   };
   for (const auto& [name, pm] : spec.matrices) {

@@ -59,26 +59,30 @@ ProblemSpec parse_cvrplib(std::string_view text, const std::string& source) {
     if (!vrp.has_coords)
       missing("NODE_COORD_SECTION (EDGE_WEIGHT_TYPE " + vrp.edge_weight_type + ")");
     const bool ceil = vrp.edge_weight_type == "CEIL_2D";
-    // One matrix serves as durations, distances and costs; refused here, before it is allocated,
-    // when it cannot fit (32-bit entries: rounded planar distances fit them).
-    check_matrix_memory(n, 1, in.source() + ": NODE_COORD_SECTION", 4);
     std::vector<Coordinates> points(n);
     for (std::size_t i = 0; i < n; ++i) points[i] = *vrp.coords[i];
-    std::optional<Matrix> fast = detail::euclidean_matrix(
-        points, ceil ? detail::EuclideanRounding::Up : detail::EuclideanRounding::Nearest, 1);
-    weights = fast ? std::move(*fast) : Matrix(n, 0);
-    for (std::size_t i = 0; i < n && !fast; ++i)
-      for (std::size_t j = i + 1; j < n; ++j) {
-        const double dx = vrp.coords[i]->lon - vrp.coords[j]->lon;
-        const double dy = vrp.coords[i]->lat - vrp.coords[j]->lat;
-        try {
-          weights(i, j) = weights(j, i) = ceil ? detail::euclidean_ceiled(dx, dy) : detail::euclidean_rounded(dx, dy, 1);
-        } catch (const Error& e) {
-          in.fail(std::string("NODE_COORD_SECTION: nodes ") + std::to_string(i + 1) + " and " + std::to_string(j + 1) +
-                  ": " + e.what());
+    auto planar = std::make_shared<const PlanarSource>(
+        PlanarSource{std::move(points), 1.0, ceil ? PlanarRounding::Up : PlanarRounding::Nearest});
+    if (planar_exact(*planar)) {
+      weights = detail::planar_table(std::move(planar), in.source() + ": NODE_COORD_SECTION");
+    } else {
+      // One matrix serves as durations, distances and costs; refused here, before it is
+      // allocated, when it cannot fit (32-bit entries: rounded planar distances fit them).
+      check_matrix_memory(n, 1, in.source() + ": NODE_COORD_SECTION", 4);
+      weights = Matrix(n, 0);
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i + 1; j < n; ++j) {
+          const double dx = vrp.coords[i]->lon - vrp.coords[j]->lon;
+          const double dy = vrp.coords[i]->lat - vrp.coords[j]->lat;
+          try {
+            weights(i, j) = weights(j, i) = ceil ? detail::euclidean_ceiled(dx, dy) : detail::euclidean_rounded(dx, dy, 1);
+          } catch (const Error& e) {
+            in.fail(std::string("NODE_COORD_SECTION: nodes ") + std::to_string(i + 1) + " and " + std::to_string(j + 1) +
+                    ": " + e.what());
+          }
         }
-      }
-    weights.set_planar(std::make_shared<const PlanarSource>(PlanarSource{std::move(points), 1.0}));
+      weights.set_planar(std::move(planar));
+    }
   }
 
   ProblemSpec spec;

@@ -18,8 +18,9 @@ namespace routesolve::io::cvrplib {
 
 using detail::TextReader;
 
-// Largest DIMENSION accepted: three dense n x n matrices of 64-bit entries are built.
-constexpr std::int64_t kMaxDimension = 100000;
+// Largest DIMENSION accepted: its per-node arrays are allocated before the sections fill them
+// (tens of MB at this bound); a table of n x n cells is checked against memory when built.
+constexpr std::int64_t kMaxDimension = 1000000;
 
 struct KeywordLine {
   std::string key;

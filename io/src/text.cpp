@@ -8,9 +8,6 @@
 #include <system_error>
 
 #include "routesolve/memory_budget.hpp"
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace routesolve::io::detail {
 
@@ -171,65 +168,36 @@ std::int64_t euclidean_ceiled(double dx, double dy) {
 
 std::int64_t planar_scale(bool truncate_one_decimal) noexcept { return truncate_one_decimal ? 10 : 1000; }
 
-std::optional<Matrix> euclidean_matrix(const std::vector<Coordinates>& points, EuclideanRounding rounding,
-                                       std::int64_t factor) {
-  const std::size_t n = points.size();
-  if (n == 0 || factor <= 0 || factor > 1000000) return std::nullopt;
-  double min_x = points[0].lon, max_x = min_x, min_y = points[0].lat, max_y = min_y;
-  for (const Coordinates& p : points) {
-    if (!integral(p.lon) || !integral(p.lat)) return std::nullopt;
-    min_x = std::min(min_x, p.lon), max_x = std::max(max_x, p.lon);
-    min_y = std::min(min_y, p.lat), max_y = std::max(max_y, p.lat);
-  }
-  const double f2 = static_cast<double>(factor) * static_cast<double>(factor);
-  const double span = (max_x - min_x) * (max_x - min_x) + (max_y - min_y) * (max_y - min_y);
-  if (!(span * f2 < 4398046511104.0)) return std::nullopt;  // 2^42
-  std::vector<double> xs(n), ys(n), root(n);
-  for (std::size_t j = 0; j < n; ++j) xs[j] = points[j].lon, ys[j] = points[j].lat;
-  // Reserved, not zero-filled: every page is touched once, by the row that writes it.
-  std::vector<std::int32_t> cells;
-  cells.reserve(n * n);
-  std::vector<std::int32_t> row(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    std::size_t j = 0;
-#if defined(__SSE2__)
-    const __m128d xi = _mm_set1_pd(xs[i]), yi = _mm_set1_pd(ys[i]), scale = _mm_set1_pd(f2);
-    for (; j + 2 <= n; j += 2) {
-      const __m128d dx = _mm_sub_pd(xi, _mm_loadu_pd(xs.data() + j));
-      const __m128d dy = _mm_sub_pd(yi, _mm_loadu_pd(ys.data() + j));
-      const __m128d sq = _mm_mul_pd(_mm_add_pd(_mm_mul_pd(dx, dx), _mm_mul_pd(dy, dy)), scale);
-      _mm_storeu_pd(root.data() + j, _mm_sqrt_pd(sq));
-    }
-#endif
-    for (; j < n; ++j) {
-      const double dx = xs[i] - xs[j], dy = ys[i] - ys[j];
-      root[j] = std::sqrt((dx * dx + dy * dy) * f2);
-    }
-    switch (rounding) {
-      case EuclideanRounding::Nearest:
-        for (std::size_t k = 0; k < n; ++k) row[k] = static_cast<std::int32_t>(root[k] + 0.5);
-        break;
-      case EuclideanRounding::Down:
-        for (std::size_t k = 0; k < n; ++k) row[k] = static_cast<std::int32_t>(root[k]);
-        break;
-      case EuclideanRounding::Up:
-        for (std::size_t k = 0; k < n; ++k) row[k] = static_cast<std::int32_t>(std::ceil(root[k]));
-        break;
-    }
-    cells.insert(cells.end(), row.begin(), row.end());
-  }
-  return Matrix::from32(n, std::move(cells));
+Matrix planar_table(std::shared_ptr<const PlanarSource> source, std::string_view what) {
+  Matrix m = Matrix::from_points(std::move(source));
+  if (matrix_bytes(m.size(), 1, 4) <= kPlanarTableBytes) m.materialise(what);  // small: cells read faster
+  return m;
 }
+
+namespace {
+
+/// One matrix as the durations, distances and costs (stored once, shared by the three).
+ProfileMatrices one_table(Matrix m) {
+  ProfileMatrices out;
+  out.durations = m;
+  out.distances = m;
+  out.costs = std::move(m);
+  return out;
+}
+
+}  // namespace
 
 ProfileMatrices planar_matrices(const std::vector<Coordinates>& points, bool truncate_one_decimal,
                                 std::string_view source) {
   const std::size_t n = points.size();
   const std::int64_t factor = planar_scale(truncate_one_decimal);
+  auto planar = std::make_shared<const PlanarSource>(PlanarSource{
+      points, static_cast<double>(factor), truncate_one_decimal ? PlanarRounding::Down : PlanarRounding::Nearest});
+  if (planar_exact(*planar)) return one_table(planar_table(std::move(planar), source.empty() ? "planar distances" : source));
+  // Fractional coordinates or a span too large: the cells, after the memory check.
   check_matrix_memory(n, 1, source.empty() ? "planar distances" : source, 4);
-  std::optional<Matrix> fast = euclidean_matrix(
-      points, truncate_one_decimal ? EuclideanRounding::Down : EuclideanRounding::Nearest, factor);
-  Matrix m = fast ? std::move(*fast) : Matrix(n, 0);
-  for (std::size_t i = 0; i < n && !fast; ++i)
+  Matrix m(n, 0);
+  for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = i + 1; j < n; ++j) {
       const double dx = points[i].lon - points[j].lon;
       const double dy = points[i].lat - points[j].lat;
@@ -240,12 +208,8 @@ ProfileMatrices planar_matrices(const std::vector<Coordinates>& points, bool tru
                                   std::to_string(i) + " and " + std::to_string(j) + ")");
       }
     }
-  m.set_planar(std::make_shared<const PlanarSource>(PlanarSource{points, static_cast<double>(factor)}));
-  ProfileMatrices out;
-  out.durations = m;
-  out.distances = m;
-  out.costs = std::move(m);
-  return out;
+  m.set_planar(std::move(planar));
+  return one_table(std::move(m));
 }
 
 }  // namespace routesolve::io::detail

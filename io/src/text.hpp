@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -93,15 +94,10 @@ std::int64_t euclidean_truncated(double dx, double dy, std::int64_t factor);
 /// ceil(sqrt(dx^2+dy^2)) (TSPLIB CEIL_2D).
 std::int64_t euclidean_ceiled(double dx, double dy);
 
-enum class EuclideanRounding { Nearest, Down, Up };
-/// The n x n matrix of euclidean_rounded (Nearest), euclidean_truncated (Down) or, with factor
-/// 1, euclidean_ceiled (Up) arcs between `points`, computed row by row in 32 bits with no write
-/// out of order. Only when that is exact in floating point: every coordinate integral and every
-/// squared arc times factor^2 below 2^42, where a correctly rounded square root can neither
-/// cross an integer nor a half (the arc then also fits 32 bits). nullopt otherwise: the caller
-/// computes the arcs one by one.
-std::optional<Matrix> euclidean_matrix(const std::vector<Coordinates>& points, EuclideanRounding rounding,
-                                       std::int64_t factor);
+/// The matrix of `source`'s entries (planar_exact(*source)), planar() = source: its cells up to
+/// kPlanarTableBytes, else its points, each entry computed on every read (Matrix::from_points).
+/// `what` names the table in a refusal (Error(OutOfMemory)) of its cells.
+Matrix planar_table(std::shared_ptr<const PlanarSource> source, std::string_view what);
 
 /// Largest distance, duration or limit stored from a text format (far below 2^63, so route sums
 /// stay exact); larger values are refused rather than converted out of range.

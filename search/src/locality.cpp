@@ -116,11 +116,11 @@ std::uint64_t copy_bytes(const Problem& problem) {
   std::map<const void*, std::uint64_t> tables;
   for (const auto& [name, pm] : problem.spec().matrices)
     for (const Matrix* m : {&pm.durations, &pm.distances, pm.costs ? &*pm.costs : nullptr})
-      if (m && !m->empty()) tables[m->storage()] = matrix_bytes(m->size(), 1, m->narrow() ? 4 : 8);
+      if (m && !m->empty()) tables[m->storage()] = m->storage_bytes();
   for (std::size_t t = 0; t < problem.travel_count(); ++t) {
     const TravelView tv = problem.travel_by_index(t);
     for (const TravelTable* table : {&tv.durations, &tv.distances, &tv.costs})
-      if (*table && !tables.contains(table->data())) tables[table->data()] = matrix_bytes(tv.n, 1, table->entry_bytes());
+      if (*table && !tables.contains(table->data())) tables[table->data()] = table->storage_bytes(tv.n);
   }
   std::uint64_t bytes = 0;
   for (const auto& [p, b] : tables) bytes += b;

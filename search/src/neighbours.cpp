@@ -9,6 +9,9 @@
 #include <limits>
 #include <stdexcept>
 #include <utility>
+#include <vector>
+
+#include "routesolve/memory_budget.hpp"
 
 namespace routesolve::search {
 
@@ -167,7 +170,14 @@ Neighbours::Neighbours(const Problem& problem, std::size_t k, Method method) {
   const TravelView tv = problem.travel(0);
   std::vector<std::size_t> loc(n);
   for (std::size_t t = 0; t < n; ++t) loc[t] = problem.task(t).location;
-  if (tv.costs.narrow()) nearest(static_cast<const std::int32_t*>(tv.costs.data()), tv.n, loc, k_, lists_);
+  if (tv.costs.computed()) {
+    // A scan of computed costs (Method::Scan, or a bound that failed) reads its entries once.
+    check_matrix_memory(tv.n, 1, "the neighbour scan", 4);
+    std::vector<std::int32_t> costs(tv.n * tv.n);
+    for (std::size_t i = 0; i < tv.n; ++i)
+      for (std::size_t j = 0; j < tv.n; ++j) costs[i * tv.n + j] = static_cast<std::int32_t>(tv.cost(i, j));
+    nearest(costs.data(), tv.n, loc, k_, lists_);
+  } else if (tv.costs.narrow()) nearest(static_cast<const std::int32_t*>(tv.costs.data()), tv.n, loc, k_, lists_);
   else nearest(static_cast<const std::int64_t*>(tv.costs.data()), tv.n, loc, k_, lists_);
 }
 

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -86,6 +87,34 @@ TEST(EuclideanMatrix, BoundaryPairsRoundLikeTheIntegerSquareRoot) {
 TEST(EuclideanMatrix, FarApartPointsTakeTheExactPath) {
   // Squared arcs beyond 2^42: computed pair by pair, still exact (and still within 32 bits).
   expect_exact(random_points(40, 100000000, 4), "EUC_2D", true);
+}
+
+TEST(EuclideanMatrix, LargeFilesHoldThePointsWithTheSameArcs) {
+  // Above kPlanarTableBytes (4,096 locations) the reader keeps the points: one matrix, computed,
+  // shared by durations, distances and costs, with the exact arcs (a sample of the pairs).
+  for (const std::string type : {"EUC_2D", "CEIL_2D"}) {
+    const auto points = random_points(5000, 1000000, 5);
+    const ProblemSpec spec = parse_cvrplib(cvrplib(points, type), "t.vrp");
+    const ProfileMatrices& pm = spec.matrices.at("car");
+    ASSERT_TRUE(pm.durations.computed());
+    EXPECT_TRUE(pm.distances.shares(pm.durations));
+    EXPECT_TRUE(pm.costs->shares(pm.durations));
+    ASSERT_NE(pm.durations.planar(), nullptr);
+    for (std::size_t i = 0; i < points.size(); i += 7)
+      for (std::size_t j = i % 13; j < points.size(); j += 13) {
+        const auto dx = static_cast<std::uint64_t>(std::llabs(points[i].first - points[j].first));
+        const auto dy = static_cast<std::uint64_t>(std::llabs(points[i].second - points[j].second));
+        const std::uint64_t sq = dx * dx + dy * dy, r = isqrt(sq);
+        const std::uint64_t want = type == "CEIL_2D" ? (r * r == sq ? r : r + 1) : (sq - r * r > r ? r + 1 : r);
+        ASSERT_EQ(pm.durations(i, j), static_cast<std::int64_t>(want)) << type << " " << i << " " << j;
+      }
+  }
+  // Below it the cells are stored, equal to the computed entries.
+  const ProblemSpec small = parse_cvrplib(cvrplib(random_points(300, 1000, 6), "EUC_2D"), "t.vrp");
+  const Matrix& cells = small.matrices.at("car").durations;
+  EXPECT_FALSE(cells.computed());
+  ASSERT_NE(cells.planar(), nullptr);
+  EXPECT_TRUE(cells == Matrix::from_points(std::make_shared<const PlanarSource>(*cells.planar())));
 }
 
 }  // namespace

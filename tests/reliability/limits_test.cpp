@@ -73,16 +73,35 @@ TEST(MemoryBudget, CoordinatesRefusedBeforeAllocating) {
   EXPECT_TRUE(spec.matrices.empty());
 }
 
-TEST(MemoryBudget, CvrplibRefusedBeforeItsMatrix) {
-  EXPECT_EQ(matrix_bytes(30'001, 1, 4), 3'600'240'004u);
-  // 6,000 nodes: one matrix of 32-bit entries is 137 MiB, refused under a 100 MiB cap with the
-  // file and the section named; the same file is read under no cap.
-  std::string text = "NAME : big\nTYPE : CVRP\nDIMENSION : 6000\nEDGE_WEIGHT_TYPE : EUC_2D\nCAPACITY : 100\n";
+/// A CVRPLIB EUC_2D file of `n` nodes on a grid (`coord` written after each node's x).
+std::string cvrplib_coordinates(int n, const std::string& fraction = "") {
+  std::string text = "NAME : big\nTYPE : CVRP\nDIMENSION : " + std::to_string(n) + "\nEDGE_WEIGHT_TYPE : EUC_2D\nCAPACITY : 100\n";
   text += "NODE_COORD_SECTION\n";
-  for (int i = 1; i <= 6000; ++i) text += std::to_string(i) + " " + std::to_string(i % 997) + " " + std::to_string(i / 997) + "\n";
+  for (int i = 1; i <= n; ++i) text += std::to_string(i) + " " + std::to_string(i % 997) + fraction + " " + std::to_string(i / 997) + "\n";
   text += "DEMAND_SECTION\n";
-  for (int i = 1; i <= 6000; ++i) text += std::to_string(i) + " " + (i == 1 ? "0" : "1") + "\n";
+  for (int i = 1; i <= n; ++i) text += std::to_string(i) + " " + (i == 1 ? "0" : "1") + "\n";
   text += "DEPOT_SECTION\n1\n-1\nEOF\n";
+  return text;
+}
+
+TEST(MemoryBudget, CvrplibCoordinatesNeedNoTable) {
+  EXPECT_EQ(matrix_bytes(50'000, 1, 4), 10'000'000'000u);
+  // 50,000 integral points: their table would be 9.3 GiB, the problem holds the points (0.8 MB)
+  // and is read and built under a 200 MiB cap.
+  const std::string text = cvrplib_coordinates(50'000);
+  const MemoryLimit limit("200");
+  const ProblemSpec spec = io::parse_cvrplib(text, "big.vrp");
+  EXPECT_EQ(spec.jobs.size(), 49'999u);
+  EXPECT_TRUE(spec.matrices.at("car").durations.computed());
+  const ProblemPtr p = Problem::create(spec);
+  EXPECT_TRUE(p->travel(0).costs.computed());
+  EXPECT_EQ(p->travel(0).cost(1, 2), 1);
+}
+
+TEST(MemoryBudget, CvrplibTablesStillRefusedBeforeTheirCells) {
+  // Fractional coordinates are not exact in floating point, so their 6,000-node table (137 MiB of
+  // 32-bit entries) is still stored, and refused under a 100 MiB cap with the section named.
+  const std::string text = cvrplib_coordinates(6000, ".5");
   {
     const MemoryLimit limit("100");
     try {
@@ -96,6 +115,23 @@ TEST(MemoryBudget, CvrplibRefusedBeforeItsMatrix) {
     }
   }
   EXPECT_EQ(io::parse_cvrplib(text, "big.vrp").jobs.size(), 5999u);
+  // A matrix given in the file (2,000 nodes, 15.3 MiB) is refused under a 10 MiB cap.
+  std::string given = "NAME : given\nTYPE : CVRP\nDIMENSION : 2000\nEDGE_WEIGHT_TYPE : EXPLICIT\n";
+  given += "EDGE_WEIGHT_FORMAT : LOWER_ROW\nCAPACITY : 100\nEDGE_WEIGHT_SECTION\n";
+  for (int k = 0; k < 2000 * 1999 / 2; ++k) given += k % 1000 == 999 ? "7\n" : "7 ";
+  given += "\nDEMAND_SECTION\n";
+  for (int i = 1; i <= 2000; ++i) given += std::to_string(i) + " " + (i == 1 ? "0" : "1") + "\n";
+  given += "DEPOT_SECTION\n1\n-1\nEOF\n";
+  const MemoryLimit limit("10");
+  try {
+    (void)io::parse_cvrplib(given, "given.vrp");
+    FAIL() << "expected Error(OutOfMemory)";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::OutOfMemory);
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("given.vrp: EDGE_WEIGHT_SECTION: 2000 locations need 15.3 MiB"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("only 10.0 MiB of memory is available"), std::string::npos) << msg;
+  }
 }
 
 TEST(MemoryBudget, RoadNetworkWithHugeNodeIdsRefused) {

@@ -3,14 +3,18 @@
 // All travel measures are integers so that move deltas and batched (GPU) results are exact.
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <memory>
 #include <stdexcept>
+#include <string_view>
 #include <vector>
 
+#include "routesolve/hd/planar_arc.hpp"
 #include "routesolve/hd/segment.hpp"
+#include "routesolve/hd/travel_view.hpp"
 
 namespace routesolve {
 
@@ -84,14 +88,36 @@ struct Coordinates {
 
 /// Where a matrix's entries come from, when a reader computed them from points on a plane: entry
 /// (a, b) is scale x the Euclidean distance between points[a] and points[b], rounded to an integer
-/// (to nearest, up or down: a truncation to one decimal is rounding down at scale 10), so a
+/// as `rounding` says (a truncation to one decimal is rounding down at scale 10), so a
 /// non-decreasing function of that distance, less than one unit away from scale x distance.
 /// A spatial index over the points may then stand in for a scan of every pair (search's
 /// neighbour lists).
 struct PlanarSource {
   std::vector<Coordinates> points;  ///< by location (matrix index)
   double scale = 1.0;               ///< matrix units per coordinate unit
+  PlanarRounding rounding = PlanarRounding::Nearest;
 };
+
+/// True when planar_arc computes `source`'s entries exactly (so a Matrix may hold the points
+/// instead of the cells): an integral scale up to 10^6, integral points below 10^9 in magnitude,
+/// and the squared span x scale^2 below kPlanarExactBound.
+[[nodiscard]] inline bool planar_exact(const PlanarSource& source) noexcept {
+  const auto integral = [](double v) { return std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e9; };
+  if (source.points.empty() || !integral(source.scale) || source.scale <= 0 || source.scale > 1e6) return false;
+  double min_x = source.points[0].lon, max_x = min_x, min_y = source.points[0].lat, max_y = min_y;
+  for (const Coordinates& p : source.points) {
+    if (!integral(p.lon) || !integral(p.lat)) return false;
+    min_x = std::min(min_x, p.lon), max_x = std::max(max_x, p.lon);
+    min_y = std::min(min_y, p.lat), max_y = std::max(max_y, p.lat);
+  }
+  const double span = (max_x - min_x) * (max_x - min_x) + (max_y - min_y) * (max_y - min_y);
+  return span * (source.scale * source.scale) < kPlanarExactBound;
+}
+
+/// Largest planar table the readers store as cells (4,096 locations at 4 bytes): a table no larger
+/// than the rest of a solve of that size (docs/BENCHMARKS.md, "Costs from coordinates"), where
+/// reading an entry is faster than computing it; larger ones hold the points (Matrix::from_points).
+inline constexpr std::size_t kPlanarTableBytes = std::size_t{64} << 20;
 
 /// A dense row-major square matrix of integer travel measures. Copies share their storage
 /// until one of them is written (copy on write): the formats whose durations, distances and
@@ -105,7 +131,9 @@ struct PlanarSource {
 /// non-null for a non-empty matrix, as narrow() says).
 ///
 /// A reader that computed the entries from planar points says so with set_planar(); every write
-/// forgets it, so planar() never describes other values than the matrix holds.
+/// forgets it, so planar() never describes other values than the matrix holds. A matrix made by
+/// from_points() holds the points instead of the cells and computes each entry (planar_arc): 16
+/// bytes per location instead of 4 per pair. Its first write stores the cells (materialise()).
 class Matrix {
  public:
   /// A writable entry: assigning a value that does not fit the 32-bit storage widens it.
@@ -147,20 +175,40 @@ class Matrix {
     return m;
   }
 
+  /// The matrix of `source`'s entries, computed from its points on every read (no cells).
+  /// Requires planar_exact(*source); planar() is source.
+  static Matrix from_points(std::shared_ptr<const PlanarSource> source) {
+    if (!source || !planar_exact(*source)) throw std::invalid_argument("Matrix::from_points: entries not exact in floating point");
+    Matrix m;
+    m.n_ = source->points.size();
+    m.data_ = std::make_shared<Cells>();
+    m.data_->points.reserve(m.n_);
+    for (const Coordinates& c : source->points) m.data_->points.push_back(PlanarPoint{c.lon, c.lat});
+    m.data_->scale_squared = source->scale * source->scale;
+    m.data_->rounding = source->rounding;
+    m.computed_ = true;
+    m.planar_ = std::move(source);
+    return m;
+  }
+
   /// True when v fits the 32-bit storage.
   [[nodiscard]] static constexpr bool fits32(std::int64_t v) noexcept {
     return v >= std::numeric_limits<std::int32_t>::min() && v <= std::numeric_limits<std::int32_t>::max();
   }
 
   [[nodiscard]] std::size_t size() const noexcept { return n_; }
-  [[nodiscard]] std::int64_t operator()(std::size_t i, std::size_t j) const noexcept { return at(i * n_ + j); }
+  [[nodiscard]] std::int64_t operator()(std::size_t i, std::size_t j) const noexcept {
+    return computed_ ? planar_arc(data_->points.data(), i, j, data_->scale_squared, data_->rounding) : at(i * n_ + j);
+  }
   Ref operator()(std::size_t i, std::size_t j) noexcept { return Ref(*this, i * n_ + j); }
   /// Entry k of the row-major storage.
   [[nodiscard]] std::int64_t at(std::size_t k) const noexcept {
+    if (computed_) return (*this)(k / n_, k % n_);
     return narrow_ ? std::int64_t{data_->narrow[k]} : data_->wide[k];
   }
   /// Writes entry k (widening the storage when v does not fit 32 bits).
   void set(std::size_t k, std::int64_t v) {
+    if (computed_) materialise();
     planar_.reset();
     Cells& c = own();
     if (narrow_ && !fits32(v)) widen(c);
@@ -176,24 +224,44 @@ class Matrix {
       throw std::invalid_argument("Matrix::set_planar: one point per location expected");
     planar_ = std::move(source);
   }
-  /// True when the entries are stored in 32 bits.
+  /// True when the entries are computed from points (from_points) rather than stored.
+  [[nodiscard]] bool computed() const noexcept { return computed_; }
+  /// Stores the cells of a computed matrix (after check_matrix_memory, naming `what`:
+  /// Error(OutOfMemory) when they cannot fit), keeping planar(); nothing for a stored one.
+  void materialise(std::string_view what = "a planar matrix written to");
+  /// True when the entries fit 32 bits: stored so, or computed.
   [[nodiscard]] bool narrow() const noexcept { return narrow_; }
-  /// The 32-bit storage, or null when the matrix is empty or stored in 64 bits.
+  /// The 32-bit storage, or null when the matrix is empty, computed or stored in 64 bits.
   [[nodiscard]] const std::int32_t* data32() const noexcept {
-    return data_ && narrow_ ? data_->narrow.data() : nullptr;
+    return data_ && narrow_ && !computed_ ? data_->narrow.data() : nullptr;
   }
   /// The 64-bit storage, or null when the matrix is empty or stored in 32 bits.
   [[nodiscard]] const std::int64_t* data64() const noexcept {
     return data_ && !narrow_ ? data_->wide.data() : nullptr;
   }
-  /// The storage in whichever width it has (data32() or data64()); null when empty. Equal for
-  /// matrices that share their storage.
+  /// The storage in whichever width it has (data32() or data64()), or the points of a computed
+  /// matrix; null when empty. Equal for matrices that share their storage.
   [[nodiscard]] const void* storage() const noexcept {
+    if (computed_) return data_->points.data();
     return narrow_ ? static_cast<const void*>(data32()) : static_cast<const void*>(data64());
   }
-  /// The whole matrix in 64 bits (a copy when stored in 32).
+  /// Bytes of the storage: n^2 cells of 4 or 8 bytes, or n points of a computed matrix.
+  [[nodiscard]] std::size_t storage_bytes() const noexcept {
+    return computed_ ? n_ * sizeof(PlanarPoint) : n_ * n_ * (narrow_ ? 4 : 8);
+  }
+  /// The travel table that reads this matrix (null when empty).
+  [[nodiscard]] TravelTable table() const noexcept {
+    if (computed_) return TravelTable(data_->points.data(), n_, data_->scale_squared, data_->rounding);
+    return narrow_ ? TravelTable(data32()) : TravelTable(data64());
+  }
+  /// The whole matrix in 64 bits (a copy when stored in 32, every entry when computed).
   [[nodiscard]] std::vector<std::int64_t> values() const {
     if (!data_) return {};
+    if (computed_) {
+      std::vector<std::int64_t> out(n_ * n_);
+      for (std::size_t k = 0; k < out.size(); ++k) out[k] = at(k);
+      return out;
+    }
     if (!narrow_) return data_->wide;
     return {data_->narrow.begin(), data_->narrow.end()};
   }
@@ -203,6 +271,12 @@ class Matrix {
   friend bool operator==(const Matrix& a, const Matrix& b) {
     if (a.n_ != b.n_) return false;
     if (a.data_ == b.data_ || a.n_ == 0) return true;
+    if (a.computed_ || b.computed_) {
+      for (std::size_t i = 0; i < a.n_; ++i)
+        for (std::size_t j = 0; j < a.n_; ++j)
+          if (a(i, j) != b(i, j)) return false;
+      return true;
+    }
     if (a.narrow_ == b.narrow_) return a.narrow_ ? a.data_->narrow == b.data_->narrow : a.data_->wide == b.data_->wide;
     const Matrix& x = a.narrow_ ? a : b;  // the 32-bit one
     const Matrix& y = a.narrow_ ? b : a;
@@ -214,6 +288,9 @@ class Matrix {
   struct Cells {
     std::vector<std::int32_t> narrow;  // used when Matrix::narrow_
     std::vector<std::int64_t> wide;    // used otherwise
+    std::vector<PlanarPoint> points;   // used when Matrix::computed_
+    double scale_squared = 1.0;
+    PlanarRounding rounding = PlanarRounding::Nearest;
   };
   /// The storage, made this matrix's own first if it is shared (copy on write).
   Cells& own() {
@@ -229,6 +306,7 @@ class Matrix {
 
   std::size_t n_ = 0;
   bool narrow_ = true;
+  bool computed_ = false;
   std::shared_ptr<Cells> data_;
   std::shared_ptr<const PlanarSource> planar_;
 };

@@ -113,7 +113,7 @@ class DeviceEngine final : public BatchedEngine {
   void upload_model(const search::SegmentModel& model) {
     const Problem& p = model.problem();
     const std::size_t nv = p.vehicles().size(), nt = p.tasks().size(), dims = model.dims();
-    std::map<const void*, std::size_t> matrices;  // host array -> offset (32- or 64-bit entries)
+    std::map<const void*, std::size_t> matrices;  // host array -> offset (32- or 64-bit entries, or points)
     std::map<const void*, std::size_t> matrix_bytes;
     Layout layout;
     const std::size_t tasks_at = layout.add(nt * sizeof(RouteSegment));
@@ -122,7 +122,7 @@ class DeviceEngine final : public BatchedEngine {
       const TravelView& tv = model.travel(v);
       for (const TravelTable& m : {tv.durations, tv.distances, tv.costs})
         if (m != nullptr && !matrices.count(m.data())) {
-          matrix_bytes[m.data()] = tv.n * tv.n * m.entry_bytes();
+          matrix_bytes[m.data()] = m.storage_bytes(tv.n);  // the cells, or a computed table's points
           matrices[m.data()] = layout.add(matrix_bytes[m.data()]);
         }
     }
@@ -162,7 +162,7 @@ class DeviceEngine final : public BatchedEngine {
       TravelView d;
       d.n = tv.n;
       auto placed = [&](const TravelTable& m) {
-        return m ? TravelTable(base + matrices.at(m.data()), m.narrow()) : TravelTable();
+        return m ? m.moved_to(base + matrices.at(m.data())) : TravelTable();
       };
       d.durations = placed(tv.durations);
       d.distances = placed(tv.distances);

@@ -28,9 +28,9 @@ DeviceSpan<const T> at(const std::byte* base, std::size_t offset, std::size_t co
 void PackedProblem::write_travel_table(std::byte* host, const std::byte* base) const {
   std::vector<TravelView> table(travel_count);
   for (std::uint32_t t = 0; t < travel_count; ++t)
-    table[t] = TravelView{matrix_n[t], TravelTable(base + matrix_durations[t], (matrix_narrow[t] & 1u) != 0),
-                          TravelTable(base + matrix_distances[t], (matrix_narrow[t] & 2u) != 0),
-                          TravelTable(base + matrix_costs[t], (matrix_narrow[t] & 4u) != 0)};
+    table[t] = TravelView{matrix_n[t], matrix_forms[t].durations.moved_to(base + matrix_durations[t]),
+                          matrix_forms[t].distances.moved_to(base + matrix_distances[t]),
+                          matrix_forms[t].costs.moved_to(base + matrix_costs[t])};
   std::memcpy(host + travel_table, table.data(), table.size() * sizeof(TravelView));
 }
 
@@ -85,17 +85,17 @@ PackedProblem pack_problem(const Problem& problem, unsigned neighbours) {
   for (std::uint32_t t = 0; t < out.travel_count; ++t) {
     const TravelView tv = problem.travel_by_index(t);
     out.matrix_n.push_back(tv.n);
-    // Each table as wide as the problem stores it (32 bits where the values fit).
+    // Each table as wide as the problem stores it (32 bits where the values fit), or the points
+    // of a computed table (the arena then holds n points instead of n^2 entries).
     const auto add = [&](const TravelTable& m) {
+      if (m.computed()) return a.add(static_cast<const PlanarPoint*>(m.data()), tv.n);
       return m.narrow() ? a.add(static_cast<const std::int32_t*>(m.data()), tv.n * tv.n)
                         : a.add(static_cast<const std::int64_t*>(m.data()), tv.n * tv.n);
     };
     out.matrix_durations.push_back(add(tv.durations));
     out.matrix_distances.push_back(add(tv.distances));
     out.matrix_costs.push_back(add(tv.costs));
-    out.matrix_narrow.push_back(static_cast<std::uint8_t>((tv.durations.narrow() ? 1u : 0u) |
-                                                          (tv.distances.narrow() ? 2u : 0u) |
-                                                          (tv.costs.narrow() ? 4u : 0u)));
+    out.matrix_forms.push_back(tv);
   }
 
   const std::size_t dims = out.dims;

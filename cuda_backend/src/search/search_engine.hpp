@@ -58,7 +58,7 @@ struct PackedProblem {
   }
   std::vector<std::uint64_t> matrix_n;
   std::vector<std::size_t> matrix_durations, matrix_distances, matrix_costs;  // offsets
-  std::vector<std::uint8_t> matrix_narrow;  // per table: 1 durations, 2 distances, 4 costs in 32 bits
+  std::vector<TravelView> matrix_forms;  // the problem's tables: their widths or points (host addresses)
   std::size_t travel_table = 0;
   std::size_t task_loc = 0, task_setup = 0, task_service = 0, task_tw_start = 0, task_tw_end = 0,
               task_delivery = 0, task_pickup = 0, task_flags = 0, task_sibling = 0;
