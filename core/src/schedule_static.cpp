@@ -116,8 +116,7 @@ Reason check_static(const Problem& p, std::size_t v, const std::size_t* tasks, s
   Distance total_distance = 0;
   auto leg = [&](std::size_t from, std::size_t to) {
     if (from == kNone || to == kNone) return true;
-    const Arc arc = tv.arc(from, to);
-    const auto d = arc.duration, m = arc.distance, c = arc.cost;
+    const auto d = tv.duration(from, to), m = tv.distance(from, to), c = tv.cost(from, to);
     if (d >= kUnreachable || m >= kUnreachable || c >= kUnreachable) return false;
     total_duration += d;
     total_distance += m;

@@ -60,8 +60,7 @@ struct ArcEval {
     const TravelView m = view.travel[view.route_travel[r]];
     const auto i = static_cast<std::size_t>(from);
     const auto j = static_cast<std::size_t>(to);
-    const Arc arc = m.arc(i, j);
-    return RouteTotals{arc.duration, arc.distance, arc.cost};
+    return RouteTotals{m.duration(i, j), m.distances != nullptr ? m.distance(i, j) : 0, m.cost(i, j)};
   }
 };
 

@@ -179,6 +179,8 @@ class Matrix {
   /// Requires planar_exact(*source); planar() is source.
   static Matrix from_points(std::shared_ptr<const PlanarSource> source) {
     if (!source || !planar_exact(*source)) throw std::invalid_argument("Matrix::from_points: entries not exact in floating point");
+    if (source->points.size() > std::numeric_limits<std::uint32_t>::max())
+      throw std::invalid_argument("Matrix::from_points: more points than 32-bit indices hold");
     Matrix m;
     m.n_ = source->points.size();
     m.data_ = std::make_shared<Cells>();

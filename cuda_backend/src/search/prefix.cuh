@@ -48,8 +48,9 @@ struct Cursor {
 RS_HD inline i64 add_arc(const TravelView& m, Cursor& c, i32 to) {
   if (c.loc < 0 || to < 0) return 0;
   const auto from = static_cast<std::size_t>(c.loc), there = static_cast<std::size_t>(to);
-  const Arc arc = m.arc(from, there);  // one read (one square root) where the tables are one
-  const i64 d = arc.duration, dist = arc.distance, co = arc.cost;
+  const i64 d = m.duration(from, there);
+  const i64 dist = m.distances != nullptr ? m.distance(from, there) : 0;
+  const i64 co = m.cost(from, there);
   if (d >= kUnreachable || dist >= kUnreachable || co >= kUnreachable) c.ok = false;
   c.duration += d;
   c.distance += dist;

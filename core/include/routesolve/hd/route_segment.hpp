@@ -64,15 +64,15 @@ RS_HD inline void merge_into(RouteSegment& s, const TravelView& tv, std::size_t 
   s.unreachable = a.unreachable || b.unreachable;
   std::int64_t t = 0;
   if (a.last != kNoLocation && b.first != kNoLocation) {
-    const Arc arc = tv.arc(a.last, b.first);
-    t = arc.duration;
-    if (t >= kUnreachable || arc.cost >= kUnreachable) {
+    const std::int64_t c = tv.cost(a.last, b.first);
+    t = tv.duration(a.last, b.first);
+    if (t >= kUnreachable || c >= kUnreachable) {
       s.unreachable = true;
       t = 0;
     } else {
-      s.cost += arc.cost;
+      s.cost += c;
       s.travel += t;
-      s.distance += arc.distance;
+      s.distance += tv.distances ? tv.distance(a.last, b.first) : 0;
     }
   }
   s.time = merge(a.time, b.time, t);
@@ -98,14 +98,14 @@ RS_HD inline bool feasible(const TravelView& tv, const SegmentLimits& limits, st
   std::int64_t t1 = 0, t2 = 0, d1 = 0, d2 = 0;
   const std::size_t ab_last = b.last != kNoLocation || b.tasks > 0 ? b.last : a.last;
   if (a.last != kNoLocation && b.first != kNoLocation) {
-    const Arc arc = tv.arc(a.last, b.first);
-    if (arc.duration >= kUnreachable || arc.cost >= kUnreachable) return false;
-    t1 = arc.duration, d1 = arc.distance;
+    t1 = tv.duration(a.last, b.first);
+    if (t1 >= kUnreachable || tv.cost(a.last, b.first) >= kUnreachable) return false;
+    d1 = tv.distances ? tv.distance(a.last, b.first) : 0;
   }
   if (ab_last != kNoLocation && c.first != kNoLocation) {
-    const Arc arc = tv.arc(ab_last, c.first);
-    if (arc.duration >= kUnreachable || arc.cost >= kUnreachable) return false;
-    t2 = arc.duration, d2 = arc.distance;
+    t2 = tv.duration(ab_last, c.first);
+    if (t2 >= kUnreachable || tv.cost(ab_last, c.first) >= kUnreachable) return false;
+    d2 = tv.distances ? tv.distance(ab_last, c.first) : 0;
   }
   if (a.travel + b.travel + c.travel + t1 + t2 > limits.max_travel_time) return false;
   if (a.distance + b.distance + c.distance + d1 + d2 > limits.max_distance) return false;

@@ -24,17 +24,20 @@ class TravelTable {
   RS_HD TravelTable(const void* p, bool narrow) noexcept : p_(p), narrow_(narrow && p != nullptr) {}
   /// The table of the rounded planar distances of `n` points (n > 0) at `points`.
   RS_HD TravelTable(const PlanarPoint* points, std::size_t n, double scale_squared, PlanarRounding rounding) noexcept
-      : p_(points), scale_squared_(scale_squared), points_(points != nullptr ? n : 0), rounding_(rounding) {}
+      : p_(points), scale_squared_(scale_squared), points_(points != nullptr ? static_cast<std::uint32_t>(n) : 0),
+        rounding_(rounding) {}
   /// Entry k of the row-major table (a computed table divides k: cold paths only).
   [[nodiscard]] RS_HD std::int64_t operator[](std::size_t k) const noexcept {
-    if (points_ != 0) return at(k / points_, k % points_, points_);
-    return narrow_ ? std::int64_t{static_cast<const std::int32_t*>(p_)[k]} : static_cast<const std::int64_t*>(p_)[k];
+    if (narrow_) return static_cast<const std::int32_t*>(p_)[k];
+    if (points_ == 0) return static_cast<const std::int64_t*>(p_)[k];
+    return at(k / points_, k % points_, points_);
   }
-  /// Entry (i, j) of an n x n table.
+  /// Entry (i, j) of an n x n table; stored 32-bit cells first: one branch, as before the
+  /// computed form (docs/EXPERIMENTS.md).
   [[nodiscard]] RS_HD std::int64_t at(std::size_t i, std::size_t j, std::size_t n) const noexcept {
-    if (points_ != 0) return planar_arc(static_cast<const PlanarPoint*>(p_), i, j, scale_squared_, rounding_);
-    const std::size_t k = i * n + j;
-    return narrow_ ? std::int64_t{static_cast<const std::int32_t*>(p_)[k]} : static_cast<const std::int64_t*>(p_)[k];
+    if (__builtin_expect(narrow_, 1)) return static_cast<const std::int32_t*>(p_)[i * n + j];
+    if (__builtin_expect(points_ == 0, 1)) return static_cast<const std::int64_t*>(p_)[i * n + j];
+    return planar_arc(static_cast<const PlanarPoint*>(p_), i, j, scale_squared_, rounding_);  // laid out of line
   }
   /// The storage: the cells, or the points of a computed table.
   [[nodiscard]] RS_HD const void* data() const noexcept { return p_; }
@@ -71,7 +74,7 @@ class TravelTable {
  private:
   const void* p_ = nullptr;
   double scale_squared_ = 0.0;  // computed tables: scale^2
-  std::size_t points_ = 0;      // computed tables: n; 0 for stored cells
+  std::uint32_t points_ = 0;    // computed tables: n; 0 for stored cells
   bool narrow_ = false;
   PlanarRounding rounding_ = PlanarRounding::Nearest;
 };
@@ -95,7 +98,9 @@ struct TravelView {
   /// computed table, not three).
   [[nodiscard]] RS_HD Arc arc(std::size_t i, std::size_t j) const noexcept {
     const std::int64_t c = cost(i, j);
-    return Arc{durations == costs ? c : duration(i, j), distances == nullptr ? 0 : distances == costs ? c : distance(i, j), c};
+    const void* one = costs.data();  // one storage is one table
+    return Arc{durations.data() == one ? c : duration(i, j),
+               distances == nullptr ? 0 : distances.data() == one ? c : distance(i, j), c};
   }
 };
 
