@@ -62,7 +62,7 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
                  "(the problem's \"options\": {\"balance\": W} otherwise; 0: none)")
       ->check(CLI::Range(0.0, 1e9));
   cmd.add_option("--time-limit", o.time_limit,
-                 "Search time limit in seconds (0: stop at the local optimum)")
+                 "Search time limit in seconds (0: none, the fixed work of --iterations)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd.add_option("--iterations", o.iterations,

@@ -19,7 +19,7 @@ RegretInsertion::RegretInsertion(SearchState& state, const VehicleClasses& class
     : state_(state), classes_(classes), deadline_(deadline), regret_k_(std::clamp<std::size_t>(regret_k, 2, 3)) {}
 
 std::vector<std::pair<std::size_t, UnassignedReason>> RegretInsertion::run(
-    const std::vector<std::size_t>& tasks) {
+    const std::vector<std::size_t>& tasks, const std::vector<char>* routes) {
   const Problem& problem = state_.problem();
   const std::size_t m = tasks.size();
   const std::size_t nv = state_.vehicle_count();
@@ -56,7 +56,7 @@ std::vector<std::pair<std::size_t, UnassignedReason>> RegretInsertion::run(
   auto price_all = [&] {
     used.clear();
     for (std::size_t v = 0; v < nv; ++v) {
-      if (state_.route(v).empty()) continue;
+      if (state_.route(v).empty() || (routes && !(*routes)[v])) continue;
       used.push_back(v);
       price_route(v, route_cache[v]);
     }

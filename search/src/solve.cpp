@@ -11,8 +11,9 @@
 //      accepted wrongly, e.g. because of breaks or several time windows, loses tasks until it
 //      is feasible), then the unrouted tasks get one more exact regret insertion and a reason;
 //   5. the solution assembled by core's make_solution.
-// Problems the segment model does not cover (more than kMaxSegmentDims capacity dimensions) get
-// the descent of the previous solver (relocate / swap / 2-opt / 2-opt*) instead of step 3.
+// Problems the segment model does not cover (more than kMaxDims capacity dimensions) get a ruin
+// and recreate of exact regret insertions on the exact representation instead of step 3
+// (exact_search.hpp; docs/ARCHITECTURE.md says why that representation stays).
 
 #include "routesolve/search/solve.hpp"
 
@@ -23,7 +24,7 @@
 #include <optional>
 #include <random>
 
-#include "routesolve/search/local_search.hpp"
+#include "routesolve/search/exact_search.hpp"
 #include "routesolve/search/locality.hpp"
 #include "routesolve/search/neighbours.hpp"
 #include "routesolve/search/precheck.hpp"
@@ -154,20 +155,6 @@ class Checkpointer {
   double last_s_ = 0.0;
 };
 
-/// The score of a search state (the descent path, without a segment model), hopeless tasks not
-/// counted: like WorkingSolution::score.
-Score state_score(const SearchState& state, const std::vector<std::size_t>& insertable) {
-  Score s;
-  for (std::size_t t : insertable)
-    if (!state.assigned(t)) {
-      ++s.unassigned;
-      s.priority_lost += state.problem().task(t).priority;
-    }
-  s.routes = state.used_routes();
-  s.cost = state.total_cost();
-  return s;
-}
-
 }  // namespace
 
 unsigned chain_count(const SolveOptions& options, const Engine& engine) {
@@ -259,19 +246,32 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
   std::uint64_t iterations = 0;  // of the metaheuristic, earlier runs included when resuming
   const double search_limit = time_left > 0 ? std::max(0.0, 0.99 * time_left - 0.02) : 0.0;
   if (!model.supported()) {
-    std::mt19937_64 rng(options.seed);
+    const std::uint64_t seed = resume ? derive_seed(options.seed, iterations_done) : options.seed;
+    std::mt19937_64 rng(seed);
     const Neighbours neighbours(problem, kFallbackNeighbours);
-    LocalSearch search(state, neighbours, classes, options.objective, deadline, rng, insertable);
+    // The annealing's temperatures, scaled by the cost of one visit as in step 3.
+    const double per_visit = static_cast<double>(state.total_cost()) /
+                             static_cast<double>(std::max<std::size_t>(1, state.assigned_count()));
+    const AnnealingSearch::Parameters heat = search_parameters(traits, per_visit);
+    ExactSearch search(state, neighbours, classes, options.objective, deadline, rng, insertable,
+                       {heat.start_temperature, heat.end_temperature});
     if (checkpoints.enabled() && !resume)
       checkpoints.write(state.plan(), state_score(state, insertable), iterations_done, deadline, spent_before);
-    std::size_t passes = 0;
-    search.run([&] {
-      report(options, deadline, state, hopeless, 0.75);
-      ++passes;
-      if (checkpoints.enabled() && deadline.elapsed() - checkpoints.last() >= checkpoints.every())
-        checkpoints.write(state.plan(), state_score(state, insertable), iterations_done + passes, deadline,
-                          spent_before);
-    });
+    // Without a time limit, the fixed work; with one, an optional cap (0: none).
+    const std::size_t budget =
+        time_left > 0 && options.iterations == 0 ? 0 : iteration_budget * kExactStepsPerIteration;
+    const std::size_t steps_left = budget - std::min(budget, iterations_done);
+    std::size_t steps = 0;
+    const double per_step = 0.45 / static_cast<double>(std::max<std::size_t>(1, steps_left));
+    if (budget == 0 || steps_left > 0)
+      search.run(steps_left, [&] {
+        ++steps;
+        if (steps % 32 == 0) report(options, deadline, state, hopeless, 0.5 + per_step * static_cast<double>(steps));
+        if (checkpoints.enabled() && deadline.elapsed() - checkpoints.last() >= checkpoints.every())
+          checkpoints.write(state.plan(), state_score(state, insertable), iterations_done + steps, deadline,
+                            spent_before);
+      });
+    iterations = iterations_done + steps;
     for (const auto& [t, reason] : search.left_out()) reasons[t] = reason;
   } else if (!deadline.expired() && !insertable.empty()) {
     if (!adjacency) adjacency.emplace(problem, kAdjacency);

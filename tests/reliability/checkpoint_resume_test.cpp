@@ -157,8 +157,8 @@ TEST(ConstructionStop, StopFlagIsHonouredDuringALongConstruction) {
   for (const Unassigned& u : solution.unassigned) EXPECT_EQ(u.reason, UnassignedReason::NotRouted);
 }
 
-TEST(CheckpointResume, DescentPathCheckpointsAndResumesToo) {
-  // More capacity dimensions than the segment model covers: the descent path of the backend.
+TEST(CheckpointResume, ExactSearchPathCheckpointsAndResumesToo) {
+  // More capacity dimensions than the segment model covers: the exact search of the backend.
   ProblemSpec spec = test::points_spec(test::random_points(41, 11));
   for (std::size_t i = 1; i <= 40; ++i) {
     JobSpec j = test::make_job(i, i);
@@ -175,15 +175,18 @@ TEST(CheckpointResume, DescentPathCheckpointsAndResumesToo) {
   std::vector<SolveCheckpoint> states;
   SolveOptions options;
   options.backend = BackendKind::Cpu;
-  options.checkpoint_every_s = 1e-6;  // after every pass of the descent
+  options.iterations = 2;             // 2 x kExactStepsPerIteration steps
+  options.checkpoint_every_s = 1e-6;  // after every step
   options.on_checkpoint = [&](const SolveCheckpoint& c) { states.push_back(c); };
   const Solution full = solve(*problem, options);
   ASSERT_TRUE(validate(*problem, full).ok());
-  ASSERT_GE(states.size(), 2u);  // the construction's plan, then the descent's passes
+  ASSERT_GE(states.size(), 2u);  // the construction's plan, then the steps
+  EXPECT_EQ(states.back().iterations, full.iterations);
   for (const SolveCheckpoint& state : states) {
     EXPECT_NO_THROW(check_checkpoint(*problem, state));
     SolveOptions again;
     again.backend = BackendKind::Cpu;
+    again.iterations = options.iterations;
     again.resume = std::make_shared<SolveCheckpoint>(state);
     const Solution resumed = solve(*problem, again);
     ASSERT_TRUE(validate(*problem, resumed).ok());

@@ -20,9 +20,11 @@ class RegretInsertion {
   RegretInsertion(SearchState& state, const VehicleClasses& classes, const Deadline& deadline,
                   std::size_t regret_k = 3);
 
-  /// Inserts `tasks` (jobs and shipment pickups) into the state's routes. Returns the tasks
-  /// left out and why (NotRouted for those the deadline left untried).
-  std::vector<std::pair<std::size_t, UnassignedReason>> run(const std::vector<std::size_t>& tasks);
+  /// Inserts `tasks` (jobs and shipment pickups) into the state's routes: every non-empty route,
+  /// or those `routes` marks (indexed by vehicle), and an empty vehicle of every class. Returns
+  /// the tasks left out and why (NotRouted for those the deadline left untried).
+  std::vector<std::pair<std::size_t, UnassignedReason>> run(const std::vector<std::size_t>& tasks,
+                                                            const std::vector<char>* routes = nullptr);
 
  private:
   SearchState& state_;

@@ -1,7 +1,8 @@
 #pragma once
-// The mutable search state of the CPU backend: one task sequence per vehicle, plus per-route
-// cached arrays (costs, loads, relaxed time bounds) that price moves in O(1) and filter them
-// cheaply before core's schedule_route, the ground truth of feasibility, is asked.
+// The exact form of a plan: one task sequence per vehicle, plus per-route cached arrays (costs,
+// loads, relaxed time bounds) that price an insertion and filter it cheaply before core's
+// schedule_route, the ground truth of feasibility, is asked. The regret construction, the
+// exactness step and the exact search run on it (docs/ARCHITECTURE.md, "Plans").
 
 #include <cstddef>
 #include <limits>

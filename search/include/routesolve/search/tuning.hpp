@@ -28,8 +28,13 @@ enum class Construction {
 inline constexpr std::size_t kDefaultIterations = 1000;
 /// Nearest tasks the ruin and the recreate look at (and the descent's pool of time partners).
 inline constexpr std::size_t kAdjacency = 100;
-/// Nearest tasks of the descent without a segment model (more than kMaxSegmentDims dimensions).
+/// Nearest tasks of the exact search (problems beyond the segment model's kMaxDims dimensions).
 inline constexpr std::size_t kFallbackNeighbours = 30;
+/// Tasks an exact search step removes, at most: SISR's mean string removal (c-bar = 10).
+inline constexpr std::size_t kExactRuinTasks = 10;
+/// Exact search steps per iteration of the fixed work: a step has no descent, so that many take
+/// about the CPU time of one SISR iteration at 400 tasks (docs/EXPERIMENTS.md, "Exact search").
+inline constexpr std::size_t kExactStepsPerIteration = 16;
 
 /// The construction for an instance.
 [[nodiscard]] Construction construction_for(const InstanceTraits& instance) noexcept;

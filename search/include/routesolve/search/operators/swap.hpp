@@ -5,18 +5,13 @@
 // variant is screened in O(length) from the arcs it adds and removes, then checked by
 // concatenating prefix, the arriving string's segment and suffix on each side. Shipment halves
 // never swap.
-//
-// On a SearchState (problems beyond the segment model): Swap exchanges the positions of two tasks
-// (two jobs between routes; any two within one).
 
 #include <cstddef>
 #include <utility>
 #include <vector>
 
-#include "routesolve/search/search_state.hpp"
 #include "routesolve/search/working_solution.hpp"
 #include "routesolve/search/operators/operator.hpp"
-#include "routesolve/search/operators/route_change.hpp"
 
 namespace routesolve::search {
 
@@ -39,23 +34,6 @@ class InterSwap {
   std::size_t a_ = 1, b_ = 1;
   bool found_ = false;
   Score delta_;
-};
-
-class Swap {
- public:
-  Swap(const SearchState& state, std::size_t first, std::size_t second);
-
-  /// Objective change, O(1) between routes (O(n) within one route).
-  [[nodiscard]] Score delta() const;
-  [[nodiscard]] bool passes_filters() const;
-  [[nodiscard]] std::vector<RouteChange> changes() const;
-  [[nodiscard]] bool is_valid() const { return passes_filters() && changes_feasible(*state_, changes()); }
-  void apply(SearchState& state) const { apply_changes(state, changes()); }
-  [[nodiscard]] TouchedRoutes routes() const { return TouchedRoutes(ru_, rw_); }
-
- private:
-  const SearchState* state_;
-  std::size_t u_, w_, ru_, rw_, pu_, pw_;
 };
 
 }  // namespace routesolve::search

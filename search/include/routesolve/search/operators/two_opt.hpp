@@ -2,17 +2,12 @@
 // 2-opt inside one tour of a WorkingSolution: reverses tasks[i..j]. Priced in O(1) from the
 // tour's cumulative arc costs (TourCosts); valid when the reversed tour is feasible under the
 // segment model with every shipment's pickup still before its delivery.
-//
-// On a SearchState (problems beyond the segment model): TwoOpt reverses a segment of one route,
-// priced in O(1) from the route's forward and backward cost prefixes.
 
 #include <cstddef>
 #include <vector>
 
-#include "routesolve/search/search_state.hpp"
 #include "routesolve/search/working_solution.hpp"
 #include "routesolve/search/operators/operator.hpp"
-#include "routesolve/search/operators/route_change.hpp"
 #include "routesolve/search/operators/tour_costs.hpp"
 
 namespace routesolve::search {
@@ -37,24 +32,6 @@ class TourTwoOpt {
   const WorkingSolution* s_;
   std::size_t v_, i_, j_;
   Score delta_;
-};
-
-class TwoOpt {
- public:
-  /// Reverses tasks[first..last] (first < last) of vehicle v's route.
-  TwoOpt(const SearchState& state, std::size_t vehicle, std::size_t first, std::size_t last);
-
-  /// Objective change in O(1), from the route's forward and backward cost prefixes.
-  [[nodiscard]] Score delta() const;
-  [[nodiscard]] bool passes_filters() const;
-  [[nodiscard]] std::vector<RouteChange> changes() const;
-  [[nodiscard]] bool is_valid() const { return passes_filters() && changes_feasible(*state_, changes()); }
-  void apply(SearchState& state) const { apply_changes(state, changes()); }
-  [[nodiscard]] TouchedRoutes routes() const { return TouchedRoutes(v_); }
-
- private:
-  const SearchState* state_;
-  std::size_t v_, first_, last_;
 };
 
 }  // namespace routesolve::search
