@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -316,22 +317,50 @@ int run_validate(const std::string& input, const std::string& solution_file, con
       solution_format == "sol" || (solution_format == "auto" && sol.extension() == ".sol");
   Solution solution;
   ValidateOptions vo;
+  std::optional<io::CvrplibCost> claimed;
   if (is_sol) {
-    solution = io::parse_cvrplib_solution(io::read_text_file(sol), sol.string(), *problem);
-    vo.check_figures = false;  // .sol files carry routes only
+    const std::string text = io::read_text_file(sol);
+    solution = io::parse_cvrplib_solution(text, sol.string(), *problem);
+    claimed = io::cvrplib_solution_cost(text, sol.string());
+    vo.check_figures = false;  // .sol files carry routes only: their figures are recomputed below
   } else {
     solution = io::read_vroom_solution(sol, *problem);
   }
   const ValidationReport report = validate(*problem, solution, vo);
-  if (report.ok()) {
-    if (!o.quiet)
-      fmt::print("{}: valid: {} routes, {} unassigned, cost {:.3f}\n", solution_file,
-                 solution.routes.size(), solution.unassigned.size(),
-                 output_cost(*problem, solution.summary.cost));
-    return 0;
+  if (!report.ok()) {
+    fmt::print("{}: {} violation(s)\n{}", solution_file, report.violations.size(), report.to_text());
+    return 1;
   }
-  fmt::print("{}: {} violation(s)\n{}", solution_file, report.violations.size(), report.to_text());
-  return 1;
+  if (is_sol) {
+    // The routes' figures from the instance alone (core's schedule), checked whole by the
+    // validator, then the file's Cost line against them to the digits it gives.
+    auto scheduled = schedule_routes(*problem, solution);
+    if (const std::size_t* refused = std::get_if<std::size_t>(&scheduled)) {
+      fmt::print("{}: Route #{}: not a feasible route of vehicle {}\n", solution_file, *refused + 1,
+                 problem->vehicle(solution.routes[*refused].vehicle).id);
+      return 1;
+    }
+    solution = std::get<Solution>(std::move(scheduled));
+    const ValidationReport whole = validate(*problem, solution);
+    if (!whole.ok()) {
+      fmt::print("{}: {} violation(s)\n{}", solution_file, whole.violations.size(), whole.to_text());
+      return 1;
+    }
+    const double cost = output_cost(*problem, solution.summary.cost);
+    if (claimed) {
+      const double tolerance = 0.5 * std::pow(10.0, -claimed->decimals) + 0.5 / problem->cost_scale();
+      if (std::abs(claimed->value - cost) > tolerance) {
+        fmt::print("{}:{}: Cost: the file says {}, its routes cost {:.3f} (recomputed from the instance)\n",
+                   solution_file, claimed->line, claimed->value, cost);
+        return 1;
+      }
+    }
+  }
+  if (!o.quiet)
+    fmt::print("{}: valid: {} routes, {} unassigned, cost {:.3f}{}\n", solution_file, solution.routes.size(),
+               solution.unassigned.size(), output_cost(*problem, solution.summary.cost),
+               claimed ? ", as its Cost line says" : "");
+  return 0;
 }
 
 }  // namespace

@@ -151,4 +151,20 @@ Solution make_solution(const Problem& problem, std::vector<Route> routes, std::v
   return sol;
 }
 
+std::variant<Solution, std::size_t> schedule_routes(const Problem& problem, const Solution& routes_only) {
+  std::vector<Route> routes;
+  for (std::size_t k = 0; k < routes_only.routes.size(); ++k) {
+    const Route& route = routes_only.routes[k];
+    std::vector<std::size_t> tasks;
+    for (const Step& step : route.steps)
+      if (step.task != kNone && step.type != StepType::Start && step.type != StepType::End &&
+          step.type != StepType::Break)
+        tasks.push_back(step.task);
+    ScheduleResult scheduled = schedule_route(problem, route.vehicle, tasks);
+    if (!scheduled.feasible) return k;
+    routes.push_back(std::move(scheduled.route));
+  }
+  return make_solution(problem, std::move(routes), routes_only.unassigned);
+}
+
 }  // namespace routesolve

@@ -98,14 +98,22 @@ Solution parse_cvrplib_solution(std::string_view text, const std::string& source
   return solution;
 }
 
-std::optional<double> cvrplib_solution_cost(std::string_view text, const std::string& source) {
+std::optional<CvrplibCost> cvrplib_solution_cost(std::string_view text, const std::string& source) {
   TextReader in(text, source);
-  std::optional<double> cost;
+  std::optional<CvrplibCost> cost;
   while (in.next_nonblank_line()) {
     const std::string_view line = trim(in.line());
     if (line.starts_with("Cost") || line.starts_with("cost")) {
       if (cost) in.fail("Cost: given twice");
-      cost = read_sol_cost(in, line);
+      CvrplibCost c;
+      c.value = *read_sol_cost(in, line);
+      c.line = in.line_number();
+      // Digits after the point, as written (an exponent form counts as exact).
+      const std::string_view token = split_tokens(line)[1];
+      const std::size_t point = token.find('.');
+      if (token.find_first_of("eE") != std::string_view::npos) c.decimals = 15;
+      else if (point != std::string_view::npos) c.decimals = static_cast<int>(token.size() - point - 1);
+      cost = c;
     }
   }
   return cost;

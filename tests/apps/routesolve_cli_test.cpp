@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -229,7 +230,29 @@ TEST(Cli, BenchmarkFormatsEndToEnd) {
   // CVRPLIB .sol output validates through the tool as well.
   const auto sol = dir / "A-n32-k5.sol";
   ASSERT_EQ(run_tool("solve " + inputs[0] + " --quiet --output-format sol -o " + sol.string()).exit_code, 0);
-  EXPECT_EQ(run_tool("validate " + inputs[0] + " " + sol.string()).exit_code, 0);
+  const ToolRun valid = run_tool("validate " + inputs[0] + " " + sol.string());
+  EXPECT_EQ(valid.exit_code, 0) << valid.out;
+  EXPECT_NE(valid.out.find("as its Cost line says"), std::string::npos) << valid.out;
+  EXPECT_EQ(valid.out.find("cost 0.000"), std::string::npos) << "the cost is recomputed: " << valid.out;
+  // A Cost line the routes do not add up to is refused, with its line; without one the routes'
+  // cost is printed.
+  std::string text;
+  {
+    std::ifstream in(sol);
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const std::size_t cost_at = text.find("Cost ");
+  ASSERT_NE(cost_at, std::string::npos);
+  const std::size_t cost_line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + cost_at, '\n'));
+  write_file(dir / "wrong.sol", text.substr(0, cost_at) + "Cost 1\n");
+  const ToolRun wrong = run_tool("validate " + inputs[0] + " " + (dir / "wrong.sol").string());
+  EXPECT_EQ(wrong.exit_code, 1) << wrong.out;
+  EXPECT_NE(wrong.out.find("wrong.sol:" + std::to_string(cost_line) + ": Cost: the file says 1"), std::string::npos)
+      << wrong.out;
+  write_file(dir / "bare.sol", text.substr(0, cost_at));
+  const ToolRun bare = run_tool("validate " + inputs[0] + " " + (dir / "bare.sol").string());
+  EXPECT_EQ(bare.exit_code, 0) << bare.out;
+  EXPECT_EQ(bare.out.find("cost 0.000"), std::string::npos) << bare.out;
 }
 
 TEST(Cli, DeviceCheckWithoutADeviceSaysWhyAndExits3) {

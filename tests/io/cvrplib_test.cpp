@@ -92,7 +92,7 @@ TEST(Cvrplib, XSolutionsReproduceCostAndBks) {
     const auto claimed = io::cvrplib_solution_cost(sol_text, sol_file.string());
     ASSERT_TRUE(claimed.has_value());
     const double cost = recomputed_cost(*problem, solution);
-    EXPECT_EQ(cost, *claimed);
+    EXPECT_EQ(cost, claimed->value);
     ASSERT_EQ(bks.count(sol_file.stem().string()), 1u);
     EXPECT_EQ(cost, bks.at(sol_file.stem().string()));
 
@@ -290,7 +290,15 @@ TEST(Cvrplib, CorruptSolutionsNameFileAndLine) {
   const Solution ok = io::parse_cvrplib_solution("Route #1: 1 2\r\nCost 20\r\n", "t.sol", *problem);
   ASSERT_EQ(ok.routes.size(), 1u);
   EXPECT_EQ(recomputed_cost(*problem, ok), 20.0);
-  EXPECT_EQ(io::cvrplib_solution_cost("Route #1: 1 2\nCost 20\n", "t.sol"), std::optional<double>(20));
+  const auto claimed = io::cvrplib_solution_cost("Route #1: 1 2\nCost 20\n", "t.sol");
+  ASSERT_TRUE(claimed.has_value());
+  EXPECT_EQ(claimed->value, 20.0);
+  EXPECT_EQ(claimed->decimals, 0);
+  EXPECT_EQ(claimed->line, 2u);
+  const auto decimal = io::cvrplib_solution_cost("Route #1: 1 2\n\nCost 20.25\n", "t.sol");
+  ASSERT_TRUE(decimal.has_value());
+  EXPECT_EQ(decimal->decimals, 2);
+  EXPECT_EQ(decimal->line, 3u);
   auto parse = [&](std::string sol) { return [sol, &problem] { io::parse_cvrplib_solution(sol, "t.sol", *problem); }; };
   expect_invalid(parse("Route #1: 1 2\nRoute #2: 7\n"), {"t.sol:2:", "customer 7"});
   expect_invalid(parse("Route #1: 1 x\n"), {"t.sol:1:", "'x'"});

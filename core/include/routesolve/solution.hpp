@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "routesolve/problem.hpp"
@@ -153,5 +154,10 @@ ScheduleResult schedule_plan(const Problem& problem, const RoutePlan& plan);
 /// Empty routes are dropped. Throws Error(Internal) if a route is infeasible.
 Solution make_solution(const Problem& problem, std::vector<Route> routes,
                        std::vector<Unassigned> unassigned);
+
+/// The figures of a solution that carries routes only (a CVRPLIB .sol): each route's tasks
+/// scheduled in their order by schedule_route and assembled by make_solution, the unassigned
+/// kept. When schedule_route refuses a route, the index of the first such route instead.
+std::variant<Solution, std::size_t> schedule_routes(const Problem& problem, const Solution& routes_only);
 
 }  // namespace routesolve

@@ -23,8 +23,16 @@ ProblemSpec parse_cvrplib(std::string_view text, const std::string& source);
 /// The numbers are 0-based node indices (job id - 1), as the X instances' Cost lines confirm.
 Solution parse_cvrplib_solution(std::string_view text, const std::string& source, const Problem& problem);
 
-/// The "Cost N" figure of a CVRPLIB .sol, in output units; nullopt when the file has none.
-std::optional<double> cvrplib_solution_cost(std::string_view text, const std::string& source);
+/// The "Cost N" line of a CVRPLIB .sol: its figure in output units, the digits after the decimal
+/// point it was written with, and its line number.
+struct CvrplibCost {
+  double value = 0.0;
+  int decimals = 0;
+  std::size_t line = 0;
+};
+
+/// The Cost line of a CVRPLIB .sol; nullopt when the file has none.
+std::optional<CvrplibCost> cvrplib_solution_cost(std::string_view text, const std::string& source);
 
 /// Writes a solution in CVRPLIB .sol format.
 std::string cvrplib_solution_to_string(const Problem& problem, const Solution& solution);
