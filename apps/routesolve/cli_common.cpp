@@ -146,8 +146,7 @@ SolveOptions make_solve_options(const RunOptions& o) {
   options.device.indices = o.devices;
   // Under mpirun each rank takes its node's devices in turn unless one was named.
   if (distributed::distributed() && o.device == 0 && o.devices.empty()) options.device.index = distributed::local_device();
-  options.objective =
-      o.objective == "vehicles-then-cost" ? Objective::VehiclesThenCost : Objective::Cost;
+  options.objective = parse_objective(o.objective);
   options.stop = &g_stop;
   return options;
 }

@@ -36,9 +36,7 @@ SolveOptions solve_options(const EmbedOptions& o) {
   s.seed = o.seed;
   s.threads = o.threads == 0 ? 1 : o.threads;
   s.chains = o.chains;
-  if (o.objective == "cost") s.objective = Objective::Cost;
-  else if (o.objective == "vehicles-then-cost") s.objective = Objective::VehiclesThenCost;
-  else throw invalid_input("objective", "expected \"cost\" or \"vehicles-then-cost\", got \"" + o.objective + "\"");
+  s.objective = parse_objective(o.objective);
   return s;
 }
 

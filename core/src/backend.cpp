@@ -27,6 +27,12 @@ BackendKind parse_backend(std::string_view text) {
                                        "' (expected cpu, cuda, cuda-host or auto)");
 }
 
+Objective parse_objective(std::string_view text) {
+  if (text == "cost") return Objective::Cost;
+  if (text == "vehicles-then-cost") return Objective::VehiclesThenCost;
+  throw invalid_input("objective", "expected \"cost\" or \"vehicles-then-cost\", got \"" + std::string(text) + "\"");
+}
+
 std::string_view to_string(TransferMode mode) noexcept {
   return mode == TransferMode::Naive ? "naive" : "pinned";
 }

@@ -25,6 +25,9 @@ enum class BackendKind { Cpu, Cuda, Auto, CudaHost };
 std::string_view to_string(BackendKind kind) noexcept;
 /// Parses "cpu" | "cuda" | "cuda-host" | "auto"; throws invalid_input otherwise.
 BackendKind parse_backend(std::string_view text);
+/// Parses "cost" | "vehicles-then-cost", the objective's name in every entry point; throws
+/// invalid_input (field "objective") otherwise.
+Objective parse_objective(std::string_view text);
 
 
 /// Progress report sent by a solver from time to time.
