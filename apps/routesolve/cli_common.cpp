@@ -306,11 +306,7 @@ io::LegLines leg_lines(const Outcome& out, io::OutputFormat format) {
   io::LegLines lines;
   const bool drawn = format == io::OutputFormat::GeoJson || (format == io::OutputFormat::Json && out.geometry);
   if (!drawn || !out.matrices) return lines;
-  const network::MatrixFill& fill = out.matrices->fill;
-  for (const auto& leg : io::solution_legs(out.solution))
-    if (!lines.contains(leg))
-      lines.emplace(leg, out.matrices->provider->leg(fill.matrices, fill.points, leg.first, leg.second));
-  return lines;
+  return io::road_legs(out.solution, *out.matrices->provider, out.matrices->fill);
 }
 
 void write_output(const Outcome& out, const fs::path& file, io::OutputFormat format) {

@@ -86,6 +86,8 @@ ProblemSpec ProblemParser::parse(const Json& root) {
       if (!g->is_boolean()) r_.fail("options.g", fmt::format("expected true or false, got {}", describe(*g)));
       spec.geometry = g->get<bool>();
     }
+    for (const char* key : {"l", "time_limit"})
+      if (const Json* l = r_.member(*options, key)) spec.time_limit_s = r_.non_negative_number(*l, std::string("options.") + key);
     // An extension: the balance objective's weight (see ProblemSpec::balance).
     if (const Json* b = r_.member(*options, "balance")) {
       const double w = r_.non_negative_number(*b, "options.balance");

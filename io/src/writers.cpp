@@ -169,6 +169,13 @@ std::vector<std::pair<std::size_t, std::size_t>> solution_legs(const Solution& s
   return legs;
 }
 
+LegLines road_legs(const Solution& solution, const network::MatrixProvider& provider, const network::MatrixFill& fill) {
+  LegLines lines;
+  for (const auto& leg : solution_legs(solution))
+    if (!lines.contains(leg)) lines.emplace(leg, provider.leg(fill.matrices, fill.points, leg.first, leg.second));
+  return lines;
+}
+
 void write_geojson(std::ostream& out, const Problem& problem, const Solution& solution, const LegLines& legs) {
   require_coordinates(problem, "GeoJSON");
   const UnitScale& scale = problem.spec().scale;

@@ -88,6 +88,18 @@ TEST(Polyline, BadOptionsNameTheField) {
   EXPECT_THAT(error("[1]"), HasSubstr("fleet.json: options: expected"));
   EXPECT_THAT(error(R"({"g": 1})"), HasSubstr("fleet.json: options.g: expected true or false, got"));
   EXPECT_THAT(error(R"({"g": "yes"})"), HasSubstr("options.g"));
+  EXPECT_THAT(error(R"({"l": -1})"), HasSubstr("fleet.json: options.l: expected a non-negative number"));
+  EXPECT_THAT(error(R"({"time_limit": "soon"})"), HasSubstr("fleet.json: options.time_limit:"));
+}
+
+TEST(Polyline, TheRequestsOptionsAreReadWithTheProblem) {
+  const std::string base = R"({"vehicles": [{"id": 1, "start_index": 0}], "matrix": [[0]])";
+  EXPECT_FALSE(parse_vroom_problem(base + "}", "fleet.json").geometry);
+  EXPECT_EQ(parse_vroom_problem(base + "}", "fleet.json").time_limit_s, 0.0);
+  const ProblemSpec spec = parse_vroom_problem(base + R"(, "options": {"g": true, "l": 2.5}})", "fleet.json");
+  EXPECT_TRUE(spec.geometry);
+  EXPECT_EQ(spec.time_limit_s, 2.5);
+  EXPECT_EQ(parse_vroom_problem(base + R"(, "options": {"time_limit": 4}})", "fleet.json").time_limit_s, 4.0);
 }
 
 }  // namespace

@@ -156,6 +156,9 @@ struct ProblemSpec {
   UnitScale scale;
   bool planar_coordinates = false;  ///< coordinates are x/y on a plane (benchmarks), not WGS84
   bool geometry = false;  ///< VROOM `"options": {"g": true}`: write each route's geometry
+  /// VROOM `"options": {"l": seconds}` (or `"time_limit"`): the request's time limit, which the
+  /// service applies under its own cap; 0: none given.
+  double time_limit_s = 0.0;
   /// Re-optimisation input (an extension; see routesolve/reoptimise.hpp): tasks already served.
   std::vector<TaskRef> done;
   /// Balance (an extension, `"options": {"balance": W}`): the objective adds W output cost units

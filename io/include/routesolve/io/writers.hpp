@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "routesolve/network/matrix_provider.hpp"
 #include "routesolve/problem.hpp"
 #include "routesolve/solution.hpp"
 
@@ -23,6 +24,10 @@ using LegLines = std::map<std::pair<std::size_t, std::size_t>, std::vector<Coord
 /// The (from, to) location pairs of consecutive located steps of every route: the legs a map of
 /// the solution draws.
 std::vector<std::pair<std::size_t, std::size_t>> solution_legs(const Solution& solution);
+
+/// The road path of every leg of the solution, asked once per leg of the provider that filled
+/// the matrices (`fill`): what the GeoJSON map and the JSON `geometry` draw.
+LegLines road_legs(const Solution& solution, const network::MatrixProvider& provider, const network::MatrixFill& fill);
 
 /// "json" | "csv" | "geojson" | "svg" | "sol"; throws invalid_input otherwise.
 OutputFormat parse_output_format(std::string_view text);
