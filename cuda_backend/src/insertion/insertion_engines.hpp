@@ -21,6 +21,11 @@ class BatchedEngine : public search::InsertionEngine {
 /// The host twin, requests spread over up to `threads` OpenMP threads.
 std::unique_ptr<BatchedEngine> make_host_engine(unsigned threads);
 
+/// The host twin of the device engine's data path: the tours mirrored in a host tour store
+/// (tour_store.hpp) of at least `min_store` bytes, moved there by the kernels' record body and
+/// priced from there, one request after the other. What CI runs of the store's bookkeeping.
+std::unique_ptr<BatchedEngine> make_mirrored_host_engine(std::size_t min_store);
+
 /// The device engine on options.index (options.transfer: Batched = one pinned copy each way
 /// per call; Naive = one pageable copy per array). Error(Device) without a usable device (or in
 /// a CPU-only build).
