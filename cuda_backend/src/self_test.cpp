@@ -160,7 +160,7 @@ void check_route_eval(SelfTestDevice& device, const Problem& problem, Rng& rng) 
     plans.push_back(std::move(plan));
   }
   const RouteBatch batch = make_route_batch(problem, plans);
-  same(evaluate_routes_host(batch), device.evaluate_routes(batch), "route evaluation");
+  same(evaluate_routes_host(batch), device.evaluate_routes(batch, TransferMode::Pinned), "route evaluation");
 }
 
 bool same_move(const batched::Move& a, const batched::Move& b) {
@@ -255,7 +255,7 @@ void check_insertion(SelfTestDevice& device, const Problem& problem, Rng& rng) {
   const std::vector<search::InsertionRequest>& requests = in.requests;
   std::vector<search::InsertionChoice> expected(requests.size()), found(requests.size());
   insertion::make_host_engine(1)->price(requests, expected);
-  device.insertion_engine()->price(requests, found);
+  device.insertion_engine(TransferMode::Pinned)->price(requests, found);
   for (std::size_t r = 0; r < requests.size(); ++r)
     if (!(expected[r] == found[r]))
       throw Differs{"insertion pricing: request " + std::to_string(r) + " (task " + std::to_string(requests[r].task) +
@@ -276,14 +276,14 @@ class CudaSelfTestDevice final : public SelfTestDevice {
     PhastMatrixEngine engine(graph, ch, options);
     return engine.compute(sources, targets);
   }
-  std::vector<RouteTotals> evaluate_routes(const RouteBatch& batch) override {
-    return evaluate_routes_device(batch, DeviceEvalOptions{.transfer = TransferMode::Pinned, .device = index_});
+  std::vector<RouteTotals> evaluate_routes(const RouteBatch& batch, TransferMode transfer) override {
+    return evaluate_routes_device(batch, DeviceEvalOptions{.transfer = transfer, .device = index_});
   }
   std::unique_ptr<batched::MoveEngine> move_engine() override {
     return batched::make_device_engine(TransferMode::Pinned, index_);
   }
-  std::unique_ptr<search::InsertionEngine> insertion_engine() override {
-    return insertion::make_device_engine(DeviceOptions{index_, TransferMode::Pinned, {}});
+  std::unique_ptr<insertion::BatchedEngine> insertion_engine(TransferMode transfer) override {
+    return insertion::make_device_engine(DeviceOptions{index_, transfer, {}});
   }
   double copy_seconds(std::size_t bytes) override { return detail::time_pinned_copy(index_, bytes); }
 
@@ -322,7 +322,7 @@ DeviceRates measure_rates(SelfTestDevice& device, int repetitions, unsigned long
     many.insert(many.end(), in.requests.begin(), in.requests.end());
     many_rows += in.rows;
   }
-  const auto engine = device.insertion_engine();
+  const auto engine = device.insertion_engine(TransferMode::Pinned);
   std::vector<search::InsertionChoice> out(many.size());
   const auto fastest = [&](const std::vector<search::InsertionRequest>& requests) {
     double best = 0.0;

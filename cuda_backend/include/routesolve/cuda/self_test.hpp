@@ -8,7 +8,9 @@
 // or an allocation failure makes the device unusable for the rest of the process.
 //
 // The device side is an interface (SelfTestDevice) so that the comparison runs without a GPU
-// too: tests inject a device backed by the host twin, faulty on purpose or not.
+// too: tests inject a device backed by the host twin, faulty on purpose or not. A cuda solve
+// opens its device through the same interface (open_device), so that it runs the engines the
+// self-test checked, and tests inject faults into whole solves the same way.
 
 #include <cstddef>
 #include <functional>
@@ -24,6 +26,9 @@ namespace routesolve::cuda {
 
 namespace batched {
 class MoveEngine;
+}
+namespace insertion {
+class BatchedEngine;
 }
 }  // namespace routesolve::cuda
 namespace routesolve::search {
@@ -52,12 +57,12 @@ class SelfTestDevice {
   /// PHAST seed, sweeps and gather: durations and distances, sources x targets.
   virtual NodeMatrices phast(const RoadGraph& graph, const ContractionHierarchy& ch, const std::vector<NodeId>& sources,
                              const std::vector<NodeId>& targets) = 0;
-  /// The batched route evaluation.
-  virtual std::vector<RouteTotals> evaluate_routes(const RouteBatch& batch) = 0;
+  /// The batched route evaluation, its data moved as `transfer` says.
+  virtual std::vector<RouteTotals> evaluate_routes(const RouteBatch& batch, TransferMode transfer) = 0;
   /// The batched descent's move engine on the device.
   virtual std::unique_ptr<batched::MoveEngine> move_engine() = 0;
-  /// The search driver's batched insertion engine on the device.
-  virtual std::unique_ptr<search::InsertionEngine> insertion_engine() = 0;
+  /// The search driver's batched insertion engine on the device, its data moved as `transfer` says.
+  virtual std::unique_ptr<insertion::BatchedEngine> insertion_engine(TransferMode transfer) = 0;
   /// Seconds of one host-to-device copy of `bytes` from pinned memory, copy completed.
   virtual double copy_seconds(std::size_t bytes) = 0;
 };
@@ -102,6 +107,13 @@ using SelfTestDeviceFactory = std::function<std::unique_ptr<SelfTestDevice>(int 
 /// Replaces the factory (an empty one restores the real devices) and forgets every verdict.
 /// For tests, which inject a device backed by the host twin.
 void set_self_test_device_factory(SelfTestDeviceFactory factory);
+
+/// Device `index` as this process opens it: the real CUDA device, or the device a test injected
+/// (set_self_test_device_factory). Error(Device) naming the reason when it cannot be opened.
+std::unique_ptr<SelfTestDevice> open_device(int index);
+
+/// True while a test's factory replaces the real devices.
+bool devices_replaced();
 
 /// Self-test runs of this process so far (each device index once).
 std::size_t self_test_runs();
