@@ -67,7 +67,7 @@ class CudaBackend final : public Backend {
     const std::unique_ptr<SelfTestDevice> device = open_device(options.device.index);
     Solution solution;
     {
-      insertion::CheckedEngine engine(device->insertion_engine(options.device.transfer), std::max(1u, options.threads),
+      insertion::CheckedEngine engine(device->insertion_engine(options.device.transfer, 0), std::max(1u, options.threads),
                                       64, contain ? insertion::OnDeviceFault::ContinueOnHost
                                                   : insertion::OnDeviceFault::Fail);
       solution = insertion::solve_checked(problem, options, engine,

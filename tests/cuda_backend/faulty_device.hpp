@@ -57,9 +57,10 @@ struct Faults {
   bool route = false;        ///< one route's distance off by one
   bool delta = false;        ///< one priced move's delta off by one (evaluate)
   bool gain = false;         ///< one round's reported gain off by one (round)
-  bool no_memory = false;    ///< the move engine cannot be allocated
+  bool no_memory = false;    ///< the move and insertion engines cannot be allocated
   bool insertion = false;    ///< one insertion choice's delta off by one
   bool missed = false;       ///< one found insertion reported as not found
+  std::uint64_t flip_after = 0;   ///< the two above from this call of an insertion engine on
   Throw in_search = Throw::None;  ///< thrown by the insertion engine's throw_at-th call once armed
   std::uint64_t throw_at = 0;     ///< 0: the first call once armed (the model's upload)
   Throw in_check = Throw::None;   ///< thrown by the route evaluation once armed
@@ -157,7 +158,7 @@ class TwinDevice final : public cuda::SelfTestDevice {
   }
   [[nodiscard]] std::string name() const override { return "host twin double"; }
   NodeMatrices phast(const RoadGraph& graph, const ContractionHierarchy& ch, const std::vector<NodeId>& sources,
-                     const std::vector<NodeId>& targets) override {
+                     const std::vector<NodeId>& targets, TransferMode) override {
     cuda::PhastOptions options;
     options.threads = 1;
     options.tile_width = 8;  // another tiling than the self-test's reference: same results
@@ -179,8 +180,9 @@ class TwinDevice final : public cuda::SelfTestDevice {
     if (faults_.no_memory) throw Error(ErrorCode::OutOfMemory, "cudaMallocAsync: out of memory (test double)");
     return std::make_unique<FaultyEngine>(faults_);
   }
-  std::unique_ptr<cuda::insertion::BatchedEngine> insertion_engine(TransferMode) override {
-    return std::make_unique<FaultyInsertion>(faults_, 0, use_);
+  std::unique_ptr<cuda::insertion::BatchedEngine> insertion_engine(TransferMode, std::size_t) override {
+    if (faults_.no_memory) throw Error(ErrorCode::OutOfMemory, "cudaMallocAsync: out of memory (test double)");
+    return std::make_unique<FaultyInsertion>(faults_, faults_.flip_after, use_);
   }
   /// A host memcpy stands in for the pinned copy.
   double copy_seconds(std::size_t bytes) override {

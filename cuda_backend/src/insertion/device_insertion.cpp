@@ -59,8 +59,9 @@ int checked_device(int device) {
 
 class DeviceEngine final : public BatchedEngine {
  public:
-  explicit DeviceEngine(const DeviceOptions& options)
-      : transfer_(options.transfer),
+  DeviceEngine(const DeviceOptions& options, std::size_t min_store)
+      : tours_(min_store != 0 ? min_store : kMinStore),
+        transfer_(options.transfer),
         device_(checked_device(options.index)),
         guard_(device_),
         stream_(transfer_ == TransferMode::Naive ? Stream::legacy() : Stream()) {}
@@ -297,6 +298,7 @@ class DeviceEngine final : public BatchedEngine {
                 request_rows = 0, moves = 0, records = 0, up = 0, delta = 0, j = 0, best = 0;
   };
 
+  TourStore tours_;
   TransferMode transfer_;
   int device_;
   DeviceGuard guard_;  // streams, events and buffers below are created on device_
@@ -310,7 +312,6 @@ class DeviceEngine final : public BatchedEngine {
   const RouteSegment* task_segments_ = nullptr;
   std::vector<TravelView> travel_;
   std::vector<SegmentLimits> limits_;
-  TourStore tours_{kMinStore};
   const TourStore::Plan* plan_ = nullptr;
   HostBatch batch_;
   std::vector<BestRow> best_host_;
@@ -321,8 +322,8 @@ class DeviceEngine final : public BatchedEngine {
 
 }  // namespace
 
-std::unique_ptr<BatchedEngine> make_device_engine(const DeviceOptions& options) {
-  return std::make_unique<DeviceEngine>(options);
+std::unique_ptr<BatchedEngine> make_device_engine(const DeviceOptions& options, std::size_t min_store) {
+  return std::make_unique<DeviceEngine>(options, min_store);
 }
 
 }  // namespace routesolve::cuda::insertion

@@ -27,9 +27,9 @@ std::unique_ptr<BatchedEngine> make_host_engine(unsigned threads);
 std::unique_ptr<BatchedEngine> make_mirrored_host_engine(std::size_t min_store);
 
 /// The device engine on options.index (options.transfer: Batched = one pinned copy each way
-/// per call; Naive = one pageable copy per array). Error(Device) without a usable device (or in
-/// a CPU-only build).
-std::unique_ptr<BatchedEngine> make_device_engine(const DeviceOptions& options);
+/// per call; Naive = one pageable copy per array), its tour store at least `min_store` bytes
+/// once allocated (0: 64 MiB). Error(Device) without a usable device (or in a CPU-only build).
+std::unique_ptr<BatchedEngine> make_device_engine(const DeviceOptions& options, std::size_t min_store = 0);
 
 /// What a checked engine does when its device engine throws (a launch error, an illegal
 /// address, an allocation that failed: Error Device or OutOfMemory).
