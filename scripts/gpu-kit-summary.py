@@ -65,7 +65,9 @@ def figures_of(step, res):
         return bench_figures(d / "bench.json") if (d / "bench.json").exists() else ({}, False)
     if step == "migration":
         rows = list(csv.DictReader(open(d / "migration.csv"))) if (d / "migration.csv").exists() else []
-        return {"rows": len(rows)}, bool(rows)
+        # On a device the cuda rows must be measured, both transfer modes.
+        measured = sorted({r.get("transfer", "") for r in rows if r.get("backend") == "cuda" and r.get("status") == "ok"})
+        return {"rows": len(rows), "cuda_transfers_measured": measured}, len(measured) == 2
     if step == "memcheck":
         log = (d / "log.txt").read_text() if (d / "log.txt").exists() else ""
         summaries = [l.strip() for l in log.splitlines() if "ERROR SUMMARY" in l]
