@@ -31,4 +31,15 @@ done
 for t in $(cat "$scratch/gpu-kit/tests.txt") bench_matrix_backends bench_moves bench_insertion; do
   [ -x "$scratch/gpu-kit/bin/$t" ] || fail "the kit lacks bin/$t"
 done
+# The preflight stops a kit that lost a dataset or a library, naming it, before asking for a device.
+rm "$scratch/gpu-kit/datasets/cvrp/x/X-n979-k58.vrp" "$scratch/gpu-kit/lib/libfmt.so.9"
+bad=$(OUT="$scratch/out" "$scratch/gpu-kit/run" --check 2>&1)
+rc=$?
+[ "$rc" -eq 1 ] || fail "a broken kit: expected exit 1, got $rc: $bad"
+grep -q "dataset missing from the kit: cvrp/x/X-n979-k58.vrp" <<<"$bad" || fail "the missing dataset is not named: $bad"
+# Not found on the device machine; here the system's copy is found, outside the kit.
+grep -q "libfmt.so.9 => not found\|a library from outside the kit: libfmt.so.9" <<<"$bad" ||
+  fail "the missing library is not named: $bad"
+! grep -q "no CUDA device" <<<"$bad" || fail "a broken kit asked for a device: $bad"
+[ -f "$scratch/out/summary.json" ] && [ -f "$scratch/out/results.tar.gz" ] || fail "no summary of the failed preflight"
 echo "ok: $(grep '^gpu-kit: .* MiB' <<<"$out")"
