@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -33,6 +34,16 @@
 #include "routesolve/search/working_solution.hpp"
 
 namespace {
+/// $ROUTESOLVE_BENCH_DATASETS (benchmarks/run-all, the device kit's run), else
+/// $ROUTESOLVE_DATASETS, else the build's datasets folder.
+std::filesystem::path bench_datasets() {
+  for (const char* name : {"ROUTESOLVE_BENCH_DATASETS", "ROUTESOLVE_DATASETS"})
+    if (const char* env = std::getenv(name); env != nullptr && *env != '\0') return env;
+  return ROUTESOLVE_BENCH_DATASETS;
+}
+}  // namespace
+
+namespace {
 
 using namespace routesolve;
 
@@ -45,7 +56,7 @@ struct Fixture {
 };
 
 std::filesystem::path instance_file(const std::string& name) {
-  return std::filesystem::path(ROUTESOLVE_BENCH_DATASETS) / "cvrp" / "x" / (name + ".vrp");
+  return bench_datasets() / "cvrp" / "x" / (name + ".vrp");
 }
 
 Fixture& fixture(const std::string& name) {

@@ -186,9 +186,10 @@ ProblemPtr load_problem(const fs::path& input, const RunOptions& o, LoadExtras* 
     if (!o.network.empty()) check_matrix_memory(distinct_locations(spec), matrices_at_peak(spec), spec.source);
     auto source = std::make_shared<MatrixSource>();
     source->provider = dispatch::make_matrix_provider(m);
+    network::fill_matrices(spec, *source->provider, &source->fill);
+    // After the matrices: a device that faulted during them is named too.
     if (!o.network.empty() && m.backend == BackendKind::Auto)
       if (const std::string why = dispatch::auto_fallback(o.device); !why.empty()) warn_once("matrices: " + why);
-    network::fill_matrices(spec, *source->provider, &source->fill);
     if (!o.quiet && o.network.empty())
       fmt::print(stderr,
                  "note: {}: no travel matrices given; using great-circle distances at 50 km/h "

@@ -68,6 +68,7 @@ int run_matrix_distributed(const MatrixArgs& a) {
     snaps = router.snapper().snap(points.coords, a.max_snap);
   }
   dispatch::MatrixOptions options;
+  options.backend = parse_backend(a.backend);  // auto goes on on the host after a device fault
   options.device = {.index = device, .transfer = parse_transfer_mode(a.transfer), .indices = {}};
   options.threads = a.threads;
   auto profile = std::make_shared<dispatch::EngineProfile>();
@@ -148,6 +149,7 @@ int run_matrix(const MatrixArgs& a) {
   if (points.ids.empty()) throw invalid_input(a.points, "no points");
 
   dispatch::MatrixOptions options;
+  options.backend = parse_backend(a.backend);  // auto goes on on the host after a device fault
   options.device = {.index = a.device, .transfer = parse_transfer_mode(a.transfer), .indices = {}};
   options.threads = a.threads;
   auto profile = std::make_shared<dispatch::EngineProfile>();

@@ -12,6 +12,12 @@
 // Memory: the problem's matrices are the one host copy (pinned for the solve, host_pin.hpp);
 // the engine holds the one device copy during the search and is gone before the route check
 // uploads its own.
+//
+// Faults: the device is opened through the process's device factory (self_test.hpp: the real
+// device, or a test's double). A device exception during the search (launch error, illegal
+// address, allocation failure) under options.backend == Auto sends the rest of the search to
+// the host twin from where it is (the solution says why); under an explicit cuda it is
+// Error(Device). The same holds for the route check after the search.
 
 #include "routesolve/cuda/cuda_backend.hpp"
 
@@ -27,6 +33,7 @@
 #include "routesolve/error.hpp"
 #include "host_pin.hpp"
 #include "insertion/batched_solve.hpp"
+#include "insertion/insertion_engines.hpp"
 #include "routesolve/cuda/self_test.hpp"
 
 namespace routesolve::cuda {
@@ -56,28 +63,40 @@ class CudaBackend final : public Backend {
     int multiprocessors = 1;
     for (const DeviceInfo& d : devices())
       if (d.index == options.device.index) multiprocessors = d.multiprocessors;
+    const bool contain = options.backend == BackendKind::Auto;
+    const std::unique_ptr<SelfTestDevice> device = open_device(options.device.index);
     Solution solution;
     {
-      insertion::CheckedEngine engine(insertion::make_device_engine(options.device), std::max(1u, options.threads));
+      insertion::CheckedEngine engine(device->insertion_engine(options.device.transfer, 0), std::max(1u, options.threads),
+                                      64, contain ? insertion::OnDeviceFault::ContinueOnHost
+                                                  : insertion::OnDeviceFault::Fail);
       solution = insertion::solve_checked(problem, options, engine,
                                           insertion::device_chains(problem, options, multiprocessors));
     }
-    const bool on_device = solution.fallback.empty();
+    bool on_device = solution.fallback.empty();
     const auto t0 = std::chrono::steady_clock::now();
 
     const RouteBatch batch = make_route_batch(problem, solution.routes);
     const std::vector<RouteTotals> host = evaluate_routes_host(batch);
-    std::vector<RouteTotals> device;
+    std::vector<RouteTotals> totals;
     if (on_device) {  // a device that failed once is not asked again
-      DeviceRouteEvaluator evaluator(DeviceEvalOptions{.transfer = options.device.transfer, .device = options.device.index});
-      device = evaluator.evaluate(batch);
+      try {
+        totals = device->evaluate_routes(batch, options.device.transfer);
+      } catch (const Error& e) {
+        if (e.code() != ErrorCode::Device && e.code() != ErrorCode::OutOfMemory) throw;
+        const std::string what = "the route check on cuda device " + std::to_string(options.device.index) +
+                                 " failed (" + e.what() + ")";
+        if (!contain) throw Error(ErrorCode::Device, what);
+        solution.fallback = what + "; the routes were checked on the host twin";
+        on_device = false;
+      }
     }
     for (std::size_t r = 0; r < solution.routes.size(); ++r) {
       const Route& route = solution.routes[r];
       const RouteTotals reported{route.duration, route.distance,
                                  route.cost - problem.fixed_cost(route.vehicle)};
-      if (on_device && device[r] != host[r])
-        mismatch(r, "device evaluation differs from the host twin", host[r], device[r]);
+      if (on_device && totals[r] != host[r])
+        mismatch(r, "device evaluation differs from the host twin", host[r], totals[r]);
       if (host[r] != reported)
         mismatch(r, "batched evaluation differs from the route's figures", reported, host[r]);
     }
@@ -91,7 +110,7 @@ class CudaBackend final : public Backend {
 }  // namespace
 
 std::unique_ptr<Backend> make_cuda_backend() {
-  if (!device_available())
+  if (!device_available() && !devices_replaced())
     throw Error(ErrorCode::Device, "CUDA backend requested but " + device_unavailable_reason());
   return std::make_unique<CudaBackend>();
 }

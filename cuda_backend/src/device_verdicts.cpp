@@ -93,6 +93,22 @@ void set_self_test_device_factory(SelfTestDeviceFactory factory) {
   r.runs = 0;
 }
 
+std::unique_ptr<SelfTestDevice> open_device(int index) {
+  Registry& r = registry();
+  SelfTestDeviceFactory factory;
+  {
+    const std::lock_guard lock(r.mutex);
+    factory = r.factory ? r.factory : SelfTestDeviceFactory(make_cuda_self_test_device);
+  }
+  return factory(index);
+}
+
+bool devices_replaced() {
+  Registry& r = registry();
+  const std::lock_guard lock(r.mutex);
+  return static_cast<bool>(r.factory);
+}
+
 std::size_t self_test_runs() {
   Registry& r = registry();
   const std::lock_guard lock(r.mutex);

@@ -67,9 +67,9 @@ std::vector<NodeId> random_nodes(std::size_t count, std::size_t n, Rng& rng) {
   return out;
 }
 
-/// A small problem with time windows, capacities and asymmetric travel.
-ProblemPtr random_problem(std::size_t jobs, Rng& rng) {
-  const std::size_t locations = jobs + 1;
+/// A small problem with time windows, capacities, asymmetric travel and `shipments` shipments.
+ProblemPtr random_problem(std::size_t jobs, Rng& rng, std::size_t shipments = 0) {
+  const std::size_t locations = jobs + 1 + 2 * shipments;
   std::vector<std::pair<std::int64_t, std::int64_t>> xy(locations);
   for (auto& p : xy) p = {draw(rng, 0, 100), draw(rng, 0, 100)};
   Matrix dur(locations), dist(locations);
@@ -91,6 +91,20 @@ ProblemPtr random_problem(std::size_t jobs, Rng& rng) {
       job.time_windows = {TimeWindow{a, a + draw(rng, 400, 3000)}};
     }
     spec.jobs.push_back(job);
+  }
+  for (std::size_t s = 0; s < shipments; ++s) {
+    ShipmentSpec sh;
+    sh.pickup.id = 1000 + s;
+    sh.pickup.location.index = 1 + jobs + 2 * s;
+    sh.delivery.id = 2000 + s;
+    sh.delivery.location.index = 2 + jobs + 2 * s;
+    sh.amount = Amount{static_cast<std::int64_t>(draw(rng, 1, 9))};
+    sh.pickup.service = draw(rng, 0, 20);
+    if (draw(rng, 0, 1) == 0) {
+      const std::int64_t a = draw(rng, 1000, 5000);
+      sh.delivery.time_windows = {TimeWindow{a, a + draw(rng, 600, 3000)}};
+    }
+    spec.shipments.push_back(sh);
   }
   for (std::size_t v = 0; v < 4; ++v) {
     VehicleSpec veh;
@@ -133,21 +147,30 @@ void same(const std::vector<T>& host, const std::vector<T>& device, const std::s
     if (!(host[i] == device[i])) throw Differs{what + ": result " + std::to_string(i) + " differs from the host twin"};
 }
 
+/// "pinned" or "naive", for the reasons.
+std::string mode_name(TransferMode mode) { return std::string(to_string(mode)); }
+
+constexpr TransferMode kModes[] = {TransferMode::Pinned, TransferMode::Naive};
+
 void check_phast(SelfTestDevice& device, Rng& rng) {
   const std::size_t n = 48;
   const RoadGraph graph = random_graph(n, rng);
   const ContractionHierarchy ch = build_contraction_hierarchy(graph);
-  const std::vector<NodeId> sources = random_nodes(9, n, rng), targets = random_nodes(13, n, rng);
+  // 70 sources: three tiles of 32, so that the next tile's copy overlaps the sweeps of this one.
+  const std::vector<NodeId> sources = random_nodes(70, n, rng), targets = random_nodes(13, n, rng);
   PhastOptions host_options;
   host_options.threads = 1;
   PhastMatrixEngine host(graph, ch, host_options);
   const NodeMatrices expected = host.compute(sources, targets);
-  const NodeMatrices found = device.phast(graph, ch, sources, targets);
-  if (found.rows != expected.rows || found.cols != expected.cols)
-    throw Differs{"PHAST matrices: shape " + std::to_string(found.rows) + "x" + std::to_string(found.cols) +
-                  ", expected " + std::to_string(expected.rows) + "x" + std::to_string(expected.cols)};
-  same(expected.durations, found.durations, "PHAST durations");
-  same(expected.distances, found.distances, "PHAST distances");
+  for (const TransferMode mode : kModes) {
+    const NodeMatrices found = device.phast(graph, ch, sources, targets, mode);
+    const std::string at = " (" + mode_name(mode) + " transfers)";
+    if (found.rows != expected.rows || found.cols != expected.cols)
+      throw Differs{"PHAST matrices" + at + ": shape " + std::to_string(found.rows) + "x" + std::to_string(found.cols) +
+                    ", expected " + std::to_string(expected.rows) + "x" + std::to_string(expected.cols)};
+    same(expected.durations, found.durations, "PHAST durations" + at);
+    same(expected.distances, found.distances, "PHAST distances" + at);
+  }
 }
 
 void check_route_eval(SelfTestDevice& device, const Problem& problem, Rng& rng) {
@@ -155,12 +178,15 @@ void check_route_eval(SelfTestDevice& device, const Problem& problem, Rng& rng) 
   for (std::size_t r = 0; r < 24; ++r) {
     RoutePlan plan;
     plan.vehicle = rng() % problem.vehicles().size();
-    const std::size_t visits = rng() % 9;  // empty routes too
+    // Empty routes, short ones, and every fourth longer than a warp (the block's warp sums).
+    const std::size_t visits = r % 4 == 3 ? 33 + rng() % 60 : rng() % 9;
     for (std::size_t i = 0; i < visits; ++i) plan.visits.push_back({false, rng() % problem.tasks().size()});
     plans.push_back(std::move(plan));
   }
   const RouteBatch batch = make_route_batch(problem, plans);
-  same(evaluate_routes_host(batch), device.evaluate_routes(batch), "route evaluation");
+  const std::vector<RouteTotals> expected = evaluate_routes_host(batch);
+  for (const TransferMode mode : kModes)
+    same(expected, device.evaluate_routes(batch, mode), "route evaluation (" + mode_name(mode) + " transfers)");
 }
 
 bool same_move(const batched::Move& a, const batched::Move& b) {
@@ -246,20 +272,34 @@ bool insertion_inputs(const Problem& problem, const search::SegmentModel& model,
   return true;
 }
 
-/// The search's insertion pricing: three partial solutions of the problem, their requests
-/// priced in one call on the device and on the host twin; every choice must be the same.
+/// The tour store's smallest size in the self-test: the third call's tours do not fit in it.
+constexpr std::size_t kSelfTestStore = std::size_t{16} << 10;
+
+/// The search's insertion pricing (jobs, and shipments: the pair rows), three calls on one
+/// engine per transfer mode: the requests of three partial solutions, the same again (the
+/// tours stay in the store), then those of eight (the store grows); every choice must be the
+/// host twin's.
 void check_insertion(SelfTestDevice& device, const Problem& problem, Rng& rng) {
   const search::SegmentModel model(problem);
-  InsertionInputs in;
-  if (!insertion_inputs(problem, model, 3, rng, in)) return;
-  const std::vector<search::InsertionRequest>& requests = in.requests;
-  std::vector<search::InsertionChoice> expected(requests.size()), found(requests.size());
-  insertion::make_host_engine(1)->price(requests, expected);
-  device.insertion_engine()->price(requests, found);
-  for (std::size_t r = 0; r < requests.size(); ++r)
-    if (!(expected[r] == found[r]))
-      throw Differs{"insertion pricing: request " + std::to_string(r) + " (task " + std::to_string(requests[r].task) +
-                    ") differs from the host twin"};
+  InsertionInputs few, many;
+  if (!insertion_inputs(problem, model, 3, rng, few) || !insertion_inputs(problem, model, 8, rng, many)) return;
+  const auto host = insertion::make_host_engine(1);
+  for (const TransferMode mode : kModes) {
+    const auto engine = device.insertion_engine(mode, kSelfTestStore);
+    int call = 0;
+    for (const InsertionInputs* in : {&few, &few, &many}) {
+      ++call;
+      const std::vector<search::InsertionRequest>& requests = in->requests;
+      std::vector<search::InsertionChoice> expected(requests.size()), found(requests.size());
+      host->price(requests, expected);
+      engine->price(requests, found);
+      for (std::size_t r = 0; r < requests.size(); ++r)
+        if (!(expected[r] == found[r]))
+          throw Differs{"insertion pricing (" + mode_name(mode) + " transfers, call " + std::to_string(call) +
+                        "): request " + std::to_string(r) + " (task " + std::to_string(requests[r].task) +
+                        ") differs from the host twin"};
+    }
+  }
 }
 
 /// The real device: each engine made on its device when the check needs it.
@@ -268,22 +308,24 @@ class CudaSelfTestDevice final : public SelfTestDevice {
   CudaSelfTestDevice(int index, std::string name) : index_(index), name_(std::move(name)) {}
   [[nodiscard]] std::string name() const override { return name_; }
   NodeMatrices phast(const RoadGraph& graph, const ContractionHierarchy& ch, const std::vector<NodeId>& sources,
-                     const std::vector<NodeId>& targets) override {
+                     const std::vector<NodeId>& targets, TransferMode transfer) override {
     PhastOptions options;
     options.device = MatrixDevice::Cuda;
     options.device_index = index_;
+    options.transfer = transfer;
+    options.tile_width = 32;  // the device's smallest tile: several tiles from a few sources
     options.threads = 1;
     PhastMatrixEngine engine(graph, ch, options);
     return engine.compute(sources, targets);
   }
-  std::vector<RouteTotals> evaluate_routes(const RouteBatch& batch) override {
-    return evaluate_routes_device(batch, DeviceEvalOptions{.transfer = TransferMode::Pinned, .device = index_});
+  std::vector<RouteTotals> evaluate_routes(const RouteBatch& batch, TransferMode transfer) override {
+    return evaluate_routes_device(batch, DeviceEvalOptions{.transfer = transfer, .device = index_});
   }
   std::unique_ptr<batched::MoveEngine> move_engine() override {
     return batched::make_device_engine(TransferMode::Pinned, index_);
   }
-  std::unique_ptr<search::InsertionEngine> insertion_engine() override {
-    return insertion::make_device_engine(DeviceOptions{index_, TransferMode::Pinned, {}});
+  std::unique_ptr<insertion::BatchedEngine> insertion_engine(TransferMode transfer, std::size_t min_store) override {
+    return insertion::make_device_engine(DeviceOptions{index_, transfer, {}}, min_store);
   }
   double copy_seconds(std::size_t bytes) override { return detail::time_pinned_copy(index_, bytes); }
 
@@ -322,7 +364,7 @@ DeviceRates measure_rates(SelfTestDevice& device, int repetitions, unsigned long
     many.insert(many.end(), in.requests.begin(), in.requests.end());
     many_rows += in.rows;
   }
-  const auto engine = device.insertion_engine();
+  const auto engine = device.insertion_engine(TransferMode::Pinned, 0);
   std::vector<search::InsertionChoice> out(many.size());
   const auto fastest = [&](const std::vector<search::InsertionRequest>& requests) {
     double best = 0.0;
@@ -359,8 +401,17 @@ SelfTestResult run_self_test(SelfTestDevice& device, int index, unsigned long lo
     check_phast(device, rng);
     const ProblemPtr problem = random_problem(18, rng);
     check_route_eval(device, *problem, rng);
-    check_moves(device, *problem, rng);
     check_insertion(device, *problem, rng);
+    const ProblemPtr shipments = random_problem(14, rng, 5);
+    check_insertion(device, *shipments, rng);
+    // Not in the verdict: no solve uses the batched move engine.
+    try {
+      check_moves(device, *problem, rng);
+    } catch (const Differs& d) {
+      result.move_engine = "self-test mismatch: " + d.what;
+    } catch (const Error& e) {
+      result.move_engine = std::string(to_string(e.code())) + ": " + e.what();
+    }
     result.seconds = seconds_since(t0);
     result.rates = measure_rates(device, repetitions);
     result.rates.fixed_s = result.seconds;
@@ -381,8 +432,10 @@ SelfTestResult run_self_test(SelfTestDevice& device, int index, unsigned long lo
 
 std::string format_verdict(const SelfTestResult& r) {
   const std::string who = "device " + std::to_string(r.index) + (r.device.empty() ? "" : " (" + r.device + ")");
-  if (r.passed) return who + ": passed in " + std::to_string(static_cast<long long>(r.seconds * 1000.0 + 0.5)) + " ms";
-  return who + ": FAILED: " + r.reason;
+  const std::string note = r.move_engine.empty() ? "" : "; batched move engine (not in the verdict): FAILED: " + r.move_engine;
+  if (r.passed)
+    return who + ": passed in " + std::to_string(static_cast<long long>(r.seconds * 1000.0 + 0.5)) + " ms" + note;
+  return who + ": FAILED: " + r.reason + note;
 }
 
 }  // namespace routesolve::cuda

@@ -11,6 +11,7 @@
 #include "routesolve/contraction_hierarchy.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
 #include "routesolve/cuda/matrix_engine.hpp"
+#include "routesolve/cuda/self_test.hpp"
 #include "routesolve/dispatch/device_fallback.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/road_formats.hpp"
@@ -71,6 +72,36 @@ class ProfiledRoadProvider final : public network::MatrixProvider {
   double load_seconds_;
 };
 
+/// The sweeps a node engine runs: the device's until it faults, then the host twin's (auto), or
+/// none (an explicit cuda: every later call fails with the reason, the device is not asked again).
+struct Sweeps {
+  std::mutex mutex;
+  std::shared_ptr<cuda::PhastMatrixEngine> engine;
+  bool on_device = false;
+  std::string fallback;  ///< why the device was left for the host twin
+  std::string failed;    ///< why there are no sweeps (explicit cuda after a fault)
+
+  /// A device exception: its devices are unusable for the process; auto goes on on `host`,
+  /// an explicit cuda fails. Called under the mutex.
+  void fault(const Error& e, const std::vector<int>& indices, bool automatic, const RoadGraph& graph,
+             const ContractionHierarchy& ch, const cuda::PhastOptions& host) {
+    const std::string reason = std::string("failed during a matrix: ") + e.what();
+    std::string who = "device";
+    for (const int index : indices) {
+      cuda::mark_device_unusable(index, reason);
+      who += (who.size() > 6 ? "," : " ") + std::to_string(index);
+    }
+    on_device = false;
+    if (automatic) {
+      fallback = who + " " + reason + "; the matrices continued on cuda-host";
+      engine = std::make_shared<cuda::PhastMatrixEngine>(graph, ch, host);
+    } else {
+      failed = "CUDA backend requested but " + who + " " + reason;
+      engine.reset();
+    }
+  }
+};
+
 }  // namespace
 
 BackendKind resolve_matrix_backend(BackendKind requested, const std::string& network_file, int device_index,
@@ -118,13 +149,55 @@ network::NodeMatrixFunction make_node_engine(BackendKind engine, const std::stri
   phast.threads = options.threads;
   double ch_load = 0.0;
   const auto ch = open_ch(network_file, router.graph(), &ch_load);
-  auto sweeps = std::make_shared<cuda::PhastMatrixEngine>(router.graph(), *ch, phast);
+  // A device exception, opening the engine or in a call, marks the devices unusable; auto goes
+  // on on the host twin's sweeps (the same matrices), an explicit cuda fails naming it.
+  const bool automatic = options.backend == BackendKind::Auto;
+  cuda::PhastOptions host = phast;
+  host.device = cuda::MatrixDevice::Host;
+  host.device_indices.clear();
+  const RoadGraph* graph = &router.graph();
+  auto sweeps = std::make_shared<Sweeps>();
+  sweeps->on_device = engine == BackendKind::Cuda;
+  try {
+    sweeps->engine = std::make_shared<cuda::PhastMatrixEngine>(*graph, *ch, phast);
+  } catch (const Error& e) {
+    if (!sweeps->on_device || (e.code() != ErrorCode::Device && e.code() != ErrorCode::OutOfMemory)) throw;
+    sweeps->fault(e, indices, automatic, *graph, *ch, host);
+    if (!sweeps->failed.empty()) throw Error(ErrorCode::Device, sweeps->failed);
+  }
   if (profile) profile->stages = {{"ch_load", ch_load}};
-  return [sweeps, ch, profile, ch_load](std::span<const NodeId> sources, std::span<const NodeId> targets) {
+  return [sweeps, ch, profile, ch_load, graph, host, indices, automatic](std::span<const NodeId> sources,
+                                                                         std::span<const NodeId> targets) {
+    const std::vector<NodeId> from(sources.begin(), sources.end()), to(targets.begin(), targets.end());
     cuda::MatrixProfile call;
-    NodeMatrices m = sweeps->compute(std::vector<NodeId>(sources.begin(), sources.end()),
-                                     std::vector<NodeId>(targets.begin(), targets.end()), &call);
+    NodeMatrices m;
+    std::shared_ptr<cuda::PhastMatrixEngine> running;
+    bool on_device = false;
+    {
+      const std::lock_guard lock(sweeps->mutex);
+      if (!sweeps->failed.empty()) throw Error(ErrorCode::Device, sweeps->failed);
+      running = sweeps->engine;
+      on_device = sweeps->on_device;
+    }
+    try {
+      m = running->compute(from, to, &call);
+    } catch (const Error& e) {
+      if (!on_device || (e.code() != ErrorCode::Device && e.code() != ErrorCode::OutOfMemory)) throw;
+      {
+        const std::lock_guard lock(sweeps->mutex);
+        // The first call to fault switches every later one.
+        if (sweeps->on_device) sweeps->fault(e, indices, automatic, *graph, *ch, host);
+        if (!sweeps->failed.empty()) throw Error(ErrorCode::Device, sweeps->failed);
+        running = sweeps->engine;
+      }
+      call = cuda::MatrixProfile{};
+      m = running->compute(from, to, &call);
+    }
     if (profile) {
+      {
+        const std::lock_guard lock(sweeps->mutex);
+        profile->fallback = sweeps->fallback;
+      }
       call.ch_load = ch_load;
       profile->stages = {{"ch_load", ch_load},         {"matrix_selection", call.selection},
                          {"matrix_upward", call.upward}, {"matrix_h2d", call.h2d},

@@ -8,7 +8,6 @@
 #include "routesolve/cpu/cpu_backend.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
 #include "routesolve/cuda/search_backend.hpp"
-#include "routesolve/cuda/self_test.hpp"
 #include "routesolve/dispatch/auto_policy.hpp"
 #include "routesolve/dispatch/device_fallback.hpp"
 #include "routesolve/error.hpp"
@@ -80,34 +79,12 @@ Solution solve(const Problem& problem, const SolveOptions& options) {
   if (options.on_checkpoint && !(options.checkpoint_every_s > 0.0))
     throw invalid_input("--checkpoint-every", "must be a positive number of seconds");
   if (options.resume) check_checkpoint(problem, *options.resume);
-  // The device only after it passed its self-test: auto continues on cuda-host, explicit cuda
-  // fails naming the reason.
-  std::string fallback;
-  if (kind == BackendKind::Cuda) {
-    const dispatch::DeviceChoice choice = dispatch::use_device(options.backend, options.device.index);
-    kind = choice.kind;
-    fallback = choice.fallback;
-  }
-  auto backend = make_backend(kind);
-  Solution solution;
-  try {
-    solution = backend->solve(problem, options);
-  } catch (const Error& e) {
-    // The device refused before allocating ("needs X, Y available"): auto continues on the
-    // host twin and says why; an explicit --backend cuda fails with the reason.
-    if (kind != BackendKind::Cuda || options.backend != BackendKind::Auto || e.code() != ErrorCode::OutOfMemory)
-      throw;
-    kind = BackendKind::CudaHost;
-    fallback = "device " + std::to_string(options.device.index) + ": " + e.what() + "; continued on cuda-host";
-    backend = make_backend(kind);
-    solution = backend->solve(problem, options);
-  }
+  // The device only after it passed its self-test and while it has not failed: auto continues
+  // on cuda-host, explicit cuda fails naming the reason (dispatch/device_fallback.hpp).
+  if (kind == BackendKind::Cuda) return dispatch::solve_on_device(problem, options);
+  const auto backend = make_backend(kind);
+  Solution solution = backend->solve(problem, options);
   if (solution.backend.empty()) solution.backend = std::string(backend->name());
-  // A device result that did not check out mid-solve (the search finished on the host twin):
-  // the device is not used again by this process.
-  if (kind == BackendKind::Cuda && !solution.fallback.empty())
-    cuda::mark_device_unusable(options.device.index, solution.fallback);
-  if (!fallback.empty()) solution.fallback = fallback;
   return solution;
 }
 

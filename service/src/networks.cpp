@@ -93,7 +93,7 @@ network::NodeMatrixFunction Networks::engine(const std::string& file) const {
   }
   dispatch::MatrixOptions options;
   options.network = file;
-  options.backend = kind;
+  options.backend = requested_;  // auto goes on on the host after a device fault
   options.device.index = device_;
   options.threads = threads_;
   options.max_snap_m = max_snap_m_;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -44,13 +45,38 @@ TEST(SelfTest, ACorrectDevicePasses) {
   }
 }
 
-TEST(SelfTest, EveryKernelFamilyIsCompared) {
-  expect_fails({.phast = true}, "PHAST durations");
-  expect_fails({.route = true}, "route evaluation");
-  expect_fails({.delta = true}, "move pricing and selection");
-  expect_fails({.gain = true}, "move application");
-  expect_fails({.insertion = true}, "insertion pricing");
+TEST(SelfTest, EveryKernelFamilyOfTheSolvesIsCompared) {
+  expect_fails({.phast = true}, "PHAST durations (pinned transfers)");
+  expect_fails({.route = true}, "route evaluation (pinned transfers)");
+  expect_fails({.insertion = true}, "insertion pricing (pinned transfers, call 1)");
   expect_fails({.missed = true}, "insertion pricing");
+}
+
+TEST(SelfTest, TheMoveEngineIsANoteOutsideTheVerdict) {
+  // No solve uses the batched move engine: a wrong move leaves the device usable, and says so.
+  for (const Faults faults : {Faults{.delta = true}, Faults{.gain = true}}) {
+    const cuda::SelfTestResult r = self_test(faults);
+    EXPECT_TRUE(r.passed) << r.reason;
+    EXPECT_NE(r.move_engine.find(faults.delta ? "move pricing and selection" : "move application"), std::string::npos)
+        << r.move_engine;
+    EXPECT_NE(cuda::format_verdict(r).find("; batched move engine (not in the verdict): FAILED: " + r.move_engine),
+              std::string::npos)
+        << cuda::format_verdict(r);
+  }
+  EXPECT_TRUE(self_test({}).move_engine.empty());
+}
+
+TEST(SelfTest, TheInsertionEngineIsCalledThriceInBothTransferModes) {
+  // Three calls per mode on one engine (reuse, then growth of the store), jobs then shipments.
+  const auto use = std::make_shared<test::DeviceUse>();
+  TwinDevice device({}, use);
+  const cuda::SelfTestResult r = cuda::run_self_test(device, 0);
+  ASSERT_TRUE(r.passed) << r.reason;
+  EXPECT_GE(use->engines.load(), 2u * 2u + 1u);  // two problems x two modes, and the rates' engine
+  EXPECT_GE(use->price_calls.load(), 2u * 2u * 3u);
+  EXPECT_EQ(use->route_checks.load(), 2u);  // pinned and naive
+  // A wrong choice in the third call only (the grown store's) is caught.
+  expect_fails({.insertion = true, .flip_after = 2}, "insertion pricing (pinned transfers, call 3)");
 }
 
 TEST(SelfTest, AnAllocationFailureFailsTheDeviceWithTheError) {
@@ -73,10 +99,10 @@ TEST(DeviceVerdicts, OneSelfTestPerDeviceWhateverTheThreads) {
 }
 
 TEST(DeviceVerdicts, AFaultyDeviceStaysUnusableWithItsReason) {
-  const test::ScopedTwinDevices devices({.gain = true});
+  const test::ScopedTwinDevices devices({.route = true});
   const cuda::SelfTestResult first = cuda::device_verdict(0);
   EXPECT_FALSE(first.passed);
-  EXPECT_NE(first.reason.find("move application"), std::string::npos) << first.reason;
+  EXPECT_NE(first.reason.find("route evaluation"), std::string::npos) << first.reason;
   EXPECT_EQ(cuda::device_verdict(0).reason, first.reason);
   EXPECT_EQ(cuda::self_test_runs(), 1u);
 }

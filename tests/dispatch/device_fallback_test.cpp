@@ -27,11 +27,10 @@ using test::Faults;
 using test::ScopedTwinDevices;
 
 TEST(DeviceFallback, AutoContinuesOnCudaHostWithTheReason) {
-  const ScopedTwinDevices devices({.delta = true});
+  const ScopedTwinDevices devices({.insertion = true});
   const dispatch::DeviceChoice choice = dispatch::use_device(BackendKind::Auto, 0);
   EXPECT_EQ(choice.kind, BackendKind::CudaHost);
-  EXPECT_NE(choice.fallback.find("device 0 is unusable: self-test mismatch: move pricing and selection"),
-            std::string::npos)
+  EXPECT_NE(choice.fallback.find("device 0 is unusable: self-test mismatch: insertion pricing"), std::string::npos)
       << choice.fallback;
   EXPECT_NE(choice.fallback.find("continued on cuda-host"), std::string::npos) << choice.fallback;
   EXPECT_EQ(dispatch::use_device(BackendKind::Auto, 0).fallback, choice.fallback);  // one verdict

@@ -1,10 +1,10 @@
 // The device insertion engine. Per solve, once: the tasks' segments, every vehicle's travel
 // matrices and capacities. Per call: the requests laid out on the host (HostBatch), the tours
 // they touch mirrored in a device tour store keyed by (solution, vehicle) and refreshed only
-// when their version changed, and everything that moves (the batch's arrays and the changed
-// tours' records) in one pinned staging buffer and one cudaMemcpyAsync; the kernels move the
-// records into the store, price every row and reduce per request; one copy brings the best rows
-// back. The travel matrices go up once, each straight from the problem's own memory (pinned by
+// when their version changed (planned on the host: tour_store.hpp), and everything that moves
+// (the batch's arrays and the changed tours' records) in one pinned staging buffer and one
+// cudaMemcpyAsync; the kernels move the records into the store, price every row and reduce per
+// request; one copy brings the best rows back. The travel matrices go up once, each straight from the problem's own memory (pinned by
 // the backend for the solve): no host copy of a matrix is made. TransferMode::Naive instead
 // copies every array and every changed tour from pageable memory with its own synchronous
 // cudaMemcpy and runs its kernels on the legacy default stream (the transfers of a first port,
@@ -15,7 +15,6 @@
 #include <cstring>
 #include <map>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -25,6 +24,7 @@
 #include "routesolve/cuda/cuda_backend.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/timing.hpp"
+#include "tour_store.hpp"
 
 namespace routesolve::cuda::insertion {
 namespace {
@@ -33,7 +33,6 @@ using detail::DeviceBuffer;
 using detail::DeviceGuard;
 using detail::Event;
 using detail::Stream;
-using detail::insertion::Move;
 
 constexpr std::size_t kAlign = 256;
 
@@ -60,8 +59,9 @@ int checked_device(int device) {
 
 class DeviceEngine final : public BatchedEngine {
  public:
-  explicit DeviceEngine(const DeviceOptions& options)
-      : transfer_(options.transfer),
+  DeviceEngine(const DeviceOptions& options, std::size_t min_store)
+      : tours_(min_store != 0 ? min_store : kMinStore),
+        transfer_(options.transfer),
         device_(checked_device(options.index)),
         guard_(device_),
         stream_(transfer_ == TransferMode::Naive ? Stream::legacy() : Stream()) {}
@@ -89,24 +89,8 @@ class DeviceEngine final : public BatchedEngine {
   }
 
  private:
-  struct Entry {
-    std::uint64_t version = 0;
-    std::size_t offset = 0, capacity = 0;
-  };
-  struct Key {
-    const search::WorkingSolution* solution;
-    std::size_t vehicle;
-    bool operator==(const Key&) const = default;
-  };
-  struct KeyHash {
-    std::size_t operator()(const Key& k) const noexcept {
-      return std::hash<const void*>()(k.solution) * 31 + std::hash<std::size_t>()(k.vehicle);
-    }
-  };
-
-  static std::size_t record_bytes(std::size_t n) {
-    return 2 * (n + 2) * sizeof(RouteSegment) + n * sizeof(std::size_t);
-  }
+  /// The tour store's smallest size: room for the tours of a few hundred chains' calls.
+  static constexpr std::size_t kMinStore = std::size_t{64} << 20;
 
   /// The model's constant data: task segments, travel matrices (once per distinct matrix),
   /// capacities. Checks the device's free memory first.
@@ -171,57 +155,25 @@ class DeviceEngine final : public BatchedEngine {
       limits_[v] = model.limits(v);
       limits_[v].capacity = reinterpret_cast<const std::int64_t*>(base + caps_at + v * dims * sizeof(std::int64_t));
     }
-    cache_.clear();
-    store_used_ = 0;
+    tours_.clear(store_.size());
   }
 
-  /// A store location for every slot's tour; records of the changed ones into records_.
+  /// A store location for every slot's tour and the records of the changed ones (plan_), the
+  /// store allocated at the plan's size first when it grows.
   void place_tours() {
-    for (int attempt = 0;; ++attempt) {
-      records_.clear();
-      moves_.clear();
-      slot_offset_.assign(batch_.slots.size(), 0);
-      bool full = false;
-      std::size_t needed = 0;
-      for (std::size_t s = 0; s < batch_.slots.size() && !full; ++s) {
-        const hd::TourView& t = batch_.slots[s];
-        const search::Tour& tour = batch_.slot_solution[s]->tour(t.vehicle);
-        Entry& e = cache_[Key{batch_.slot_solution[s], t.vehicle}];
-        const std::size_t bytes = record_bytes(t.n);
-        needed += aligned(bytes);
-        if (e.version == tour.version && e.capacity >= bytes) {
-          ++stats_.tours_reused;
-        } else {
-          if (e.capacity < bytes) {
-            const std::size_t capacity = aligned(bytes + bytes / 2);
-            if (store_used_ + capacity > store_.size()) {
-              full = true;
-              break;
-            }
-            e.offset = store_used_;
-            e.capacity = capacity;
-            store_used_ += capacity;
-          }
-          e.version = tour.version;
-          const std::size_t src = records_.size();
-          records_.resize(src + aligned(bytes));
-          std::byte* at = records_.data() + src;
-          std::memcpy(at, t.prefix, (t.n + 2) * sizeof(RouteSegment));
-          std::memcpy(at + (t.n + 2) * sizeof(RouteSegment), t.suffix, (t.n + 2) * sizeof(RouteSegment));
-          if (t.n > 0) std::memcpy(at + 2 * (t.n + 2) * sizeof(RouteSegment), t.task_ids, t.n * sizeof(std::size_t));
-          moves_.push_back(Move{src, e.offset, aligned(bytes)});
-          ++stats_.tours_uploaded;
-        }
-        slot_offset_[s] = e.offset;
+    plan_ = &tours_.place(batch_);
+    if (plan_->grow) {
+      // Nothing of the old store is needed: it goes before the larger one is allocated.
+      store_ = DeviceBuffer<std::byte>();
+      try {
+        detail::check_device_memory("the cuda insertion engine's tour store", device_, {plan_->capacity, 0});
+        store_ = DeviceBuffer<std::byte>(plan_->capacity, stream_);
+      } catch (...) {
+        tours_.clear(0);  // no store: every record is placed again next time
+        throw;
       }
-      if (!full) return;
-      // The store is full: a larger one (allocated before the old one goes), every tour again.
-      if (attempt > 0) throw Error(ErrorCode::Internal, "cuda insertion engine: tour store sizing");
-      DeviceBuffer<std::byte> bigger(std::max(2 * store_.size(), 2 * needed + (std::size_t{64} << 20)), stream_);
-      store_ = std::move(bigger);
-      cache_.clear();
-      store_used_ = 0;
     }
+    tours_.report(stats_);
   }
 
   /// The call's arrays, with device addresses, into one staging area (pinned or pageable).
@@ -236,8 +188,8 @@ class DeviceEngine final : public BatchedEngine {
     at_.row_slot = l.add(rows * sizeof(std::uint32_t));
     at_.row_k = l.add(rows * sizeof(std::uint32_t));
     at_.request_rows = l.add((nr + 1) * sizeof(std::uint64_t));
-    at_.moves = l.add(moves_.size() * sizeof(Move));
-    at_.records = l.add(records_.size());
+    at_.moves = l.add(plan_->moves.size() * sizeof(Move));
+    at_.records = l.add(plan_->records.size());
     at_.up = l.total;
     // Device-only scratch after the uploaded part.
     at_.delta = l.add(rows * sizeof(std::int64_t));
@@ -254,11 +206,7 @@ class DeviceEngine final : public BatchedEngine {
     std::byte* base = io_.device();
     auto* slots = reinterpret_cast<hd::TourView*>(staging_ + at_.slots);
     for (std::size_t s = 0; s < ns; ++s) {
-      hd::TourView t = batch_.slots[s];
-      const std::byte* record = store_.data() + slot_offset_[s];
-      t.prefix = reinterpret_cast<const RouteSegment*>(record);
-      t.suffix = t.prefix + (t.n + 2);
-      t.task_ids = reinterpret_cast<const std::size_t*>(record + 2 * (t.n + 2) * sizeof(RouteSegment));
+      hd::TourView t = at_record(batch_.slots[s], store_.data() + plan_->slot_offset[s]);
       t.travel = travel_[t.vehicle];
       t.limits = limits_[t.vehicle];
       slots[s] = t;
@@ -280,8 +228,8 @@ class DeviceEngine final : public BatchedEngine {
     put(at_.row_slot, batch_.row_slot.data(), rows * sizeof(std::uint32_t));
     put(at_.row_k, batch_.row_k.data(), rows * sizeof(std::uint32_t));
     put(at_.request_rows, batch_.request_rows.data(), (nr + 1) * sizeof(std::uint64_t));
-    put(at_.moves, moves_.data(), moves_.size() * sizeof(Move));
-    put(at_.records, records_.data(), records_.size());
+    put(at_.moves, plan_->moves.data(), plan_->moves.size() * sizeof(Move));
+    put(at_.records, plan_->records.data(), plan_->records.size());
     view_ = BatchView{};
     view_.slots = reinterpret_cast<const hd::TourView*>(base + at_.slots);
     view_.slot_request = reinterpret_cast<const std::uint32_t*>(base + at_.slot_request);
@@ -314,7 +262,7 @@ class DeviceEngine final : public BatchedEngine {
                                  cudaMemcpyHostToDevice));
         ++stats_.h2d_copies;
       }
-      for (const Move& m : moves_) {
+      for (const Move& m : plan_->moves) {
         RS_CUDA_CHECK(cudaMemcpy(base + at_.records + m.src, staging_ + at_.records + m.src, m.bytes,
                                  cudaMemcpyHostToDevice));
         ++stats_.h2d_copies;
@@ -324,7 +272,7 @@ class DeviceEngine final : public BatchedEngine {
     copied_.record(stream_);
     auto* best = reinterpret_cast<BestRow*>(base + at_.best);
     detail::insertion::launch_insertion(view_, reinterpret_cast<const Move*>(base + at_.moves),
-                                        static_cast<std::uint32_t>(moves_.size()), base + at_.records, store_.data(),
+                                        static_cast<std::uint32_t>(plan_->moves.size()), base + at_.records, store_.data(),
                                         reinterpret_cast<std::int64_t*>(base + at_.delta),
                                         reinterpret_cast<std::uint64_t*>(base + at_.j), best, stream_.get());
     priced_.record(stream_);
@@ -350,6 +298,7 @@ class DeviceEngine final : public BatchedEngine {
                 request_rows = 0, moves = 0, records = 0, up = 0, delta = 0, j = 0, best = 0;
   };
 
+  TourStore tours_;
   TransferMode transfer_;
   int device_;
   DeviceGuard guard_;  // streams, events and buffers below are created on device_
@@ -363,12 +312,8 @@ class DeviceEngine final : public BatchedEngine {
   const RouteSegment* task_segments_ = nullptr;
   std::vector<TravelView> travel_;
   std::vector<SegmentLimits> limits_;
-  std::unordered_map<Key, Entry, KeyHash> cache_;
-  std::size_t store_used_ = 0;
+  const TourStore::Plan* plan_ = nullptr;
   HostBatch batch_;
-  std::vector<std::byte> records_;
-  std::vector<Move> moves_;
-  std::vector<std::size_t> slot_offset_;
   std::vector<BestRow> best_host_;
   Offsets at_;
   BatchView view_;
@@ -377,8 +322,8 @@ class DeviceEngine final : public BatchedEngine {
 
 }  // namespace
 
-std::unique_ptr<BatchedEngine> make_device_engine(const DeviceOptions& options) {
-  return std::make_unique<DeviceEngine>(options);
+std::unique_ptr<BatchedEngine> make_device_engine(const DeviceOptions& options, std::size_t min_store) {
+  return std::make_unique<DeviceEngine>(options, min_store);
 }
 
 }  // namespace routesolve::cuda::insertion

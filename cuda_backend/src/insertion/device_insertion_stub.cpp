@@ -5,7 +5,7 @@
 
 namespace routesolve::cuda::insertion {
 
-std::unique_ptr<BatchedEngine> make_device_engine(const DeviceOptions&) {
+std::unique_ptr<BatchedEngine> make_device_engine(const DeviceOptions&, std::size_t) {
   throw Error(ErrorCode::Device, "this build of routesolve has no CUDA support (built without nvcc)");
 }
 

@@ -8,6 +8,7 @@
 
 #include "../host_grid.hpp"
 #include "insertion_engines.hpp"
+#include "routesolve/error.hpp"
 #include "routesolve/timing.hpp"
 
 namespace routesolve::cuda::insertion {
@@ -54,8 +55,12 @@ class HostEngine final : public BatchedEngine {
 
 std::unique_ptr<BatchedEngine> make_host_engine(unsigned threads) { return std::make_unique<HostEngine>(threads); }
 
-CheckedEngine::CheckedEngine(std::unique_ptr<BatchedEngine> device, unsigned threads, std::uint64_t full_every)
-    : device_(std::move(device)), host_(make_host_engine(threads)), full_every_(std::max<std::uint64_t>(1, full_every)) {}
+CheckedEngine::CheckedEngine(std::unique_ptr<BatchedEngine> device, unsigned threads, std::uint64_t full_every,
+                             OnDeviceFault on_fault)
+    : device_(std::move(device)),
+      host_(make_host_engine(threads)),
+      full_every_(std::max<std::uint64_t>(1, full_every)),
+      on_fault_(on_fault) {}
 
 std::string CheckedEngine::name() const { return reason_.empty() ? device_->name() : host_->name(); }
 
@@ -77,7 +82,18 @@ void CheckedEngine::price(std::span<const search::InsertionRequest> requests,
     host_->price(requests, out);
     return;
   }
-  device_->price(requests, out);
+  try {
+    device_->price(requests, out);
+  } catch (const Error& e) {
+    if (e.code() != ErrorCode::Device && e.code() != ErrorCode::OutOfMemory) throw;
+    // The device's state is unknown after a fault: it is not asked again.
+    const std::string what = "the " + device_->name() + " failed (" + e.what() + ")";
+    if (on_fault_ == OnDeviceFault::Fail) throw Error(ErrorCode::Device, what);
+    faulted_ = true;
+    reason_ = what + "; the search continued on the host twin";
+    host_->price(requests, out);
+    return;
+  }
   const auto t0 = Clock::now();
   ++calls_;
   std::uint64_t wrong = 0;

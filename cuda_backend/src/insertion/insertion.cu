@@ -9,12 +9,7 @@ namespace {
 
 constexpr std::uint32_t kThreads = 128;
 
-__global__ void __launch_bounds__(kThreads) move_records(const Move* moves, const std::byte* records, std::byte* store) {
-  const Move m = moves[blockIdx.x];
-  const auto* src = reinterpret_cast<const std::uint64_t*>(records + m.src);
-  auto* dst = reinterpret_cast<std::uint64_t*>(store + m.dst);
-  for (std::uint64_t w = threadIdx.x; w < m.bytes / 8; w += blockDim.x) dst[w] = src[w];
-}
+__global__ void __launch_bounds__(kThreads) move_records(MoveRecordBody body) { body(threadIdx.x, blockIdx.x, blockDim.x); }
 
 __global__ void __launch_bounds__(kThreads) price_rows(PriceRowBody body) { body(threadIdx.x, blockIdx.x, blockDim.x); }
 
@@ -53,7 +48,7 @@ __global__ void __launch_bounds__(kThreads) best_rows(BatchView batch, const std
 void launch_insertion(const BatchView& batch, const Move* moves, std::uint32_t move_count, const std::byte* records,
                       std::byte* store, std::int64_t* delta, std::uint64_t* j, BestRow* best, cudaStream_t stream) {
   if (move_count > 0) {
-    move_records<<<move_count, kThreads, 0, stream>>>(moves, records, store);
+    move_records<<<move_count, kThreads, 0, stream>>>(MoveRecordBody{moves, records, store});
     RS_CUDA_CHECK_LAUNCH();
   }
   if (batch.rows > 0) {

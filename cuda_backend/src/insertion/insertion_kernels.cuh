@@ -66,6 +66,25 @@ RS_HD constexpr bool before(const BestRow& a, const BestRow& c) noexcept {
   return a.delta < c.delta || (a.delta == c.delta && a.row < c.row);
 }
 
+/// A tour record moved from the call's buffer into the tour store: bytes (a multiple of 8)
+/// from records + src to store + dst.
+struct Move {
+  std::uint64_t src = 0, dst = 0, bytes = 0;
+};
+
+/// One block per move, its threads copying the record's 8-byte words in strides.
+struct MoveRecordBody {
+  const Move* moves = nullptr;
+  const std::byte* records = nullptr;
+  std::byte* store = nullptr;
+  RS_HD void operator()(std::uint32_t thread, std::uint32_t block, std::uint32_t block_dim) const noexcept {
+    const Move m = moves[block];
+    const auto* src = reinterpret_cast<const std::uint64_t*>(records + m.src);
+    auto* dst = reinterpret_cast<std::uint64_t*>(store + m.dst);
+    for (std::uint64_t w = thread; w < m.bytes / 8; w += block_dim) dst[w] = src[w];
+  }
+};
+
 /// Device: one thread per row, every row priced without a bound.
 struct PriceRowBody {
   BatchView batch;

@@ -10,12 +10,6 @@
 
 namespace routesolve::cuda::detail::insertion {
 
-/// A tour record moved from the call's buffer into the tour store: bytes (a multiple of 8)
-/// from batch + src to store + dst.
-struct Move {
-  std::uint64_t src = 0, dst = 0, bytes = 0;
-};
-
 /// On `stream`, asynchronously: the records' moves (one block per record), PriceRowBody over
 /// every row (delta, j), and the per-request lexicographic minimum of (delta, row) into `best`
 /// (one block per request).

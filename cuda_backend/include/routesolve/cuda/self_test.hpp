@@ -2,13 +2,19 @@
 // The device self-test and the process's verdict on each device. Plain C++: no CUDA types.
 //
 // Before a process trusts a device, it runs small random problems through every kernel family
-// on it (PHAST seed, level sweeps and gather on a random graph and its hierarchy; the batched
-// route evaluation; the batched descent's move pricing and selection, and its rounds of move
-// application; the search's batched insertion pricing) and compares every result exactly with the host twin. A mismatch, a launch error
-// or an allocation failure makes the device unusable for the rest of the process.
+// a solve or a matrix uses, with pinned and with naive transfers (PHAST seed, level sweeps and
+// gather on a random graph and its hierarchy, in three source tiles through the double buffer;
+// the batched route evaluation, routes longer than a warp among them; the search's batched
+// insertion pricing, jobs and shipments, three calls on one engine whose tour store is reused
+// and then grows) and compares every result exactly with the host twin. A mismatch, a launch
+// error or an allocation failure makes the device unusable for the rest of the process. The
+// batched descent's move engine (move pricing and selection, rounds of move application) is
+// checked too but stays out of the verdict while no solve uses it: its outcome is a note.
 //
 // The device side is an interface (SelfTestDevice) so that the comparison runs without a GPU
-// too: tests inject a device backed by the host twin, faulty on purpose or not.
+// too: tests inject a device backed by the host twin, faulty on purpose or not. A cuda solve
+// opens its device through the same interface (open_device), so that it runs the engines the
+// self-test checked, and tests inject faults into whole solves the same way.
 
 #include <cstddef>
 #include <functional>
@@ -24,6 +30,9 @@ namespace routesolve::cuda {
 
 namespace batched {
 class MoveEngine;
+}
+namespace insertion {
+class BatchedEngine;
 }
 }  // namespace routesolve::cuda
 namespace routesolve::search {
@@ -49,15 +58,17 @@ class SelfTestDevice {
   virtual ~SelfTestDevice() = default;
   /// Its name for the verdict line ("NVIDIA H200", ...).
   [[nodiscard]] virtual std::string name() const = 0;
-  /// PHAST seed, sweeps and gather: durations and distances, sources x targets.
+  /// PHAST seed, sweeps and gather: durations and distances, sources x targets, in tiles of 32
+  /// sources (so that more sources take several tiles), its data moved as `transfer` says.
   virtual NodeMatrices phast(const RoadGraph& graph, const ContractionHierarchy& ch, const std::vector<NodeId>& sources,
-                             const std::vector<NodeId>& targets) = 0;
-  /// The batched route evaluation.
-  virtual std::vector<RouteTotals> evaluate_routes(const RouteBatch& batch) = 0;
+                             const std::vector<NodeId>& targets, TransferMode transfer) = 0;
+  /// The batched route evaluation, its data moved as `transfer` says.
+  virtual std::vector<RouteTotals> evaluate_routes(const RouteBatch& batch, TransferMode transfer) = 0;
   /// The batched descent's move engine on the device.
   virtual std::unique_ptr<batched::MoveEngine> move_engine() = 0;
-  /// The search driver's batched insertion engine on the device.
-  virtual std::unique_ptr<search::InsertionEngine> insertion_engine() = 0;
+  /// The search driver's batched insertion engine on the device, its data moved as `transfer`
+  /// says, its tour store at least `min_store` bytes once allocated (0: the engine's default).
+  virtual std::unique_ptr<insertion::BatchedEngine> insertion_engine(TransferMode transfer, std::size_t min_store) = 0;
   /// Seconds of one host-to-device copy of `bytes` from pinned memory, copy completed.
   virtual double copy_seconds(std::size_t bytes) = 0;
 };
@@ -73,6 +84,8 @@ struct SelfTestResult {
   std::string reason;     ///< why it failed: the first check that did not match, or the error
   double seconds = 0.0;   ///< time the self-test took
   DeviceRates rates;      ///< measured after the checks passed (rates.measured)
+  /// The batched move engine's check, outside the verdict: empty when it passed, else why.
+  std::string move_engine;
 };
 
 /// Runs every check on `device` against the host twin, then, when all passed, measures its rates
@@ -103,10 +116,18 @@ using SelfTestDeviceFactory = std::function<std::unique_ptr<SelfTestDevice>(int 
 /// For tests, which inject a device backed by the host twin.
 void set_self_test_device_factory(SelfTestDeviceFactory factory);
 
+/// Device `index` as this process opens it: the real CUDA device, or the device a test injected
+/// (set_self_test_device_factory). Error(Device) naming the reason when it cannot be opened.
+std::unique_ptr<SelfTestDevice> open_device(int index);
+
+/// True while a test's factory replaces the real devices.
+bool devices_replaced();
+
 /// Self-test runs of this process so far (each device index once).
 std::size_t self_test_runs();
 
-/// "device N (NAME): passed in X ms" or "device N (NAME): FAILED: REASON".
+/// "device N (NAME): passed in X ms" or "device N (NAME): FAILED: REASON", followed by
+/// "; batched move engine (not in the verdict): FAILED: WHY" when that check failed.
 std::string format_verdict(const SelfTestResult& result);
 
 }  // namespace routesolve::cuda

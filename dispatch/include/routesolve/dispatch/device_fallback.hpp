@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "routesolve/backend.hpp"
+#include "routesolve/problem.hpp"
+#include "routesolve/solution.hpp"
 
 namespace routesolve::dispatch {
 
@@ -20,6 +22,16 @@ struct DeviceChoice {
 /// passed; otherwise CudaHost with the reason for Auto, and Error(Device) naming the reason
 /// for Cuda ("CUDA backend requested but device N ...").
 DeviceChoice use_device(BackendKind requested, int index);
+
+/// The cuda backend on options.device.index as solve() runs it once the backend is cuda
+/// (options.backend Cuda, or Auto when the cost model picked the device). The device only after
+/// its self-test (use_device). Any device exception during the solve (launch error, illegal
+/// address, allocation failure), or a device result that did not check out, marks the device
+/// unusable for the process, so that no later solve or matrix of the process touches it. Under
+/// Auto the solve goes on on cuda-host: from where the search was when the fault came during
+/// the search, else from the start with the time left, the reason in Solution::fallback. Under
+/// Cuda a fault is Error(Device) naming the device and the reason (exit 3).
+Solution solve_on_device(const Problem& problem, const SolveOptions& options);
 
 /// Why `auto` does not use device `index` although the runtime lists a device (it failed its
 /// self-test, or a result of it did not check out); empty when auto may use it or there is none.

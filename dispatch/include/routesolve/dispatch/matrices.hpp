@@ -48,13 +48,16 @@ struct EngineProfile {
   std::uint64_t work = 0;     ///< settled nodes (Dijkstra) or relaxations (PHAST)
   double seconds = 0.0;       ///< wall time of the matrix computations
   std::string summary;        ///< one line (PHAST: stage shares, relaxations per second)
+  std::string fallback;       ///< why the device's sweeps were left for the host twin's (a device fault)
 };
 
 /// The node engine of a road network for an engine kind that resolve_matrix_backend() gave:
 /// empty for Cpu (the router's own Dijkstra), PHAST sweeps for CudaHost / Cuda (the hierarchy
 /// from the network cache's "ch" section, else built now). `profile`, when given, must outlive
 /// the function; every call updates it. Cuda: Error(Device) naming the reason when the device
-/// failed its self-test.
+/// failed its self-test. A device exception (opening the engine or in a call) marks the devices
+/// unusable for the process; with options.backend Auto the sweeps go on on the host twin (the
+/// reason in profile->fallback), otherwise it is Error(Device) naming it.
 network::NodeMatrixFunction make_node_engine(BackendKind engine, const std::string& network_file,
                                              const network::RoadRouter& router, const MatrixOptions& options,
                                              std::shared_ptr<EngineProfile> profile = nullptr);
