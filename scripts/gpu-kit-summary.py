@@ -81,6 +81,8 @@ def main(kit, res, out, stage):
     manifest = kit / "manifest.json"
     doc["kit"] = json.loads(manifest.read_text()) if manifest.exists() else {}
     doc["machine"] = {"host": platform.node(), "glibc": " ".join(platform.libc_ver()), "cpus": __import__("os").cpu_count()}
+    runtime = Path(res) / "runtime.txt"
+    doc["machine"]["runtime"] = runtime.read_text().strip() if runtime.exists() else "the machine's"
     try:
         doc["machine"]["gpus"] = subprocess.run(
             ["nvidia-smi", "--query-gpu=name,driver_version,memory.total", "--format=csv,noheader"],
