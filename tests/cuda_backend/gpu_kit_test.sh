@@ -2,15 +2,17 @@
 # scripts/gpu-kit --check where no GPU is: the kit is assembled from this build (into a scratch
 # folder) under 60 MiB, gpu-kit/run's preflight passes (every binary's libraries are the runtimes,
 # the driver or the kit's own; every binary starts; every dataset it names is in the kit), and
-# the run stops at "no CUDA device" with exit 3. Skipped (77) when the build has no CUDA, and on
+# the run stops at "no CUDA device" with exit 3, with the machine's runtime and with the kit's own
+# (GPU_KIT_RUNTIME=kit, as on a machine with an older glibc). Skipped (77) when the build has no CUDA, and on
 # a machine whose device answers.
 #   gpu_kit_test.sh SOURCE_DIR BUILD_DIR DATASETS
 set -u
 src=$1 build=$2 datasets=$3
 fail() { echo "FAIL: $*"; exit 1; }
 bash -n "$src/scripts/gpu-kit" && bash -n "$src/scripts/gpu-kit-run" || fail "syntax"
-grep -q '^ROUTESOLVE_CUDA:STRING=ON' "$build/CMakeCache.txt" 2>/dev/null ||
-  { echo "the build has no CUDA (ROUTESOLVE_CUDA is not ON): no device code for a kit"; exit 77; }
+{ grep -q '^ROUTESOLVE_CUDA:STRING=\(ON\|AUTO\)$' "$build/CMakeCache.txt" 2>/dev/null &&
+  grep '^CMAKE_CUDA_COMPILER:' "$build/CMakeCache.txt" | grep -qv 'NOTFOUND\|=$'; } ||
+  { echo "the build has no CUDA (ROUTESOLVE_CUDA is OFF, or no nvcc was found): no device code for a kit"; exit 77; }
 [ -d "$datasets" ] || { echo "no datasets at $datasets"; exit 77; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -25,7 +27,10 @@ grep -q "^no CUDA device: " <<<"$out" || fail "the run did not say 'no CUDA devi
 grep -q "^== preflight" <<<"$out" && ! grep -q "failed (" <<<"$out" || fail "the preflight did not pass: $out"
 size=$(sed -n 's/^gpu-kit: .* is \([0-9]*\) MiB (\([0-9]*\) bytes).*/\2/p' <<<"$out")
 [ -n "$size" ] && [ "$size" -le $((60 * 1048576)) ] || fail "kit size '$size' bytes (limit 60 MiB): $out"
-for f in run summary.py device-skips migration manifest.json datasets.txt tests.txt bin/routesolve; do
+grep -q "^GPU_KIT_RUNTIME=kit: they start through the kit's runtime" <<<"$out" ||
+  fail "the check through the kit's own runtime did not run: $out"
+for f in run summary.py device-skips migration manifest.json datasets.txt tests.txt bin/routesolve \
+  runtime/ld-linux-x86-64.so.2 runtime/libc.so.6 runtime/libstdc++.so.6; do
   [ -e "$scratch/gpu-kit/$f" ] || fail "the kit lacks $f"
 done
 for t in $(cat "$scratch/gpu-kit/tests.txt") bench_matrix_backends bench_moves bench_insertion; do
