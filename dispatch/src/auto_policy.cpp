@@ -9,6 +9,7 @@
 #include "routesolve/cuda/cuda_backend.hpp"
 #include "device_rates.hpp"
 #include "routesolve/cuda/self_test.hpp"
+#include "routesolve/search/tuning.hpp"
 
 namespace routesolve::dispatch {
 
@@ -32,9 +33,8 @@ AutoEstimate estimate_auto(const AutoInputs& in, const AutoRates& r) {
   }
   const double tasks = static_cast<double>(in.tasks);
   const double threads = std::max(1u, in.threads);
-  const double regions = std::max(1.0, std::floor(tasks / r.tasks_per_chain));
-  const double most = 4.0 * std::max(1u, in.multiprocessors);
-  const double chains = std::max(threads, std::min(regions, most));
+  const double regions = std::max(1.0, std::floor(tasks / static_cast<double>(search::kTasksPerDeviceChain)));
+  const double chains = search::device_chains(in.tasks, in.threads, in.multiprocessors);  // the cuda backend's
   const double effective = std::min(chains, std::max(threads, regions));
   e.chains = static_cast<unsigned>(chains);
   e.cpu_steps_per_s = threads / r.step_s;

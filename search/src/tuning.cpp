@@ -134,4 +134,10 @@ AnnealingSearch::Parameters search_parameters(const InstanceTraits& instance, do
   return p;
 }
 
+unsigned device_chains(std::size_t tasks, unsigned threads, unsigned multiprocessors) noexcept {
+  const auto by_size = static_cast<unsigned>(tasks / kTasksPerDeviceChain);
+  const unsigned most = kDeviceChainsPerMultiprocessor * std::max(1u, multiprocessors);
+  return std::max(std::max(1u, threads), std::min(by_size, most));
+}
+
 }  // namespace routesolve::search

@@ -121,5 +121,13 @@ TEST(Tuning, TheBoundariesOfTheSizeRulesAreInclusive) {
   EXPECT_DOUBLE_EQ(search_parameters({2510, false, false}, 1.0).short_budget_per_task, 251.0);
 }
 
+TEST(Tuning, DeviceChainsFollowTheSizeUpToFourPerMultiprocessor) {
+  EXPECT_EQ(device_chains(100, 1, 132), 4u);        // one per 25 tasks
+  EXPECT_EQ(device_chains(10, 1, 132), 1u);         // never none
+  EXPECT_EQ(device_chains(10, 8, 132), 8u);         // never fewer than the threads
+  EXPECT_EQ(device_chains(100000, 1, 132), 528u);   // 4 per multiprocessor at most
+  EXPECT_EQ(device_chains(100000, 1, 0), 4u);       // a device that reports none counts as one
+}
+
 }  // namespace
 }  // namespace routesolve::search

@@ -1,5 +1,7 @@
 #include "batched_solve.hpp"
 
+#include "routesolve/search/tuning.hpp"
+
 #include <algorithm>
 
 #include "routesolve/search/solve.hpp"
@@ -27,9 +29,7 @@ Solution solve_batched(const Problem& problem, const SolveOptions& options, Batc
 }
 
 unsigned device_chains(const Problem& problem, const SolveOptions& options, int multiprocessors) {
-  const auto by_size = static_cast<unsigned>(problem.tasks().size() / 25);
-  const unsigned most = 4u * static_cast<unsigned>(std::max(1, multiprocessors));
-  return std::max(std::max(1u, options.threads), std::min(by_size, most));
+  return search::device_chains(problem.tasks().size(), options.threads, static_cast<unsigned>(std::max(1, multiprocessors)));
 }
 
 Solution solve_checked(const Problem& problem, const SolveOptions& options, CheckedEngine& engine,

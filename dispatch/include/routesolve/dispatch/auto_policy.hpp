@@ -14,7 +14,8 @@
 //                     + requests_per_step x (round_overhead_s + B x rows x device_row_s
 //                                            + B x upload_bytes / h2d_bytes_per_s))
 //
-// with B = device_chains (about one per 25 tasks, at most 4 per multiprocessor) and B_eff the
+// with B = search::device_chains (one per kTasksPerDeviceChain tasks, at most 4 per multiprocessor,
+// the cuda backend's rule) and B_eff the
 // chains whose work adds up (regions of at least two tours: about tasks / 25). The device pays
 // when it does min_gain times the cpu's chain steps, and, with a time limit, when its fixed cost
 // (context, the problem's upload) takes at most max_fixed_share of the limit. Without a usable
@@ -66,7 +67,6 @@ struct AutoRates {
   double h2d_bytes_per_s = 0.0;      ///< measured: pinned, one copy
   double fixed_s = 0.0;              ///< measured: opening the device (context, streams, buffers)
   std::string device_source;         ///< where they come from ("self-test" or a calibration file)
-  double tasks_per_chain = 25.0;     ///< a chain's region: two tours or more
   double min_gain = 1.5;             ///< the device must do this many times the cpu's steps
   double max_fixed_share = 0.1;      ///< of the time limit
 };

@@ -26,6 +26,15 @@ enum class Construction {
 
 /// Work per chain when the solve has no time limit and no iteration count.
 inline constexpr std::size_t kDefaultIterations = 1000;
+/// Tasks a device chain's region needs: two tours or more (the cost phase's regions).
+inline constexpr std::size_t kTasksPerDeviceChain = 25;
+/// Device chains per multiprocessor at most: enough blocks in flight to hide a round's latency.
+inline constexpr unsigned kDeviceChainsPerMultiprocessor = 4;
+
+/// Chains the device engine runs in lockstep: one per kTasksPerDeviceChain tasks, at most
+/// kDeviceChainsPerMultiprocessor per multiprocessor, never fewer than the threads. The cuda
+/// backend runs that many and the auto policy prices that many.
+[[nodiscard]] unsigned device_chains(std::size_t tasks, unsigned threads, unsigned multiprocessors) noexcept;
 /// Nearest tasks the ruin and the recreate look at (and the descent's pool of time partners).
 inline constexpr std::size_t kAdjacency = 100;
 /// Nearest tasks of the exact search (problems beyond the segment model's kMaxDims dimensions).
