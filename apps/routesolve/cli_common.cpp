@@ -142,10 +142,8 @@ SolveOptions make_solve_options(const RunOptions& o) {
   options.seed = o.seed;
   options.threads = o.threads;
   options.device.transfer = parse_transfer_mode(o.transfer);
-  options.device.index = o.devices.empty() ? o.device : o.devices.front();
+  options.device.index = chosen_device(o.device, o.devices);
   options.device.indices = o.devices;
-  // Under mpirun each rank takes its node's devices in turn unless one was named.
-  if (distributed::distributed() && o.device == 0 && o.devices.empty()) options.device.index = distributed::local_device();
   options.objective = parse_objective(o.objective);
   options.stop = &g_stop;
   return options;
@@ -177,7 +175,7 @@ ProblemPtr load_problem(const fs::path& input, const RunOptions& o, LoadExtras* 
     dispatch::MatrixOptions m;
     m.network = o.network;
     m.backend = parse_backend(o.backend);
-    m.device = {.index = o.devices.empty() ? o.device : o.devices.front(),
+    m.device = {.index = chosen_device(o.device, o.devices),
                 .transfer = parse_transfer_mode(o.transfer),
                 .indices = o.devices};
     m.threads = o.threads;
@@ -320,6 +318,12 @@ void write_output(const Outcome& out, const fs::path& file, io::OutputFormat for
   io::write_atomically(file, [&](std::ostream& f) {
     io::write_solution(f, *out.problem, out.solution, format, leg_lines(out, format), out.geometry);
   });
+}
+
+int chosen_device(int device, const std::vector<int>& devices) {
+  if (!devices.empty()) return devices.front();
+  // Under mpirun each rank takes its node's devices in turn unless one was named.
+  return distributed::distributed() && device == 0 ? distributed::local_device() : device;
 }
 
 double output_cost(const Problem& problem, Cost cost) {

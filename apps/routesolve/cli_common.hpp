@@ -116,6 +116,10 @@ void write_output(const Outcome& out, const std::filesystem::path& file, io::Out
 /// Cost in output units.
 double output_cost(const Problem& problem, Cost cost);
 
+/// The CUDA device a run uses, for the matrices and the search alike: the first of `devices`
+/// when given, else `device`; under mpirun, device 0 (the default) means the rank's local device.
+int chosen_device(int device, const std::vector<int>& devices);
+
 /// Prints the stage profile of a solution on stderr.
 void print_profile(const Solution& s);
 

@@ -46,7 +46,7 @@ struct MatrixArgs {
 int run_matrix_distributed(const MatrixArgs& a) {
   const bool root = distributed::rank() == 0;
   std::string fallback;
-  const int device = a.device == 0 ? distributed::local_device() : a.device;
+  const int device = chosen_device(a.device, {});
   const BackendKind engine_kind = dispatch::resolve_matrix_backend(parse_backend(a.backend), a.network, device, &fallback);
   if (!fallback.empty() && root) fmt::print(stderr, "warning: {}\n", fallback);
   const auto router_ptr = dispatch::load_road_router(a.network);

@@ -89,7 +89,8 @@ struct Sweeps {
     std::string who = "device";
     for (const int index : indices) {
       cuda::mark_device_unusable(index, reason);
-      who += (who.size() > 6 ? "," : " ") + std::to_string(index);
+      who += who.size() > 6 ? ',' : ' ';  // appended apart: GCC 12's -Wrestrict misfires on "x" + string
+      who += std::to_string(index);
     }
     on_device = false;
     if (automatic) {
