@@ -27,21 +27,12 @@
 #include <vector>
 
 #include "insertion/insertion_engines.hpp"
+#include "bench_datasets.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
 #include "routesolve/cuda/search_backend.hpp"
 #include "routesolve/io/formats.hpp"
 #include "routesolve/search/neighbours.hpp"
 #include "routesolve/search/working_solution.hpp"
-
-namespace {
-/// $ROUTESOLVE_BENCH_DATASETS (benchmarks/run-all, the device kit's run), else
-/// $ROUTESOLVE_DATASETS, else the build's datasets folder.
-std::filesystem::path bench_datasets() {
-  for (const char* name : {"ROUTESOLVE_BENCH_DATASETS", "ROUTESOLVE_DATASETS"})
-    if (const char* env = std::getenv(name); env != nullptr && *env != '\0') return env;
-  return ROUTESOLVE_BENCH_DATASETS;
-}
-}  // namespace
 
 namespace {
 
@@ -56,7 +47,7 @@ struct Fixture {
 };
 
 std::filesystem::path instance_file(const std::string& name) {
-  return bench_datasets() / "cvrp" / "x" / (name + ".vrp");
+  return bench::datasets_dir() / "cvrp" / "x" / (name + ".vrp");
 }
 
 Fixture& fixture(const std::string& name) {

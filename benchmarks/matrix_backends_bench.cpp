@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_datasets.hpp"
 #include "bench_support.hpp"
 #include "routesolve/contraction_hierarchy.hpp"
 #include "routesolve/network/road_router.hpp"
@@ -39,12 +40,7 @@ using namespace routesolve;
 
 namespace {
 
-/// benchmarks/run-all exports ROUTESOLVE_BENCH_DATASETS; ROUTESOLVE_DATASETS is still read.
-fs::path datasets_dir() {
-  for (const char* name : {"ROUTESOLVE_BENCH_DATASETS", "ROUTESOLVE_DATASETS"})
-    if (const char* env = std::getenv(name); env != nullptr && *env != '\0') return env;
-  return ROUTESOLVE_BENCH_DATASETS;
-}
+using bench::datasets_dir;
 
 struct Region {
   std::string name;

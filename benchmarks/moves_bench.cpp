@@ -23,21 +23,12 @@
 #include <string>
 #include <vector>
 
+#include "bench_datasets.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
 #include "routesolve/io/formats.hpp"
 #include "routesolve/cuda/search_backend.hpp"
 #include "search/batched_search.hpp"
 #include "search/search_engine.hpp"
-
-namespace {
-/// $ROUTESOLVE_BENCH_DATASETS (benchmarks/run-all, the device kit's run), else
-/// $ROUTESOLVE_DATASETS, else the build's datasets folder.
-std::filesystem::path bench_datasets() {
-  for (const char* name : {"ROUTESOLVE_BENCH_DATASETS", "ROUTESOLVE_DATASETS"})
-    if (const char* env = std::getenv(name); env != nullptr && *env != '\0') return env;
-  return ROUTESOLVE_BENCH_DATASETS;
-}
-}  // namespace
 
 namespace {
 
@@ -83,7 +74,7 @@ Fixture& fixture(const std::string& name) {
   if (slot) return *slot;
   slot = std::make_unique<Fixture>();
   const std::filesystem::path file =
-      bench_datasets() / "cvrp" / "x" / (name + ".vrp");
+      bench::datasets_dir() / "cvrp" / "x" / (name + ".vrp");
   slot->problem = Problem::create(io::read_problem(file));
   slot->packed = pack_problem(*slot->problem, kNeighbours);
   SolveOptions options;
@@ -105,7 +96,7 @@ Fixture& fixture(const std::string& name) {
 }
 
 void engine_bench(benchmark::State& state, const std::string& name, const std::string& kind) {
-  if (!std::filesystem::exists(bench_datasets() / "cvrp" / "x" / (name + ".vrp"))) {
+  if (!std::filesystem::exists(bench::datasets_dir() / "cvrp" / "x" / (name + ".vrp"))) {
     state.SkipWithError("dataset not found");
     return;
   }
@@ -132,7 +123,7 @@ void engine_bench(benchmark::State& state, const std::string& name, const std::s
 }
 
 void descent_bench(benchmark::State& state, const std::string& name, bool device) {
-  if (!std::filesystem::exists(bench_datasets() / "cvrp" / "x" / (name + ".vrp"))) {
+  if (!std::filesystem::exists(bench::datasets_dir() / "cvrp" / "x" / (name + ".vrp"))) {
     state.SkipWithError("dataset not found");
     return;
   }
@@ -175,7 +166,7 @@ void descent_bench(benchmark::State& state, const std::string& name, bool device
 }
 
 void one_at_a_time_bench(benchmark::State& state, const std::string& name, bool exact) {
-  if (!std::filesystem::exists(bench_datasets() / "cvrp" / "x" / (name + ".vrp"))) {
+  if (!std::filesystem::exists(bench::datasets_dir() / "cvrp" / "x" / (name + ".vrp"))) {
     state.SkipWithError("dataset not found");
     return;
   }

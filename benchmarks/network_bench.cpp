@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench_datasets.hpp"
 #include "bench_support.hpp"
 #include "routesolve/network/road_router.hpp"
 #include "routesolve/network/dijkstra_matrix.hpp"
@@ -31,11 +32,7 @@ using namespace routesolve;
 
 namespace {
 
-fs::path datasets_dir() {
-  for (const char* name : {"ROUTESOLVE_BENCH_DATASETS", "ROUTESOLVE_DATASETS"})  // run-all exports the first
-    if (const char* env = std::getenv(name); env != nullptr && *env != '\0') return env;
-  return ROUTESOLVE_BENCH_DATASETS;
-}
+using bench::datasets_dir;
 
 struct Region {
   std::string name;
