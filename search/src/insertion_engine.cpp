@@ -39,8 +39,8 @@ std::optional<hd::TourView> tour_view(const WorkingSolution& solution, std::size
   const SegmentLimits& limits = m.limits(v);
   if (limits.max_tasks != kNone && tour.size() + (pair ? 2 : 1) > limits.max_tasks) return std::nullopt;
   hd::TourView view;
-  view.prefix = tour.prefix.data();
-  view.suffix = tour.suffix.data();
+  view.prefix = tour.prefix();
+  view.suffix = tour.suffix();
   view.task_ids = tour.tasks.data();
   view.n = tour.size();
   view.vehicle = v;

@@ -34,15 +34,15 @@ bool ReloadRepair::drop_useless(WorkingSolution& s, std::size_t v) const {
   for (bool again = true; again;) {
     again = false;
     const Tour& tour = s.tour(v);
-    const Cost before = tour.prefix[tour.size() + 1].cost;
+    const Cost before = tour.prefix()[tour.size() + 1].cost;
     // The reload whose removal saves the most, among those the tour can do without.
     std::size_t best = kNone;
     Cost best_cost = before;
     for (std::size_t i = 0; i < tour.size(); ++i) {
       if (s.problem().task(tour.tasks[i]).type != TaskType::Reload) continue;
       // tasks[i] is node i + 1: the tour without it is prefix[i] + suffix[i + 2].
-      if (!m.feasible(v, tour.prefix[i], none, tour.suffix[i + 2])) continue;
-      const Cost c = m.merge(v, tour.prefix[i], tour.suffix[i + 2]).cost;
+      if (!m.feasible(v, tour.prefix()[i], none, tour.suffix()[i + 2])) continue;
+      const Cost c = m.merge(v, tour.prefix()[i], tour.suffix()[i + 2]).cost;
       if (c > best_cost || (best != kNone && c == best_cost)) continue;
       std::vector<std::size_t> rest = tour.tasks;
       rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(i));
@@ -77,9 +77,9 @@ bool ReloadRepair::place(WorkingSolution& s, std::size_t task) const {
       const Tour& tour = s.tour(v);
       const std::size_t n = tour.size();
       for (std::size_t k = 0; k <= n; ++k) {
-        if (!m.feasible(v, tour.prefix[k], x, tour.suffix[k + 1])) continue;
-        m.merge_into(tmp, v, tour.prefix[k], x);
-        const Cost delta = m.merge(v, tmp, tour.suffix[k + 1]).cost - tour.prefix[n + 1].cost;
+        if (!m.feasible(v, tour.prefix()[k], x, tour.suffix()[k + 1])) continue;
+        m.merge_into(tmp, v, tour.prefix()[k], x);
+        const Cost delta = m.merge(v, tmp, tour.suffix()[k + 1]).cost - tour.prefix()[n + 1].cost;
         if (delta >= plain) continue;
         std::vector<std::size_t> tasks = tour.tasks;
         tasks.insert(tasks.begin() + static_cast<std::ptrdiff_t>(k), task);
@@ -98,7 +98,7 @@ bool ReloadRepair::place(WorkingSolution& s, std::size_t task) const {
     if (!s.in_region(v) || !p.compatible(v, task) || s.tour_empty(v)) continue;
     const Tour& tour = s.tour(v);
     const std::size_t n = tour.size();
-    const Cost before = tour.prefix[n + 1].cost;
+    const Cost before = tour.prefix()[n + 1].cost;
     // One unused reload per location (they are interchangeable).
     std::vector<std::size_t> free;
     for (std::size_t r : p.vehicle(v).reloads) {
@@ -119,9 +119,9 @@ bool ReloadRepair::place(WorkingSolution& s, std::size_t task) const {
       };
       // The reload in gap g (before tasks[g]), the task in gap k >= g after it.
       for (std::size_t g = 0; g <= n; ++g) {
-        m.merge_into(acc, v, tour.prefix[g], y);
+        m.merge_into(acc, v, tour.prefix()[g], y);
         for (std::size_t k = g;; ++k) {
-          consider(acc, x, tour.suffix[k + 1], k, g, true);
+          consider(acc, x, tour.suffix()[k + 1], k, g, true);
           if (k == n) break;
           m.merge_into(tmp, v, acc, m.task(tour.tasks[k]));
           acc = tmp;
@@ -130,9 +130,9 @@ bool ReloadRepair::place(WorkingSolution& s, std::size_t task) const {
       }
       // The task in gap k, the reload in gap g >= k after it.
       for (std::size_t k = 0; k <= n; ++k) {
-        m.merge_into(acc, v, tour.prefix[k], x);
+        m.merge_into(acc, v, tour.prefix()[k], x);
         for (std::size_t g = k;; ++g) {
-          consider(acc, y, tour.suffix[g + 1], k, g, false);
+          consider(acc, y, tour.suffix()[g + 1], k, g, false);
           if (g == n) break;
           m.merge_into(tmp, v, acc, m.task(tour.tasks[g]));
           acc = tmp;

@@ -1,12 +1,33 @@
 #include "routesolve/search/segments.hpp"
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 
 namespace routesolve::search {
+
+namespace {
+
+/// Equal summaries over the first `dims` load dimensions (the only meaningful ones).
+bool same_segment(const RouteSegment& a, const RouteSegment& b, std::size_t dims) {
+  if (a.first != b.first || a.last != b.last || a.tasks != b.tasks || a.cost != b.cost || a.travel != b.travel ||
+      a.distance != b.distance || a.unreachable != b.unreachable || a.time.duration != b.time.duration ||
+      a.time.time_warp != b.time.time_warp || a.time.earliest != b.time.earliest || a.time.latest != b.time.latest ||
+      a.load.reloads != b.load.reloads)
+    return false;
+  for (std::size_t d = 0; d < dims && d < kMaxDims; ++d) {
+    const LoadProfile x = a.load.dim(d), y = b.load.dim(d);
+    if (x.carried != y.carried || x.net != y.net || x.peak != y.peak) return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 SegmentModel::SegmentModel(const Problem& problem) : problem_(&problem), dims_(problem.dimensions()) {
   supported_ = dims_ <= kMaxDims;
   const std::size_t nv = problem.vehicles().size();
+  std::map<std::tuple<std::size_t, std::size_t, Cost, Duration, Duration>, std::vector<std::size_t>> end_index;
   for (std::size_t v = 0; v < nv; ++v) {
     const Vehicle& vehicle = problem.vehicle(v);
     travel_.push_back(problem.travel(v));
@@ -28,7 +49,7 @@ SegmentModel::SegmentModel(const Problem& problem) : problem_(&problem), dims_(p
     s.time.earliest = vehicle.time_window.start;
     s.time.latest = vehicle.time_window.end;
     s.first = s.last = vehicle.start;
-    starts_.push_back(s);
+    const RouteSegment start = s;
     s.first = s.last = vehicle.end;
     // Breaks priced, not only repaired: the route must leave its breaks' service time before the
     // end of the shift, so the end is a visit of that length ending by time_window.end. (Where a
@@ -38,7 +59,25 @@ SegmentModel::SegmentModel(const Problem& problem) : problem_(&problem), dims_(p
     for (const Break& b : vehicle.breaks) break_service += b.service;
     if (break_service > 0)
       s.time = visit_duration(break_service, vehicle.time_window.start, vehicle.time_window.end - break_service);
-    ends_.push_back(s);
+    // Vehicles whose three end segments are equal share them (their values are all the model
+    // gives; the travel between tasks is read from each vehicle's own view).
+    RouteSegment whole;
+    routesolve::merge_into(whole, travel_.back(), dims_, start, s);
+    const auto key = std::make_tuple(vehicle.start, vehicle.end, whole.cost, whole.travel, whole.time.duration);
+    std::vector<std::size_t>& candidates = end_index[key];
+    std::size_t found = kNone;
+    for (std::size_t at : candidates)
+      if (same_segment(ends_[at], start, dims_) && same_segment(ends_[at + 1], whole, dims_) &&
+          same_segment(ends_[at + 2], s, dims_))
+        found = at;
+    if (found == kNone) {
+      found = ends_.size();
+      candidates.push_back(found);
+      ends_.push_back(start);
+      ends_.push_back(whole);
+      ends_.push_back(s);
+    }
+    end_of_.push_back(found);
   }
   tasks_.resize(problem.tasks().size());
   for (std::size_t t = 0; t < problem.tasks().size(); ++t) {

@@ -40,6 +40,7 @@ WorkingSolution::WorkingSolution(const SegmentModel& model, const std::vector<st
   saved_.assign(tours_.size(), 0);
   for (std::size_t v = 0; v < tours_.size(); ++v) {
     tours_[v].vehicle = v;
+    tours_[v].unused_ = model.unused_route(v);
     rebuild(v);
   }
 }
@@ -65,7 +66,7 @@ Duration WorkingSolution::longest_working_time() const {
   Duration longest = 0;
   for (std::size_t v = 0; v < tours_.size(); ++v) {
     if (empty_[v]) continue;
-    const RouteSegment& whole = tours_[v].prefix.back();
+    const RouteSegment& whole = tours_[v].prefix()[tours_[v].size() + 1];
     longest = std::max(longest, routesolve::working_time(whole.time, model_->limits(v).shift_start));
   }
   return longest;
@@ -90,8 +91,13 @@ void WorkingSolution::set_route_of(std::size_t t, std::size_t v) {
 void WorkingSolution::rebuild(std::size_t v) {
   Tour& tour = tours_[v];
   const std::size_t n = tour.tasks.size();
-  tour.prefix.resize(n + 2);
-  tour.suffix.resize(n + 2);
+  if (n == 0) {  // an empty tour reads its vehicle's shared segments and keeps none
+    tour.prefix_ = {};
+    tour.suffix_ = {};
+  } else {
+    tour.prefix_.resize(n + 2);
+    tour.suffix_.resize(n + 2);
+  }
   refresh(v, 0, n + 1);
 }
 
@@ -102,15 +108,19 @@ void WorkingSolution::refresh(std::size_t v, std::size_t prefix_from, std::size_
   const SegmentModel& m = *model_;
   const std::size_t n = tour.tasks.size();
   cost_ -= tour.cost;
-  if (prefix_from == 0) tour.prefix[0] = m.start(v);
-  for (std::size_t k = std::max<std::size_t>(prefix_from, 1); k <= n; ++k)
-    m.merge_into(tour.prefix[k], v, tour.prefix[k - 1], m.task(tour.tasks[k - 1]));
-  m.merge_into(tour.prefix[n + 1], v, tour.prefix[n], m.end(v));
-  if (suffix_to == n + 1) tour.suffix[n + 1] = m.end(v);
-  for (std::size_t k = std::min(suffix_to, n); k >= 1; --k)
-    m.merge_into(tour.suffix[k], v, m.task(tour.tasks[k - 1]), tour.suffix[k + 1]);
-  m.merge_into(tour.suffix[0], v, m.start(v), tour.suffix[1]);
-  tour.cost = n == 0 ? 0 : tour.prefix[n + 1].cost + problem().fixed_cost(v);
+  if (n > 0) {
+    std::vector<RouteSegment>& prefix = tour.prefix_;
+    std::vector<RouteSegment>& suffix = tour.suffix_;
+    if (prefix_from == 0) prefix[0] = m.start(v);
+    for (std::size_t k = std::max<std::size_t>(prefix_from, 1); k <= n; ++k)
+      m.merge_into(prefix[k], v, prefix[k - 1], m.task(tour.tasks[k - 1]));
+    m.merge_into(prefix[n + 1], v, prefix[n], m.end(v));
+    if (suffix_to == n + 1) suffix[n + 1] = m.end(v);
+    for (std::size_t k = std::min(suffix_to, n); k >= 1; --k)
+      m.merge_into(suffix[k], v, m.task(tour.tasks[k - 1]), suffix[k + 1]);
+    m.merge_into(suffix[0], v, m.start(v), suffix[1]);
+  }
+  tour.cost = n == 0 ? 0 : tour.prefix_[n + 1].cost + problem().fixed_cost(v);
   empty_[v] = n == 0 ? 1 : 0;
   cost_ += tour.cost;
   for (std::size_t i = 0; i < n; ++i) position_of_[tour.tasks[i]] = i;
@@ -137,27 +147,38 @@ void WorkingSolution::set_tasks(std::size_t v, std::vector<std::size_t> tasks) {
 void WorkingSolution::insert(std::size_t task, std::size_t v, std::size_t position) {
   touch(v);
   Tour& tour = tours_[v];
-  if (tour.tasks.empty()) ++used_;
+  if (tour.tasks.empty()) {
+    ++used_;
+    tour.tasks.push_back(task);
+    set_route_of(task, v);
+    rebuild(v);
+    return;
+  }
   tour.tasks.insert(tour.tasks.begin() + static_cast<std::ptrdiff_t>(position), task);
   set_route_of(task, v);
   // Nodes 0..position keep their prefixes; the suffixes after the new node shift by one.
-  tour.prefix.emplace_back();
-  tour.suffix.insert(tour.suffix.begin() + static_cast<std::ptrdiff_t>(position + 1), RouteSegment{});
+  tour.prefix_.emplace_back();
+  tour.suffix_.insert(tour.suffix_.begin() + static_cast<std::ptrdiff_t>(position + 1), RouteSegment{});
   refresh(v, position + 1, position + 1);
 }
 
 void WorkingSolution::insert_pair(std::size_t pickup, std::size_t v, std::size_t i, std::size_t j) {
   touch(v);
   Tour& tour = tours_[v];
-  if (tour.tasks.empty()) ++used_;
+  const bool was_empty = tour.tasks.empty();
+  if (was_empty) ++used_;
   const std::size_t delivery = problem().task(pickup).sibling;
   tour.tasks.insert(tour.tasks.begin() + static_cast<std::ptrdiff_t>(j), delivery);
   tour.tasks.insert(tour.tasks.begin() + static_cast<std::ptrdiff_t>(i), pickup);
   set_route_of(pickup, v);
   set_route_of(delivery, v);
+  if (was_empty) {
+    rebuild(v);
+    return;
+  }
   // Nodes 0..i keep their prefixes; the suffixes after the delivery shift by two.
-  tour.prefix.resize(tour.prefix.size() + 2);
-  tour.suffix.insert(tour.suffix.begin() + static_cast<std::ptrdiff_t>(j + 1), 2, RouteSegment{});
+  tour.prefix_.resize(tour.prefix_.size() + 2);
+  tour.suffix_.insert(tour.suffix_.begin() + static_cast<std::ptrdiff_t>(j + 1), 2, RouteSegment{});
   refresh(v, i + 1, j + 2);
 }
 

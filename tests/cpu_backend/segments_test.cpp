@@ -280,6 +280,54 @@ TEST_P(SegmentTest, WorkingSolutionRevertRestoresEverything) {
   }
 }
 
+// Unused vehicles with equal ends share the model's segments, and an empty tour reads the same
+// prefix and suffix as one built from its vehicle's start and end; a tour emptied and refilled
+// gets the segments of a fresh one.
+TEST(SharedEnds, EqualVehiclesShareTheirEmptyRouteAndEmptiedToursReadIt) {
+  auto spec = points_spec(random_points(12, 3));
+  for (std::size_t i = 1; i <= 8; ++i) spec.jobs.push_back(make_job(i, i, 1));
+  for (std::size_t v = 0; v < 6; ++v) {
+    VehicleSpec vs = make_vehicle(v + 1, 0, 0);
+    vs.capacity = Amount{4};
+    if (v == 5) vs.time_window = TimeWindow{10, 100000};  // another shift: its own ends
+    spec.vehicles.push_back(vs);
+  }
+  const auto problem = Problem::create(spec);
+  const SegmentModel m(*problem);
+  for (std::size_t v = 1; v < 5; ++v) EXPECT_EQ(m.unused_route(v), m.unused_route(0));
+  EXPECT_NE(m.unused_route(5), m.unused_route(0));
+  EXPECT_EQ(m.start(5).time.earliest, 10);
+  std::vector<std::size_t> insertable;
+  for (std::size_t t = 0; t < problem->tasks().size(); ++t) insertable.push_back(t);
+  WorkingSolution ws(m, insertable);
+  auto expect_empty = [&](std::size_t v) {
+    ASSERT_TRUE(ws.tour(v).empty());
+    const RouteSegment whole = m.merge(v, m.start(v), m.end(v));
+    EXPECT_EQ(ws.tour(v).prefix()[0].first, m.start(v).first);
+    EXPECT_EQ(ws.tour(v).prefix()[1].cost, whole.cost);
+    EXPECT_EQ(ws.tour(v).prefix()[1].time.earliest, whole.time.earliest);
+    EXPECT_EQ(ws.tour(v).suffix()[0].cost, whole.cost);
+    EXPECT_EQ(ws.tour(v).suffix()[1].last, m.end(v).last);
+  };
+  for (std::size_t v = 0; v < 6; ++v) expect_empty(v);
+  ws.insert(0, 2, 0);
+  ws.insert(1, 2, 1);
+  ws.insert(2, 5, 0);
+  EXPECT_EQ(ws.cost(), route_cost(*problem, 2, ws.tour(2).tasks) + route_cost(*problem, 5, ws.tour(5).tasks));
+  const RouteSegment two = m.merge(2, m.merge(2, m.merge(2, m.start(2), m.task(0)), m.task(1)), m.end(2));
+  EXPECT_EQ(ws.tour(2).prefix()[3].cost, two.cost);
+  EXPECT_EQ(ws.tour(2).suffix()[0].cost, two.cost);
+  ws.remove({0, 1});
+  expect_empty(2);
+  EXPECT_EQ(ws.cost(), route_cost(*problem, 5, ws.tour(5).tasks));
+  ws.begin_change();
+  ws.set_tasks(2, {1, 0});
+  ws.revert();
+  expect_empty(2);
+  ws.insert(1, 2, 0);
+  EXPECT_EQ(ws.tour(2).prefix()[2].cost, m.merge(2, m.merge(2, m.start(2), m.task(1)), m.end(2)).cost);
+}
+
 TEST_P(SegmentTest, BestInsertionDeltaIsExactAndFeasible) {
   const auto problem = random_problem(GetParam(), true);
   const SegmentModel m(*problem);

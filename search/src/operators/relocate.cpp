@@ -81,9 +81,9 @@ InterRelocate::InterRelocate(const WorkingSolution& s, std::size_t u, std::size_
           chain_bwd = m.merge(v2, next, chain_bwd);
         }
         const RouteSegment& chain = reversed ? chain_bwd : chain_fwd;
-        const RouteSegment r2 = m.merge(v2, m.merge(v2, t2.prefix[q.k], chain), t2.suffix[q.k + 1]);
+        const RouteSegment r2 = m.merge(v2, m.merge(v2, t2.prefix()[q.k], chain), t2.suffix()[q.k + 1]);
         if (!m.feasible(v2, r2)) continue;
-        if (!rest) rest = m.merge(v1, t1.prefix[i], t1.suffix[i + length + 1]);
+        if (!rest) rest = m.merge(v1, t1.prefix()[i], t1.suffix()[i + length + 1]);
         if (!acceptable(m, v1, *rest)) continue;
         if (!settle(s, v1, *rest, v2, r2, objective, d, best)) continue;
         best = delta_ = d;

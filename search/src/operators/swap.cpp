@@ -63,9 +63,9 @@ InterSwap::InterSwap(const WorkingSolution& s, std::size_t u, std::size_t w, Obj
       RouteSegment in1 = m.task(t2.tasks[j]), in2 = m.task(t1.tasks[i]);
       for (std::size_t k = 1; k < b; ++k) in1 = m.merge(v1, in1, m.task(t2.tasks[j + k]));
       for (std::size_t k = 1; k < a; ++k) in2 = m.merge(v2, in2, m.task(t1.tasks[i + k]));
-      const RouteSegment r1 = m.merge(v1, m.merge(v1, t1.prefix[i], in1), t1.suffix[i + a + 1]);
+      const RouteSegment r1 = m.merge(v1, m.merge(v1, t1.prefix()[i], in1), t1.suffix()[i + a + 1]);
       if (!m.feasible(v1, r1)) continue;
-      const RouteSegment r2 = m.merge(v2, m.merge(v2, t2.prefix[j], in2), t2.suffix[j + b + 1]);
+      const RouteSegment r2 = m.merge(v2, m.merge(v2, t2.prefix()[j], in2), t2.suffix()[j + b + 1]);
       if (!m.feasible(v2, r2)) continue;
       if (!settle(s, v1, r1, v2, r2, objective, d, best)) continue;
       best = d;

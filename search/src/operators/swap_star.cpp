@@ -121,8 +121,8 @@ SwapStar::SwapStar(const WorkingSolution& s, std::size_t v1, std::size_t v2, Obj
   // Load totals: what is on board at the start (job deliveries) and at the end, per dimension;
   // both must fit after the exchange (a necessary condition, cheap to screen with).
   const std::size_t dims = m.dims();
-  const RouteSegment& whole1 = t1.prefix[n1 + 1];
-  const RouteSegment& whole2 = t2.prefix[n2 + 1];
+  const RouteSegment& whole1 = t1.prefix()[n1 + 1];
+  const RouteSegment& whole2 = t2.prefix()[n2 + 1];
   auto loads_fit = [&](const RouteSegment& route, std::size_t v, std::size_t out, std::size_t in) {
     const RouteSegment& o = m.task(out);
     const RouteSegment& i = m.task(in);

@@ -46,9 +46,9 @@ InterTwoOptStar::InterTwoOptStar(const WorkingSolution& s, const VehicleClasses&
     d.cost = cost;
     d.routes = used_change(n1, new1, n2, new2);
     if (!better(d, best, objective)) continue;
-    const RouteSegment r1 = m.merge(v1, t1.prefix[head1], t2.suffix[head2 + 1]);
+    const RouteSegment r1 = m.merge(v1, t1.prefix()[head1], t2.suffix()[head2 + 1]);
     if (!acceptable(m, v1, r1)) continue;
-    const RouteSegment r2 = m.merge(v2, t2.prefix[head2], t1.suffix[head1 + 1]);
+    const RouteSegment r2 = m.merge(v2, t2.prefix()[head2], t1.suffix()[head1 + 1]);
     if (!acceptable(m, v2, r2)) continue;
     if (!tail_keeps_pairs(s, v1, head1) || !tail_keeps_pairs(s, v2, head2)) continue;
     if (!settle(s, v1, r1, v2, r2, objective, d, best)) continue;

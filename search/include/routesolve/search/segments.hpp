@@ -72,8 +72,11 @@ class SegmentModel {
   [[nodiscard]] const RouteSegment& task(std::size_t t) const { return tasks_[t]; }
   /// The start (resp. end) of vehicle v with its time window; the end carries the service time of
   /// the vehicle's breaks, which the route must leave before its shift ends.
-  [[nodiscard]] const RouteSegment& start(std::size_t v) const { return starts_[v]; }
-  [[nodiscard]] const RouteSegment& end(std::size_t v) const { return ends_[v]; }
+  [[nodiscard]] const RouteSegment& start(std::size_t v) const { return ends_[end_of_[v]]; }
+  [[nodiscard]] const RouteSegment& end(std::size_t v) const { return ends_[end_of_[v] + 2]; }
+  /// The segments of vehicle v's empty route, in a row: start, start + end, end (prefix 0..1 at
+  /// [0], suffix 0..1 at [1]). Vehicles with the same ends, shift and travel share them.
+  [[nodiscard]] const RouteSegment* unused_route(std::size_t v) const { return &ends_[end_of_[v]]; }
 
   /// A followed by B on vehicle v.
   [[nodiscard]] RouteSegment merge(std::size_t v, const RouteSegment& a, const RouteSegment& b) const;
@@ -109,7 +112,9 @@ class SegmentModel {
   std::vector<SegmentLimits> limits_;
   std::vector<Cost> fixed_costs_;
   std::vector<char> single_trip_;
-  std::vector<RouteSegment> tasks_, starts_, ends_;
+  std::vector<RouteSegment> tasks_;
+  std::vector<RouteSegment> ends_;    // per distinct vehicle end: start, start + end, end
+  std::vector<std::size_t> end_of_;   // per vehicle: its three in ends_
 };
 
 }  // namespace routesolve::search

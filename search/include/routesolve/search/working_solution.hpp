@@ -18,15 +18,25 @@ namespace routesolve::search {
 struct Tour {
   std::size_t vehicle = 0;
   std::vector<std::size_t> tasks;
-  std::vector<RouteSegment> prefix;  ///< [k]: nodes 0..k
-  std::vector<RouteSegment> suffix;  ///< [k]: nodes k..n+1
-  Cost cost = 0;                     ///< fixed cost included; 0 when empty
+  Cost cost = 0;  ///< fixed cost included; 0 when empty
   /// Changes with every change of the tour, unique in the process: equal versions mean equal
   /// tours (what an engine that mirrors tours elsewhere, e.g. on a device, compares).
   std::uint64_t version = 0;
 
   [[nodiscard]] std::size_t size() const noexcept { return tasks.size(); }
   [[nodiscard]] bool empty() const noexcept { return tasks.empty(); }
+  /// The n + 2 prefix segments ([k]: nodes 0..k) and suffix segments ([k]: nodes k..n+1). An
+  /// empty tour stores none: it reads its vehicle's, which the model shares between vehicles with
+  /// the same ends (a CVRPLIB file without a fleet size has n - 1 vehicles, nearly all unused).
+  [[nodiscard]] const RouteSegment* prefix() const noexcept { return tasks.empty() ? unused_ : prefix_.data(); }
+  [[nodiscard]] const RouteSegment* suffix() const noexcept {
+    return tasks.empty() ? unused_ + 1 : suffix_.data();
+  }
+
+ private:
+  friend class WorkingSolution;
+  std::vector<RouteSegment> prefix_, suffix_;  // empty while the tour is
+  const RouteSegment* unused_ = nullptr;       // SegmentModel::unused_route(vehicle)
 };
 
 class WorkingSolution {
