@@ -99,7 +99,11 @@ void ProblemBuilder::add_steps() {
         visit.index = t;
         windows = &pr.tasks_[t].time_windows;
       }
-      // Fold the service bounds into the windows.
+      // Fold the service bounds into the windows (plan mode keeps them apart: plan_check.cpp).
+      if (spec.plan) {
+        veh.steps.push_back(visit);
+        continue;
+      }
       Duration lo = 0, hi = kMaxTime;
       if (st.service_at) lo = hi = *st.service_at;
       if (st.service_after) lo = std::max(lo, *st.service_after);
