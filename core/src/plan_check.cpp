@@ -43,14 +43,36 @@ std::vector<TimeWindow> soft(const std::vector<TimeWindow>& windows) {
   return windows;
 }
 
+/// The hard bounds of a step as VROOM reads them: service_after and service_before replace
+/// service_at's bound on their side.
 void bound(plan_eta::Step& s, const VehicleStepSpec& spec) {
   if (spec.service_at) s.earliest = s.latest = *spec.service_at;
-  if (spec.service_after) s.earliest = std::max(s.earliest, *spec.service_after);
-  if (spec.service_before) s.latest = std::min(s.latest, *spec.service_before);
+  if (spec.service_after) s.earliest = *spec.service_after;
+  if (spec.service_before) s.latest = *spec.service_before;
 }
 
 std::string step_path(std::size_t v, std::size_t k) {
   return "vehicles[" + std::to_string(v) + "].steps[" + std::to_string(k) + "]";
+}
+
+/// VROOM bounds each step's start from below by the earliest starts before it, counting a leg's
+/// whole travel after the last break on it (a break's service_after then pushes the next task
+/// back by the whole leg, although the leg could be driven before the break). The bound decides
+/// VROOM's answers, so it is kept here: it narrows `earliest` of a task or end after breaks.
+void vroom_lower_bounds(plan_eta::Route& r) {
+  Duration lb = 0, action = 0;
+  std::size_t leg = 0;
+  bool after_break = false;
+  for (std::size_t i = 0; i < r.steps.size(); ++i) {
+    plan_eta::Step& s = r.steps[i];
+    Duration bound = std::max<Duration>(s.earliest, 0);
+    if (i > 0) bound = std::max(bound, lb + action + (s.is_break ? 0 : r.legs[leg]));
+    if (after_break && !s.is_break) s.earliest = std::max(s.earliest, bound);
+    if (i > 0 && !s.is_break) ++leg;
+    after_break = s.is_break;
+    lb = bound;
+    action = s.action;
+  }
 }
 
 /// A plan route laid out for plan_eta: start, the visits, end; the legs between non-break steps.
@@ -108,6 +130,7 @@ Layout lay_out(const Problem& p, std::size_t v) {
   leg_to(veh.end);
   l.route.steps.push_back(end);
   l.spec_step.push_back(end_step);
+  vroom_lower_bounds(l.route);
   // VROOM's weight of a unit of violation: 100 makespan units (its time unit is 1/100 s) per
   // second of the route's travel and actions (of the data's span when the route takes no time).
   Duration span = route_time;
@@ -265,6 +288,14 @@ Route check_route(const Problem& p, std::size_t v) {
   }
   out.duration = travel;
   out.distance = distance;
+  // VROOM's cost of a route priced per hour and per km: the fixed cost plus the whole route's
+  // travel and distance priced once, rounded to the output unit (half up).
+  if (!p.spec().matrices.at(p.profile_names()[veh.profile]).costs) {
+    const UnitScale& scale = p.spec().scale;
+    const double user = static_cast<double>(travel) / scale.time * static_cast<double>(veh.costs.per_hour) / 3600.0 +
+                        static_cast<double>(distance) / scale.distance * static_cast<double>(veh.costs.per_km) / 1000.0;
+    out.cost = p.fixed_cost(v) + static_cast<Cost>(std::llround(std::floor(user + 0.5) * p.cost_scale()));
+  }
 
   if (breaks < veh.breaks.size()) add(out.violations, "missing_break");
   for (const Step& st : out.steps)
