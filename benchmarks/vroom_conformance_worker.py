@@ -5,6 +5,7 @@ arguments (e.g. ["-i", "in.json", "-o", "out.json", "-c"]), runs it in a forked 
 error exit of vroom's main never ends the worker) and answers one line: the child's exit status
 and what it wrote on stderr.
 """
+import importlib.metadata
 import json
 import os
 import sys
@@ -33,7 +34,7 @@ def run(args):
 
 
 def main():
-    print(json.dumps({"version": getattr(vroom, "__version__", "?")}), flush=True)
+    print(json.dumps({"version": importlib.metadata.version("pyvroom")}), flush=True)
     for line in sys.stdin:
         code, err = run(json.loads(line))
         print(json.dumps({"code": code, "stderr": err}), flush=True)
