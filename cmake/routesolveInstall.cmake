@@ -92,4 +92,5 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/routesolveConfig.cmake
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/routesolveConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/routesolveConfig.cmake ${PROJECT_BINARY_DIR}/routesolveConfigVersion.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/FindGLPK.cmake
         DESTINATION ${routesolve_cmake_dir} COMPONENT devel)

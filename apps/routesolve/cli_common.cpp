@@ -170,6 +170,7 @@ ProblemPtr load_problem(const fs::path& input, const RunOptions& o, LoadExtras* 
   const auto t_parse = std::chrono::steady_clock::now();
   ProblemSpec spec = io::read_problem(input, read);
   if (o.balance >= 0.0) spec.balance = o.balance;
+  spec.plan = o.check;
   if (extras != nullptr) extras->stages.push_back({"parse", seconds_since(t_parse)});
   if (spec.matrices.empty()) {
     dispatch::MatrixOptions m;

@@ -49,6 +49,7 @@ void fill_missing_matrices(ProblemSpec& spec, const EmbedOptions& o) {
 std::shared_ptr<const Problem> problem_from_json(std::string_view text, const std::string& source,
                                                  const EmbedOptions& o) {
   ProblemSpec spec = io::parse_vroom_problem(text, source);
+  spec.plan = o.check;
   fill_missing_matrices(spec, o);
   return Problem::create(std::move(spec));
 }

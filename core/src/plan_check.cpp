@@ -1,5 +1,6 @@
 // Plan mode: the given steps as whole routes, with VROOM's violations instead of refusals
-// (routesolve/plan_check.hpp).
+// (routesolve/plan_check.hpp). The times come from plan_eta (the integer programme); this file
+// lays each route out for it and reads the figures and violations off the times it chose.
 
 #include "routesolve/plan_check.hpp"
 
@@ -9,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "plan_eta.hpp"
+#include "routesolve/error.hpp"
 #include "routesolve/hd/segment.hpp"
 
 namespace routesolve {
@@ -23,12 +26,6 @@ void add(std::vector<PlanViolation>& list, const std::string& cause, Duration du
   list.push_back({cause, duration});
 }
 
-const TimeWindow* window_at(const std::vector<TimeWindow>& windows, Duration t) {
-  for (const TimeWindow& w : windows)
-    if (w.end >= t) return &w;
-  return nullptr;
-}
-
 Distance pro_rata(Duration driven, Distance distance, Duration duration) {
   if (duration <= 0 || driven <= 0) return 0;
   return static_cast<Distance>(std::llround(static_cast<double>(driven * distance) / static_cast<double>(duration)));
@@ -40,10 +37,133 @@ bool fits(const Amount& load, const Amount& limit) {
   return true;
 }
 
+/// Windows that can be broken: none for a step open all the time.
+std::vector<TimeWindow> soft(const std::vector<TimeWindow>& windows) {
+  if (windows.size() == 1 && windows[0].start <= 0 && windows[0].end >= kMaxTime) return {};
+  return windows;
+}
+
+/// The hard bounds of a step as VROOM reads them: service_after and service_before replace
+/// service_at's bound on their side.
+void bound(plan_eta::Step& s, const VehicleStepSpec& spec) {
+  if (spec.service_at) s.earliest = s.latest = *spec.service_at;
+  if (spec.service_after) s.earliest = *spec.service_after;
+  if (spec.service_before) s.latest = *spec.service_before;
+}
+
+std::string step_path(std::size_t v, std::size_t k) {
+  return "vehicles[" + std::to_string(v) + "].steps[" + std::to_string(k) + "]";
+}
+
+/// VROOM bounds each step's start from below by the earliest starts before it, counting a leg's
+/// whole travel after the last break on it (a break's service_after then pushes the next task
+/// back by the whole leg, although the leg could be driven before the break). The bound decides
+/// VROOM's answers, so it is kept here: it narrows `earliest` of a task or end after breaks.
+void vroom_lower_bounds(plan_eta::Route& r) {
+  Duration lb = 0, action = 0;
+  std::size_t leg = 0;
+  bool after_break = false;
+  for (std::size_t i = 0; i < r.steps.size(); ++i) {
+    plan_eta::Step& s = r.steps[i];
+    Duration bound = std::max<Duration>(s.earliest, 0);
+    if (i > 0) bound = std::max(bound, lb + action + (s.is_break ? 0 : r.legs[leg]));
+    if (after_break && !s.is_break) s.earliest = std::max(s.earliest, bound);
+    if (i > 0 && !s.is_break) ++leg;
+    after_break = s.is_break;
+    lb = bound;
+    action = s.action;
+  }
+}
+
+/// A plan route laid out for plan_eta: start, the visits, end; the legs between non-break steps.
+struct Layout {
+  plan_eta::Route route;
+  std::vector<std::size_t> spec_step;  ///< each step's index in the vehicle's spec steps (kNone: implied)
+  std::vector<std::size_t> locations;  ///< the matrix index of each non-break step (kNone: none)
+  std::vector<Distance> leg_distance;
+};
+
+Layout lay_out(const Problem& p, std::size_t v) {
+  const Vehicle& veh = p.vehicle(v);
+  const std::vector<VehicleStepSpec>& given = p.spec().vehicles[v].steps;
+  const TravelView tv = p.travel(v);
+  Layout l;
+  plan_eta::Step start;
+  if (veh.time_window.start > 0) start.windows = {{veh.time_window.start, kMaxTime}};
+  std::size_t start_step = kNone, end_step = kNone;
+  if (!given.empty() && given.front().type == VehicleStepType::Start) start_step = 0;
+  if (!given.empty() && given.back().type == VehicleStepType::End) end_step = given.size() - 1;
+  if (start_step != kNone) bound(start, given[start_step]);
+  l.route.steps.push_back(start);
+  l.spec_step.push_back(start_step);
+  l.locations.push_back(veh.start);
+  Duration route_time = 0;
+  auto leg_to = [&](std::size_t to) {
+    const std::size_t from = l.locations.back();
+    const bool moves = from != kNone && to != kNone;
+    l.route.legs.push_back(moves ? tv.duration(from, to) : 0);
+    l.leg_distance.push_back(moves && tv.distances ? tv.distance(from, to) : 0);
+    route_time += l.route.legs.back();
+    l.locations.push_back(to);
+  };
+  for (const StepVisit& visit : veh.steps) {
+    plan_eta::Step s;
+    if (visit.is_break) {
+      const Break& b = veh.breaks[visit.index];
+      s.is_break = true;
+      s.action = b.service;
+      s.windows = soft(b.time_windows);
+    } else {
+      const Task& task = p.task(visit.index);
+      s.action = setup_from(l.locations.back() == task.location, task.setup) + task.service;
+      s.windows = soft(task.time_windows);
+      leg_to(task.location);
+    }
+    route_time += s.action;
+    bound(s, given[visit.step]);
+    l.route.steps.push_back(s);
+    l.spec_step.push_back(visit.step);
+  }
+  plan_eta::Step end;
+  if (veh.time_window.end < kMaxTime) end.windows = {{0, veh.time_window.end}};
+  if (end_step != kNone) bound(end, given[end_step]);
+  leg_to(veh.end);
+  l.route.steps.push_back(end);
+  l.spec_step.push_back(end_step);
+  vroom_lower_bounds(l.route);
+  // VROOM's weight of a unit of violation: 100 makespan units (its time unit is 1/100 s) per
+  // second of the route's travel and actions (of the data's span when the route takes no time).
+  Duration span = route_time;
+  if (span == 0) {
+    Duration first = kMaxTime, last = 0;
+    for (const plan_eta::Step& s : l.route.steps)
+      for (const TimeWindow& w : s.windows)
+        for (Duration t : {w.start, w.end})
+          if (t < kMaxTime) first = std::min(first, t), last = std::max(last, t);
+    span = first < last ? last - first : 1;
+  }
+  l.route.weight = 100.0 * static_cast<double>(span) / p.spec().scale.time;
+  return l;
+}
+
+void check_bounds(const Layout& l, std::size_t v) {
+  const std::size_t bad = plan_eta::first_unreachable(l.route);
+  if (bad == kNone) return;
+  const std::size_t k = l.spec_step[bad];
+  const std::string where = k == kNone ? "vehicles[" + std::to_string(v) + "].steps" : step_path(v, k);
+  throw invalid_input(where, "infeasible route: the service_at / service_after / service_before bounds of the steps "
+                             "cannot all hold with the travel and service times between them");
+}
+
 Route check_route(const Problem& p, std::size_t v) {
   const Vehicle& veh = p.vehicle(v);
   const TravelView tv = p.travel(v);
   const std::size_t dims = p.dimensions();
+  const Layout l = lay_out(p, v);
+  check_bounds(l, v);
+  const plan_eta::Times times = plan_eta::choose(l.route);
+  const std::vector<plan_eta::Step>& ps = l.route.steps;
+
   Route out;
   out.vehicle = v;
   out.vehicle_id = veh.id;
@@ -60,132 +180,130 @@ Route check_route(const Problem& p, std::size_t v) {
       ++breaks;
       continue;
     }
-    ++tasks;
     position[s.index] = i;
     if (p.task(s.index).type == TaskType::Job) load += p.task(s.index).delivery;
   }
+  auto time_violations = [&](Step& st, std::size_t i) {
+    const Duration begin = times.begin[i];
+    if (const Duration lead = plan_eta::lead_time(ps[i], times.window[i], begin); lead > 0) add(st.violations, "lead_time", lead);
+    if (const Duration late = plan_eta::delay(ps[i], times.window[i], begin); late > 0) add(st.violations, "delay", late);
+  };
+  auto limits = [&](Step& st) {
+    if (!fits(st.load, veh.capacity)) add(st.violations, "load");
+    if (st.duration > veh.max_travel_time) add(st.violations, "max_travel_time");
+    if (st.distance > veh.max_distance) add(st.violations, "max_distance");
+  };
 
-  Duration t = veh.time_window.start, travel = 0;
-  Distance distance = 0;
-  std::size_t loc = veh.start;
-  {
+  Step first;
+  first.type = StepType::Start;
+  first.location = veh.start;
+  first.arrival = times.begin[0];
+  first.load = load;
+  time_violations(first, 0);
+  if (!fits(load, veh.capacity)) add(first.violations, "load");
+  // A vehicle without a start has no start step; what it breaks goes to its first step.
+  std::vector<PlanViolation> carried;
+  if (veh.start != kNone) out.steps.push_back(std::move(first));
+  else carried = std::move(first.violations);
+
+  Duration travel = 0;
+  Distance distance = 0, leg_done = 0;
+  std::size_t leg = 0, loc = veh.start;
+  for (std::size_t i = 1; i < ps.size(); ++i) {
+    const Duration arrival = times.begin[i - 1] + ps[i - 1].action + times.travel_after[i - 1];
+    const Duration driven = times.travel_after[i - 1];
+    travel += driven;
     Step st;
-    st.type = StepType::Start;
-    st.location = veh.start;
-    st.arrival = t;
-    st.load = load;
-    if (!fits(load, veh.capacity)) add(st.violations, "load");
-    if (veh.start != kNone) out.steps.push_back(st);
-  }
-  std::size_t visit = 0;
-  for (;;) {
-    // The visits up to the next task (breaks on the leg to it), or to the end.
-    std::size_t next = visit;
-    while (next < veh.steps.size() && veh.steps[next].is_break) ++next;
-    const std::size_t to = next < veh.steps.size() ? p.task(veh.steps[next].index).location : veh.end;
-    const bool moves = loc != kNone && to != kNone;
-    const Duration leg = moves ? tv.duration(loc, to) : 0;
-    const Distance leg_distance = moves && tv.distances ? tv.distance(loc, to) : 0;
-    Duration left = leg;
-    Distance leg_done = 0;
-    for (; visit < next; ++visit) {
-      const Break& b = veh.breaks[veh.steps[visit].index];
-      Step st;
+    st.arrival = arrival;
+    st.duration = travel;
+    if (i + 1 == ps.size()) {  // the end
+      distance += l.leg_distance[leg];
+      out.cost += loc != kNone && veh.end != kNone ? tv.cost(loc, veh.end) : 0;
+      st.type = StepType::End;
+      st.location = veh.end;
+      st.distance = distance;
+      st.load = load;
+      // The end is reached on arrival, whatever time the programme gave its slack.
+      const Duration late = plan_eta::delay(ps[i], ps[i].windows.empty() ? kNone : 0, arrival);
+      if (late > 0) add(st.violations, "delay", late);
+      limits(st);
+      if (veh.end != kNone) out.steps.push_back(std::move(st));
+      else if (!out.steps.empty())
+        for (const PlanViolation& pv : st.violations) add(out.steps.back().violations, pv.cause, pv.duration);
+      break;
+    }
+    st.waiting_time = times.begin[i] - arrival;
+    out.waiting_time += st.waiting_time;
+    const StepVisit& visit = veh.steps[i - 1];
+    if (visit.is_break) {
+      const Break& b = veh.breaks[visit.index];
+      leg_done += pro_rata(driven, l.leg_distance[leg], l.route.legs[leg]);
       st.type = StepType::Break;
       st.id = b.id;
       st.service = b.service;
-      st.load = load;
-      const TimeWindow* w = window_at(b.time_windows, t);
-      LegBreak lb{t, 0, 0, t + b.service};
-      if (w) lb = en_route_break(t, left, w->start, b.service);
-      else add(st.violations, "delay", t - b.time_windows.back().end);
-      if (b.max_load && !fits(load, *b.max_load)) add(st.violations, "max_load");
-      left -= lb.driven;
-      leg_done += pro_rata(lb.driven, leg_distance, leg);
-      st.arrival = lb.arrival;
-      st.waiting_time = lb.waiting;
-      st.duration = travel + (leg - left);
       st.distance = distance + leg_done;
+      st.load = load;
+      time_violations(st, i);
+      limits(st);
+      if (b.max_load && !fits(load, *b.max_load)) add(st.violations, "max_load");
       out.service += b.service;
-      out.waiting_time += lb.waiting;
-      t = lb.end;
-      out.steps.push_back(std::move(st));
-    }
-    if (moves) {
-      travel += leg;
-      distance += leg_distance;
-      out.cost += tv.cost(loc, to);
-    }
-    const Duration arrival = t + left;
-    if (next == veh.steps.size()) {
-      if (veh.end != kNone) {
-        Step st;
-        st.type = StepType::End;
-        st.location = veh.end;
-        st.arrival = arrival;
-        st.duration = travel;
-        st.distance = distance;
-        st.load = load;
-        if (arrival > veh.time_window.end) add(st.violations, "delay", arrival - veh.time_window.end);
-        out.steps.push_back(std::move(st));
-      } else if (t > veh.time_window.end && !out.steps.empty()) {
-        add(out.steps.back().violations, "delay", t - veh.time_window.end);
+    } else {
+      const Task& task = p.task(visit.index);
+      distance += l.leg_distance[leg];
+      if (loc != kNone) out.cost += tv.cost(loc, task.location);
+      ++leg;
+      leg_done = 0;
+      loc = task.location;
+      st.type = task.type == TaskType::Job      ? StepType::Job
+                : task.type == TaskType::Pickup ? StepType::Pickup
+                                                : StepType::Delivery;
+      st.id = task.id;
+      st.task = visit.index;
+      st.location = task.location;
+      st.service = task.service;
+      st.setup = ps[i].action - task.service;
+      st.distance = distance;
+      load -= task.delivery;
+      load += task.pickup;
+      st.load = load;
+      for (const PlanViolation& pv : carried) add(st.violations, pv.cause, pv.duration);
+      carried.clear();
+      time_violations(st, i);
+      limits(st);
+      if (!p.compatible(v, visit.index)) add(st.violations, "skills");
+      if (veh.max_tasks != kNone && ++tasks > veh.max_tasks) add(st.violations, "max_tasks");
+      if (task.sibling != kNone) {
+        const auto other = position.find(task.sibling);
+        const bool ordered = other != position.end() &&
+                             (task.type == TaskType::Pickup ? other->second > i - 1 : other->second < i - 1);
+        if (!ordered) add(st.violations, "precedence");
       }
-      break;
+      out.setup += st.setup;
+      out.service += task.service;
+      out.delivery += task.delivery;
+      out.pickup += task.pickup;
+      out.priority += task.priority;
     }
-    const std::size_t ti = veh.steps[next].index;
-    const Task& task = p.task(ti);
-    Step st;
-    st.type = task.type == TaskType::Job ? StepType::Job : task.type == TaskType::Pickup ? StepType::Pickup : StepType::Delivery;
-    st.id = task.id;
-    st.task = ti;
-    st.location = task.location;
-    st.arrival = arrival;
-    st.setup = setup_from(loc == task.location, task.setup);
-    st.service = task.service;
-    Duration begin = arrival;
-    if (const TimeWindow* w = window_at(task.time_windows, arrival)) begin = std::max(arrival, w->start);
-    else add(st.violations, "delay", arrival - task.time_windows.back().end);
-    st.waiting_time = begin - arrival;
-    st.duration = travel;
-    st.distance = distance;
-    if (!p.compatible(v, ti)) add(st.violations, "skills");
-    if (task.sibling != kNone) {
-      const auto other = position.find(task.sibling);
-      const bool ordered = other != position.end() &&
-                           (task.type == TaskType::Pickup ? other->second > next : other->second < next);
-      if (!ordered) add(st.violations, "precedence");
-    }
-    load -= task.delivery;
-    load += task.pickup;
-    st.load = load;
-    if (!fits(load, veh.capacity)) add(st.violations, "load");
-    out.setup += st.setup;
-    out.service += task.service;
-    out.waiting_time += st.waiting_time;
-    out.delivery += task.delivery;
-    out.pickup += task.pickup;
-    out.priority += task.priority;
-    t = begin + st.setup + task.service;
-    loc = task.location;
-    visit = next + 1;
     out.steps.push_back(std::move(st));
   }
   out.duration = travel;
   out.distance = distance;
+  // VROOM's cost of a route priced per hour and per km: the fixed cost plus the whole route's
+  // travel and distance priced once, rounded to the output unit (half up).
+  if (!p.spec().matrices.at(p.profile_names()[veh.profile]).costs) {
+    const UnitScale& scale = p.spec().scale;
+    const double user = static_cast<double>(travel) / scale.time * static_cast<double>(veh.costs.per_hour) / 3600.0 +
+                        static_cast<double>(distance) / scale.distance * static_cast<double>(veh.costs.per_km) / 1000.0;
+    out.cost = p.fixed_cost(v) + static_cast<Cost>(std::llround(std::floor(user + 0.5) * p.cost_scale()));
+  }
 
   if (breaks < veh.breaks.size()) add(out.violations, "missing_break");
-  if (veh.max_tasks != kNone && tasks > veh.max_tasks) add(out.violations, "max_tasks");
-  if (travel > veh.max_travel_time) add(out.violations, "max_travel_time");
-  if (distance > veh.max_distance) add(out.violations, "max_distance");
   for (const Step& st : out.steps)
     for (const PlanViolation& pv : st.violations) add(out.violations, pv.cause, pv.duration);
   return out;
 }
 
-}  // namespace
-
-Solution check_plan(const Problem& problem) {
+Solution check_plan_built(const Problem& problem) {
   Solution sol;
   sol.checked = true;
   const std::size_t dims = problem.dimensions();
@@ -224,6 +342,17 @@ Solution check_plan(const Problem& problem) {
   sum.routes = sol.routes.size();
   sum.unassigned = sol.unassigned.size();
   return sol;
+}
+
+}  // namespace
+
+Solution check_plan(const Problem& problem) {
+  if (problem.spec().plan) return check_plan_built(problem);
+  // Built for solving: the steps' service bounds were folded into the windows. Build it again
+  // for plan mode, where they stay apart (the windows soft, the bounds hard).
+  ProblemSpec spec = problem.spec();
+  spec.plan = true;
+  return check_plan_built(*Problem::create(std::move(spec)));
 }
 
 }  // namespace routesolve

@@ -56,6 +56,7 @@ void ProblemBuilder::add_steps() {
     const VehicleSpec& vs = spec.vehicles[v];
     Vehicle& veh = pr.vehicles_[v];
     std::size_t breaks_given = 0;
+    std::set<std::size_t> given_breaks;
     for (std::size_t k = 0; k < vs.steps.size(); ++k) {
       const VehicleStepSpec& st = vs.steps[k];
       const std::string base = idx(idx("vehicles", v) + ".steps", k);
@@ -78,11 +79,18 @@ void ProblemBuilder::add_steps() {
         if (it == veh.breaks.end())
           check.fail(base + ".id", "vehicle " + std::to_string(veh.id) + " has no break " + std::to_string(st.id));
         const auto b = static_cast<std::size_t>(it - veh.breaks.begin());
+        // Plan mode may leave breaks out (missing_break), never reorder them.
+        if (spec.plan && b > breaks_given) breaks_given = b;
         if (b != breaks_given)
-          check.fail(base + ".id", b < breaks_given ? "break " + std::to_string(st.id) + " is given twice"
+          check.fail(base + ".id", b < breaks_given && !(spec.plan && !given_breaks.count(b))
+                                       ? "break " + std::to_string(st.id) + " is given twice"
+                                   : b < breaks_given ? "break " + std::to_string(st.id) + " is given after break " +
+                                                            std::to_string(veh.breaks[breaks_given - 1].id) +
+                                                            ", which the vehicle takes later"
                                                     : "break " + std::to_string(st.id) + " is given before break " +
                                                           std::to_string(veh.breaks[breaks_given].id) +
                                                           ", which the vehicle takes first");
+        given_breaks.insert(b);
         ++breaks_given;
         visit.is_break = true;
         visit.index = b;
@@ -99,7 +107,11 @@ void ProblemBuilder::add_steps() {
         visit.index = t;
         windows = &pr.tasks_[t].time_windows;
       }
-      // Fold the service bounds into the windows.
+      // Fold the service bounds into the windows (plan mode keeps them apart: plan_check.cpp).
+      if (spec.plan) {
+        veh.steps.push_back(visit);
+        continue;
+      }
       Duration lo = 0, hi = kMaxTime;
       if (st.service_at) lo = hi = *st.service_at;
       if (st.service_after) lo = std::max(lo, *st.service_after);

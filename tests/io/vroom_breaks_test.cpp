@@ -154,9 +154,9 @@ TEST(VroomBreaks, ScheduleComputesTheSameBreakFigures) {
 }
 
 TEST(VroomBreaks, CheckModeOnTheSameRoutesReportsTheSameFigures) {
-  // The VROOM solution's routes given as steps: plan mode computes vehicle 1's figures exactly as
-  // VROOM wrote them; vehicle 2 leaves at 0 (not 300), drives home before its break, waits there
-  // and ends at 600 as VROOM's route does. No violations, and the validator agrees.
+  // The VROOM solution's routes given as steps: plan mode computes every figure exactly as VROOM
+  // wrote them (vehicle 2 leaves at 300 to wait nowhere, as `vroom -c` has it too). No
+  // violations, and the validator agrees.
   std::string problem = kProblem;
   problem.replace(problem.find(R"("service": 300}]},)"), 18,
                   R"("service": 300}], "steps": [{"type": "job", "id": 10}, {"type": "break", "id": 7}, {"type": "job", "id": 20}]},)");
@@ -167,21 +167,17 @@ TEST(VroomBreaks, CheckModeOnTheSameRoutesReportsTheSameFigures) {
   const Loaded vroom = load(kSolution);
   ASSERT_EQ(checked.routes.size(), 2u);
   EXPECT_TRUE(checked.summary.violations.empty());
-  const Route& mine = checked.routes[0];
-  const Route& theirs = vroom.solution.routes[0];
-  ASSERT_EQ(mine.steps.size(), theirs.steps.size());
-  for (std::size_t i = 0; i < mine.steps.size(); ++i) {
-    EXPECT_EQ(mine.steps[i].arrival, theirs.steps[i].arrival) << i;
-    EXPECT_EQ(mine.steps[i].waiting_time, theirs.steps[i].waiting_time) << i;
-    EXPECT_EQ(mine.steps[i].duration, theirs.steps[i].duration) << i;
-    EXPECT_EQ(mine.steps[i].distance, theirs.steps[i].distance) << i;
+  for (std::size_t r = 0; r < 2; ++r) {
+    const Route& mine = checked.routes[r];
+    const Route& theirs = vroom.solution.routes[r];
+    ASSERT_EQ(mine.steps.size(), theirs.steps.size());
+    for (std::size_t i = 0; i < mine.steps.size(); ++i) {
+      EXPECT_EQ(mine.steps[i].arrival, theirs.steps[i].arrival) << r << " " << i;
+      EXPECT_EQ(mine.steps[i].waiting_time, theirs.steps[i].waiting_time) << r << " " << i;
+      EXPECT_EQ(mine.steps[i].duration, theirs.steps[i].duration) << r << " " << i;
+      EXPECT_EQ(mine.steps[i].distance, theirs.steps[i].distance) << r << " " << i;
+    }
   }
-  const Route& second = checked.routes[1];
-  ASSERT_EQ(second.steps.size(), 4u);
-  EXPECT_EQ(second.steps[2].arrival, 200);
-  EXPECT_EQ(second.steps[2].waiting_time, 300);
-  EXPECT_EQ(second.steps[2].distance, 2000);
-  EXPECT_EQ(second.steps[3].arrival, 600);
   const ValidationReport report = validate(*p, checked);
   EXPECT_TRUE(report.ok()) << report.to_text();
 }

@@ -9,10 +9,12 @@
 #include <string>
 #include <utility>
 
+#include "routesolve/error.hpp"
 #include "routesolve/io/vroom_json.hpp"
 #include "routesolve/plan_check.hpp"
 #include "routesolve/problem.hpp"
 #include "routesolve/validator.hpp"
+#include "test_support.hpp"
 
 namespace routesolve::io {
 namespace {
@@ -146,6 +148,104 @@ TEST(CheckMode, SkillsAndRouteLimits) {
   for (const auto& m : mine) mine_causes.insert(m.second);
   for (const auto& t : validator_mode(*p, s)) their_causes.insert(t.second);
   EXPECT_EQ(mine_causes, their_causes);
+}
+
+// VROOM's docs/example_3.json with a great-circle matrix written in (tests/data/vroom_example_3.json):
+// every figure below is what `vroom -c` (VROOM 1.15, pyvroom 1.15.2) writes for that file.
+// Vehicle 2 starts at its start step's service_after, 800 s before its window (lead_time), and
+// is late at job 3 and at its end; vehicle 1 carries 7 for a capacity of 4.
+TEST(CheckMode, VroomExample3AsVroomChecksIt) {
+  ProblemSpec spec = read_vroom_problem((test::source_dir() / "tests/data/vroom_example_3.json").string());
+  spec.plan = true;
+  const Solution s = check_plan(*Problem::create(std::move(spec)));
+  struct Expected {
+    Duration arrival, waiting, duration;
+    Distance distance;
+    std::vector<PlanViolation> violations;
+  };
+  const std::vector<std::vector<Expected>> expected{
+      {{1600416000, 0, 0, 0, {{"load", 0}}},
+       {1600417912, 0, 1912, 26560, {{"load", 0}}},
+       {1600418972, 0, 2672, 37122, {}},
+       {1600420584, 0, 3984, 55343, {}},
+       {1600421922, 0, 5022, 69762, {}}},
+      {{1600415200, 0, 0, 0, {{"lead_time", 800}}},
+       {1600418441, 0, 3241, 45019, {}},
+       {1600422310, 0, 6810, 94585, {}},
+       {1600423817, 0, 8017, 111342, {{"delay", 617}}},
+       {1600426997, 0, 10897, 151348, {{"delay", 197}}}}};
+  ASSERT_EQ(s.routes.size(), 2u);
+  for (std::size_t r = 0; r < 2; ++r) {
+    ASSERT_EQ(s.routes[r].steps.size(), expected[r].size());
+    for (std::size_t k = 0; k < expected[r].size(); ++k) {
+      const Step& st = s.routes[r].steps[k];
+      const Expected& e = expected[r][k];
+      EXPECT_EQ(st.arrival, e.arrival) << r << " " << k;
+      EXPECT_EQ(st.waiting_time, e.waiting) << r << " " << k;
+      EXPECT_EQ(st.duration, e.duration) << r << " " << k;
+      EXPECT_EQ(st.distance, e.distance) << r << " " << k;
+      EXPECT_EQ(st.violations, e.violations) << r << " " << k;
+    }
+  }
+  EXPECT_EQ(s.routes[0].cost, 5022);
+  EXPECT_EQ(s.routes[1].cost, 10897);
+  const std::vector<PlanViolation> route2{{"lead_time", 800}, {"delay", 814}};
+  EXPECT_EQ(s.routes[1].violations, route2);
+  const std::vector<PlanViolation> summary{{"load", 0}, {"lead_time", 800}, {"delay", 814}};
+  EXPECT_EQ(s.summary.violations, summary);
+}
+
+// Windows are soft: a job served before its window reports lead_time (service_at is hard); the
+// start leaves as late as it may. Every figure is `vroom -c`'s on the same file.
+TEST(CheckMode, LeadTimeAndTheNearerWindow) {
+  ProblemSpec spec = parse_vroom_problem(R"({"vehicles": [
+    {"id": 1, "start_index": 0, "end_index": 0, "time_window": [0, 10000],
+     "steps": [{"type": "job", "id": 1, "service_at": 400}, {"type": "job", "id": 2}]}],
+   "jobs": [{"id": 1, "location_index": 1, "time_windows": [[500, 600]]},
+            {"id": 2, "location_index": 2, "time_windows": [[100, 200], [1000, 1100]]}],
+   "matrices": {"car": {"durations": [[0, 100, 200], [100, 0, 100], [200, 100, 0]]}}})", "lead.json");
+  spec.plan = true;  // for solving, service_at 400 outside the window [500, 600] is refused
+  const Solution s = check_plan(*Problem::create(std::move(spec)));
+  ASSERT_EQ(s.routes.size(), 1u);
+  const Route& r = s.routes[0];
+  EXPECT_EQ(r.steps[0].arrival, 300);  // leaves as late as service_at 400 allows
+  EXPECT_EQ(r.steps[1].arrival, 400);
+  EXPECT_EQ(r.steps[1].violations, (std::vector<PlanViolation>{{"lead_time", 100}}));
+  // Job 2 reached at 500, between [100, 200] and [1000, 1100]: waiting for the second window
+  // costs makespan only, which comes after violations (`vroom -c` gives the same).
+  EXPECT_EQ(r.steps[2].arrival, 500);
+  EXPECT_EQ(r.steps[2].waiting_time, 500);
+  EXPECT_TRUE(r.steps[2].violations.empty());
+  EXPECT_EQ(r.steps[3].arrival, 1200);
+}
+
+// Bounds that cannot all hold are an input error naming the step, as VROOM's "Infeasible route".
+TEST(CheckMode, ImpossibleServiceBoundsNameTheStep) {
+  const ProblemPtr p = Problem::create(parse_vroom_problem(R"({"vehicles": [
+    {"id": 1, "start_index": 0,
+     "steps": [{"type": "job", "id": 1, "service_after": 500}, {"type": "job", "id": 2, "service_before": 550}]}],
+   "jobs": [{"id": 1, "location_index": 1}, {"id": 2, "location_index": 2}],
+   "matrices": {"car": {"durations": [[0, 100, 200], [100, 0, 100], [200, 100, 0]]}}})", "bounds.json"));
+  try {
+    (void)check_plan(*p);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidInput);
+    EXPECT_NE(std::string(e.what()).find("vehicles[0].steps[1]"), std::string::npos) << e.what();
+  }
+}
+
+// An unknown field of a step is refused with its path (a misspelt bound would be lost).
+TEST(CheckMode, UnknownStepFieldIsRefused) {
+  try {
+    (void)parse_vroom_problem(R"({"vehicles": [{"id": 1, "start_index": 0,
+      "steps": [{"type": "job", "id": 1, "service_aftr": 5}]}], "jobs": [{"id": 1, "location_index": 0}],
+      "matrices": {"car": {"durations": [[0]]}}})", "field.json");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidInput);
+    EXPECT_NE(std::string(e.what()).find("vehicles[0].steps[0].service_aftr"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -166,6 +166,9 @@ struct ProblemSpec {
   /// breaks and reloads from the route's start to its end), as OR-Tools' span cost coefficient
   /// does with the longest span. 0: no balance term.
   double balance = 0.0;
+  /// Plan mode (VROOM's `-c`, routesolve/plan_check.hpp): the steps' service_at / after /
+  /// before stay apart from the windows (hard bounds beside soft windows) instead of narrowing them.
+  bool plan = false;
   std::string name;    ///< instance name, for reports
   std::string source;  ///< file it came from, for error messages ("" = in memory)
 };
