@@ -73,9 +73,14 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
                  "than threads run in lockstep")
       ->check(CLI::Range(0u, 65536u))
       ->capture_default_str();
-  cmd.add_option("--backend", o.backend, "Backend")
+  cmd.add_option("--backend", o.backend,
+                 "Backend of the search, and the matrix engine on a road network unless --matrix-engine is given")
       ->check(CLI::IsMember({"cpu", "cuda", "cuda-host", "auto"}))
       ->capture_default_str();
+  cmd.add_option("--matrix-engine", o.matrix_engine,
+                 "Matrix engine on a road network: cpu (Boost.Graph Dijkstra), cuda-host (PHAST on the host), cuda "
+                 "(PHAST on the device) or auto (default: as --backend)")
+      ->check(CLI::IsMember({"cpu", "cuda", "cuda-host", "auto"}));
   cmd.add_option("--objective", o.objective, "Objective")
       ->check(CLI::IsMember({"cost", "vehicles-then-cost"}))
       ->capture_default_str();
@@ -88,6 +93,9 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
                  "transfers, for the matrices and the search")
       ->check(CLI::IsMember({"batched", "naive"}))
       ->capture_default_str();
+  cmd.add_option("--calibration-dir", o.calibration_dir,
+                 "auto: the folder of the device calibrations (device-check --calibrate; default: "
+                 "$ROUTESOLVE_CALIBRATION_DIR, else ~/.config/routesolve)");
   cmd.add_option("--device", o.device, "cuda backend: the CUDA device index, for the matrices and the search")
       ->check(CLI::Range(0, 1023))
       ->capture_default_str();
@@ -139,6 +147,7 @@ SolveOptions make_solve_options(const RunOptions& o) {
   options.device.transfer = parse_transfer_mode(o.transfer);
   options.device.index = chosen_device(o.device, o.devices);
   options.device.indices = o.devices;
+  options.device.calibration_dir = o.calibration_dir;
   options.objective = parse_objective(o.objective);
   options.stop = &g_stop;
   return options;
@@ -160,8 +169,11 @@ void warn_once(const std::string& text) {
 dispatch::MatrixOptions make_matrix_options(const RunOptions& o) {
   dispatch::MatrixOptions m;
   m.network = o.network;
-  m.backend = parse_backend(o.backend);
-  m.device = {.index = chosen_device(o.device, o.devices), .transfer = parse_transfer_mode(o.transfer), .indices = o.devices};
+  m.backend = parse_backend(o.matrix_engine.empty() ? o.backend : o.matrix_engine);
+  m.device = {.index = chosen_device(o.device, o.devices),
+              .transfer = parse_transfer_mode(o.transfer),
+              .indices = o.devices,
+              .calibration_dir = o.calibration_dir};
   m.threads = o.threads;
   m.max_snap_m = o.max_snap;
   return m;

@@ -31,7 +31,8 @@ void install_signal_handlers();
 struct RunOptions {
   std::string format = "auto";
   std::string output_format = "json";
-  std::string backend = "auto";
+  std::string backend = "auto";  ///< the search's backend, and the matrices' engine unless matrix_engine is given
+  std::string matrix_engine;     ///< the matrix engine on a road network; empty: as backend
   std::string objective = "cost";
   double time_limit = 0.0;
   std::uint64_t iterations = 0;
@@ -46,6 +47,7 @@ struct RunOptions {
   std::string trace;                ///< solve: the best solution over time, as CSV
   int device = 0;                    ///< cuda: the CUDA device index
   std::vector<int> devices;          ///< cuda: --devices, the matrix engine's devices (first: the search's)
+  std::string calibration_dir;       ///< auto: the device calibrations' folder (empty: the default)
   std::string transfer = "batched";  ///< cuda: batched (pinned) or naive transfers, matrices and search
   std::string network;       ///< road network (OSM, DIMACS, edge list, .rsnet) for coordinate-only input
   double max_snap = 1000.0;  ///< metres between a stop and the road it is attached to
@@ -118,6 +120,9 @@ void report_profile(const Solution& s, const RunOptions& o, const std::string& i
 
 /// `solve`, `batch` and `validate`; each sets *exit_status when it runs.
 void add_fleet_commands(CLI::App& app, int* exit_status);
+
+/// `batch` (batch_command.cpp): many fleet files, over the MPI ranks under mpirun.
+void add_batch_command(CLI::App& app, int* exit_status);
 
 /// `network build` and `network info`; each sets *exit_status when it runs.
 void add_network_commands(CLI::App& app, int* exit_status);

@@ -16,7 +16,7 @@ namespace {
 dispatch::MatrixOptions matrix_options(const EmbedOptions& o) {
   dispatch::MatrixOptions m;
   m.network = o.network;
-  m.backend = parse_backend(o.backend);
+  m.backend = parse_backend(o.matrix_engine.empty() ? o.backend : o.matrix_engine);
   m.device.index = o.device;
   m.threads = o.threads == 0 ? 1 : o.threads;
   return m;

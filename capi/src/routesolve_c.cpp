@@ -89,6 +89,7 @@ rs_options read_options(const rs_options* given) {
 routesolve::capi::EmbedOptions embed_options(const rs_options& o) {
   routesolve::capi::EmbedOptions e;
   e.backend = o.backend != nullptr ? o.backend : "auto";
+  e.matrix_engine = o.matrix_engine != nullptr ? o.matrix_engine : "";
   e.network = o.network != nullptr ? o.network : "";
   e.objective = o.objective != nullptr ? o.objective : "cost";
   e.time_limit_s = o.time_limit_s;

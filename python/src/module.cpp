@@ -132,6 +132,7 @@ capi::EmbedOptions embed_options(const py::dict& options) {
     const std::string k = py::cast<std::string>(key);
     if (value.is_none()) continue;
     if (k == "backend") o.backend = py::cast<std::string>(value);
+    else if (k == "matrix_engine") o.matrix_engine = py::cast<std::string>(value);
     else if (k == "network") o.network = py::cast<std::string>(py::str(value));
     else if (k == "objective") o.objective = py::cast<std::string>(value);
     else if (k == "time_limit") o.time_limit_s = py::cast<double>(value);

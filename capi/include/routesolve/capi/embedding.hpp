@@ -22,7 +22,8 @@ namespace routesolve::capi {
 
 /// The options of the C API and the Python module, as plain values.
 struct EmbedOptions {
-  std::string backend = "auto";    ///< cpu | cuda | cuda-host | auto (search and road matrices)
+  std::string backend = "auto";    ///< cpu | cuda | cuda-host | auto (search, and road matrices by default)
+  std::string matrix_engine;       ///< the road matrices' engine (the same names); empty: as backend
   std::string network;             ///< road network file; empty: great-circle for coordinates
   std::string objective = "cost";  ///< cost | vehicles-then-cost
   double time_limit_s = 0.0;
