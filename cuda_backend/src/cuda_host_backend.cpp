@@ -4,9 +4,8 @@
 #include <optional>
 #include <string>
 
-#include "../insertion/batched_solve.hpp"
+#include "insertion/batched_solve.hpp"
 #include "routesolve/cuda/search_backend.hpp"
-#include "search_engine.hpp"
 
 namespace routesolve::cuda {
 
@@ -28,7 +27,5 @@ class CudaHostBackend final : public Backend {
 }  // namespace
 
 std::unique_ptr<Backend> make_cuda_host_backend() { return std::make_unique<CudaHostBackend>(); }
-
-unsigned batched_move_types() noexcept { return detail::batched::kMoveTypes; }
 
 }  // namespace routesolve::cuda
