@@ -1,5 +1,6 @@
 # ctest's installed_package_example: installs this build into a fresh prefix, then configures,
-# builds and runs examples/cpp_dispatch against it through find_package(routesolve 0.2 CONFIG).
+# builds and runs examples/cpp_dispatch against it through find_package(routesolve 0.2 CONFIG),
+# as a consumer writes it: no C++ standard of its own (the package's targets carry cxx_std_20).
 #   cmake -DBUILD=<build> -DSOURCE=<repo> -DWORK=<folder> -P cmake/test_installed_package.cmake
 file(REMOVE_RECURSE ${WORK})
 function(run)
@@ -16,6 +17,10 @@ foreach(file lib/cmake/routesolve/routesolveConfig.cmake lib/cmake/routesolve/ro
     message(FATAL_ERROR "not installed: ${file}")
   endif()
 endforeach()
+file(READ ${SOURCE}/examples/cpp_dispatch/CMakeLists.txt example_cmake)
+if(example_cmake MATCHES "\n[ \t]*set\\(CMAKE_CXX_STANDARD")
+  message(FATAL_ERROR "examples/cpp_dispatch sets CMAKE_CXX_STANDARD: the test must build a consumer that does not")
+endif()
 run(${CMAKE_COMMAND} -S ${SOURCE}/examples/cpp_dispatch -B ${WORK}/example -DCMAKE_PREFIX_PATH=${WORK}/prefix
     -DCMAKE_BUILD_TYPE=Release)
 run(${CMAKE_COMMAND} --build ${WORK}/example)

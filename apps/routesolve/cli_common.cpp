@@ -19,17 +19,12 @@
 #include <string>
 #include <utility>
 
-#include "routesolve/dispatch/device_fallback.hpp"
-#include "routesolve/dispatch/matrices.hpp"
-#include "routesolve/memory_budget.hpp"
 #include "routesolve/timing.hpp"
 #include "routesolve/distributed/decompose.hpp"
 #include "routesolve/distributed/world.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/checkpoint.hpp"
 #include "routesolve/io/formats.hpp"
-#include "routesolve/plan_check.hpp"
-#include "routesolve/validator.hpp"
 
 namespace fs = std::filesystem;
 
@@ -78,9 +73,14 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
                  "than threads run in lockstep")
       ->check(CLI::Range(0u, 65536u))
       ->capture_default_str();
-  cmd.add_option("--backend", o.backend, "Backend")
+  cmd.add_option("--backend", o.backend,
+                 "Backend of the search, and the matrix engine on a road network unless --matrix-engine is given")
       ->check(CLI::IsMember({"cpu", "cuda", "cuda-host", "auto"}))
       ->capture_default_str();
+  cmd.add_option("--matrix-engine", o.matrix_engine,
+                 "Matrix engine on a road network: cpu (Boost.Graph Dijkstra), cuda-host (PHAST on the host), cuda "
+                 "(PHAST on the device) or auto (default: as --backend)")
+      ->check(CLI::IsMember({"cpu", "cuda", "cuda-host", "auto"}));
   cmd.add_option("--objective", o.objective, "Objective")
       ->check(CLI::IsMember({"cost", "vehicles-then-cost"}))
       ->capture_default_str();
@@ -93,6 +93,9 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
                  "transfers, for the matrices and the search")
       ->check(CLI::IsMember({"batched", "naive"}))
       ->capture_default_str();
+  cmd.add_option("--calibration-dir", o.calibration_dir,
+                 "auto: the folder of the device calibrations (device-check --calibrate; default: "
+                 "$ROUTESOLVE_CALIBRATION_DIR, else ~/.config/routesolve)");
   cmd.add_option("--device", o.device, "cuda backend: the CUDA device index, for the matrices and the search")
       ->check(CLI::Range(0, 1023))
       ->capture_default_str();
@@ -144,6 +147,7 @@ SolveOptions make_solve_options(const RunOptions& o) {
   options.device.transfer = parse_transfer_mode(o.transfer);
   options.device.index = chosen_device(o.device, o.devices);
   options.device.indices = o.devices;
+  options.device.calibration_dir = o.calibration_dir;
   options.objective = parse_objective(o.objective);
   options.stop = &g_stop;
   return options;
@@ -162,71 +166,58 @@ void warn_once(const std::string& text) {
 
 }  // namespace
 
-/// Reads a fleet file into a validated problem, computing matrices from coordinates if needed.
-ProblemPtr load_problem(const fs::path& input, const RunOptions& o, LoadExtras* extras) {
-  io::ReadOptions read;
-  read.format = io::parse_input_format(o.format);
-  read.truncate_one_decimal = o.truncate;
-  const auto t_parse = std::chrono::steady_clock::now();
-  ProblemSpec spec = io::read_problem(input, read);
-  if (o.balance >= 0.0) spec.balance = o.balance;
-  spec.plan = o.check;
-  if (extras != nullptr) extras->stages.push_back({"parse", seconds_since(t_parse)});
-  if (spec.matrices.empty()) {
-    dispatch::MatrixOptions m;
-    m.network = o.network;
-    m.backend = parse_backend(o.backend);
-    m.device = {.index = chosen_device(o.device, o.devices),
-                .transfer = parse_transfer_mode(o.transfer),
-                .indices = o.devices};
-    m.threads = o.threads;
-    m.max_snap_m = o.max_snap;
-    // Refuse before loading a network when the matrices cannot fit.
-    if (!o.network.empty()) check_matrix_memory(distinct_locations(spec), matrices_at_peak(spec), spec.source);
-    auto source = std::make_shared<MatrixSource>();
-    source->provider = dispatch::make_matrix_provider(m);
-    network::fill_matrices(spec, *source->provider, &source->fill);
-    // After the matrices: a device that faulted during them is named too.
-    if (!o.network.empty() && m.backend == BackendKind::Auto)
-      if (const std::string why = dispatch::auto_fallback(o.device); !why.empty()) warn_once("matrices: " + why);
-    if (!o.quiet && o.network.empty())
-      fmt::print(stderr,
-                 "note: {}: no travel matrices given; using great-circle distances at 50 km/h "
-                 "(pass a road network for real travel times)\n",
-                 input.string());
-    if (!o.quiet)
-      for (const std::string& path : source->fill.unplaced)
-        fmt::print(stderr, "note: {}{}{}: no drivable road within {} m: reported unassigned (unreachable)\n",
-                   spec.source, spec.source.empty() ? "" : ": ", path, o.max_snap);
-    if (extras != nullptr) {
-      for (const auto& stage : source->fill.matrices.stages) extras->stages.push_back({stage.name, stage.seconds});
-      extras->matrices = std::move(source);
-    }
-  } else if (!o.network.empty() && !o.quiet) {
-    fmt::print(stderr, "note: {}: the file gives travel matrices; --network is not used\n", input.string());
-  }
-  const auto t_problem = std::chrono::steady_clock::now();
-  ProblemPtr problem = Problem::create(std::move(spec));
-  if (extras != nullptr) extras->stages.push_back({"problem", seconds_since(t_problem)});
-  return problem;
+dispatch::MatrixOptions make_matrix_options(const RunOptions& o) {
+  dispatch::MatrixOptions m;
+  m.network = o.network;
+  m.backend = parse_backend(o.matrix_engine.empty() ? o.backend : o.matrix_engine);
+  m.device = {.index = chosen_device(o.device, o.devices),
+              .transfer = parse_transfer_mode(o.transfer),
+              .indices = o.devices,
+              .calibration_dir = o.calibration_dir};
+  m.threads = o.threads;
+  m.max_snap_m = o.max_snap;
+  return m;
 }
 
 namespace {
-/// What checking and writing a solution of this problem may take (measured: about 0.1 s for
-/// 5,000 tasks as JSON), kept out of the solve's share of the time limit.
-double output_reserve_s(const Problem& problem) {
-  return 0.02 + 20e-6 * static_cast<double>(problem.tasks().size() + problem.vehicles().size());
+
+/// The fleet file as a spec (the reader picked by --format or the content), --balance applied.
+ProblemSpec read_spec(const fs::path& input, const RunOptions& o) {
+  io::ReadOptions read;
+  read.format = io::parse_input_format(o.format);
+  read.truncate_one_decimal = o.truncate;
+  ProblemSpec spec = io::read_problem(input, read);
+  if (o.balance >= 0.0) spec.balance = o.balance;
+  spec.plan = o.check;  // plan mode keeps the steps' service bounds as they are
+  return spec;
 }
+
+/// Notes on stderr (unless --quiet), warnings once per process (even with --quiet).
+dispatch::PrepareOptions prepare_options(const fs::path& input, const RunOptions& o) {
+  dispatch::PrepareOptions how;
+  how.source = input.string();
+  how.on_note = [quiet = o.quiet](const dispatch::Note& n) {
+    if (n.warning) {
+      warn_once(n.text);
+    } else if (!quiet) {
+      fmt::print(stderr, "note: {}\n", n.text);
+    }
+  };
+  return how;
+}
+
 }  // namespace
 
-/// Solves one problem and checks the result with the independent validator.
-Outcome solve_one(const fs::path& input, const RunOptions& o, ProgressBar* bar) {
-  const auto t0 = std::chrono::steady_clock::now();
-  Outcome out;
-  LoadExtras extras;
-  out.problem = load_problem(input, o, &extras);
-  out.geometry = o.geometry || out.problem->spec().geometry;
-  out.matrices = extras.matrices;
+ProblemPtr load_problem(const fs::path& input, const RunOptions& o) {
+  return dispatch::prepare_problem(read_spec(input, o), make_matrix_options(o), prepare_options(input, o)).problem;
+}
+
+Outcome solve_one(const fs::path& input, const RunOptions& o, ProgressBar* bar,
+                  std::function<dispatch::Solved(const Problem&, const SolveOptions&)> solver) {
+  dispatch::SolveRun run;
+  run.started = std::chrono::steady_clock::now();
+  ProblemSpec spec = read_spec(input, o);
+  const double parse_seconds = seconds_since(*run.started);
   SolveOptions options = make_solve_options(o);
   if (!o.resume.empty()) {
     // The checkpoint's seed, threads, objective and time limit, unless given again.
@@ -247,57 +238,48 @@ Outcome solve_one(const fs::path& input, const RunOptions& o, ProgressBar* bar) 
   // --trace: one row per change of the best solution (search seconds, cost, routes, unassigned).
   auto trace = std::make_shared<std::string>("elapsed_s,cost,routes,unassigned\n");
   if (bar != nullptr || o.verbose || !o.trace.empty()) {
-    const std::string name = input.filename().string();
-    const double cost_scale = out.problem->cost_scale();
-    auto last = std::make_shared<std::pair<Cost, std::size_t>>(-1, 0);
-    auto traced = std::make_shared<std::pair<Cost, std::size_t>>(-1, 0);
-    options.on_progress = [bar, name, &o, cost_scale, last, trace, traced](const Progress& p) {
-      if (!o.trace.empty() && (p.best_cost != traced->first || p.unassigned != traced->second)) {
-        *traced = {p.best_cost, p.unassigned};
-        *trace += fmt::format("{:.4f},{:.3f},{},{}\n", p.elapsed_s, static_cast<double>(p.best_cost) / cost_scale,
-                              p.best_routes, p.unassigned);
-      }
-      if (o.verbose && (p.best_cost != last->first || p.unassigned != last->second)) {
-        *last = {p.best_cost, p.unassigned};
-        fmt::print(stderr, "{}: {:8.3f}s best cost {:.3f}, {} routes, {} unassigned\n", name, p.elapsed_s,
-                   static_cast<double>(p.best_cost) / cost_scale, p.best_routes, p.unassigned);
-      }
-      if (bar != nullptr)
-        bar->update(p.fraction, fmt::format("{}: {} routes, {} unassigned, {:.1f}s", name,
-                                            p.best_routes, p.unassigned, p.elapsed_s));
+    run.before_solve = [bar, name = input.filename().string(), &o, trace](const Problem& problem,
+                                                                          SolveOptions& so) {
+      const double cost_scale = problem.cost_scale();
+      auto last = std::make_shared<std::pair<Cost, std::size_t>>(-1, 0);
+      auto traced = std::make_shared<std::pair<Cost, std::size_t>>(-1, 0);
+      so.on_progress = [bar, name, &o, cost_scale, last, trace, traced](const Progress& p) {
+        if (!o.trace.empty() && (p.best_cost != traced->first || p.unassigned != traced->second)) {
+          *traced = {p.best_cost, p.unassigned};
+          *trace += fmt::format("{:.4f},{:.3f},{},{}\n", p.elapsed_s, static_cast<double>(p.best_cost) / cost_scale,
+                                p.best_routes, p.unassigned);
+        }
+        if (o.verbose && (p.best_cost != last->first || p.unassigned != last->second)) {
+          *last = {p.best_cost, p.unassigned};
+          fmt::print(stderr, "{}: {:8.3f}s best cost {:.3f}, {} routes, {} unassigned\n", name, p.elapsed_s,
+                     static_cast<double>(p.best_cost) / cost_scale, p.best_routes, p.unassigned);
+        }
+        if (bar != nullptr)
+          bar->update(p.fraction, fmt::format("{}: {} routes, {} unassigned, {:.1f}s", name, p.best_routes,
+                                              p.unassigned, p.elapsed_s));
+      };
     };
   }
-  // The time limit holds for the whole run: reading the input and the matrices, and a reserve
-  // for checking and writing the output, come off the solve's share.
-  if (options.time_limit_s > 0) {
-    const double used = seconds_since(t0);
-    options.time_used_s = used + output_reserve_s(*out.problem);
-    if (options.time_used_s >= options.time_limit_s && !o.quiet)
-      fmt::print(stderr,
-                 "note: {}: reading the input and the matrices took {:.1f} s of the {:.1f} s time limit: "
-                 "no time is left for the search (the solution is the construction's)\n",
-                 input.string(), used, options.time_limit_s);
-  }
+  run.check_plan = o.check;
   if (o.decompose) {
     // Every rank takes part; rank 0 gets the solution, the others are done here.
-    distributed::DecomposeOptions d;
-    if (o.decompose_rounds > 0) d.rounds = o.decompose_rounds;
-    out.solution = distributed::decompose_solve(*out.problem, options, d);
-    if (distributed::rank() != 0) return out;
+    run.solver = [&o](const Problem& problem, const SolveOptions& so) {
+      distributed::DecomposeOptions d;
+      if (o.decompose_rounds > 0) d.rounds = o.decompose_rounds;
+      dispatch::Solved solved;
+      Solution solution = distributed::decompose_solve(problem, so, d);
+      if (distributed::rank() == 0) solved.solution = std::move(solution);
+      return solved;
+    };
   } else {
-    out.solution = o.check ? check_plan(*out.problem) : solve(*out.problem, options);
+    run.solver = std::move(solver);
   }
+  Outcome out = dispatch::solve_spec(std::move(spec), make_matrix_options(o), std::move(options), run,
+                                     prepare_options(input, o));
+  if (!out.solved) return out;
   if (!o.trace.empty()) io::write_file_atomically(o.trace, *trace);
-  if (!out.solution.fallback.empty())
-    warn_once(fmt::format("backend {}: {}", out.solution.backend, out.solution.fallback));
-  out.solution.profile.insert(out.solution.profile.begin(), extras.stages.begin(), extras.stages.end());
-  const auto t_validate = std::chrono::steady_clock::now();
-  const ValidationReport report = validate(*out.problem, out.solution);
-  if (!report.ok() && !out.solution.checked)  // a checked plan reports its violations instead
-    throw Error(ErrorCode::Internal,
-                input.string() + ": the solver's solution failed validation:\n" + report.to_text());
-  out.solution.profile.push_back({"validate", seconds_since(t_validate)});
-  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  out.geometry = out.geometry || o.geometry;
+  out.solution.profile.insert(out.solution.profile.begin(), {"parse", parse_seconds});
   return out;
 }
 

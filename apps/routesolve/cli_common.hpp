@@ -5,11 +5,13 @@
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "routesolve/dispatch/solve_spec.hpp"
 #include "routesolve/io/atomic_file.hpp"
 #include "routesolve/io/writers.hpp"
 #include "routesolve/network/matrix_provider.hpp"
@@ -29,7 +31,8 @@ void install_signal_handlers();
 struct RunOptions {
   std::string format = "auto";
   std::string output_format = "json";
-  std::string backend = "auto";
+  std::string backend = "auto";  ///< the search's backend, and the matrices' engine unless matrix_engine is given
+  std::string matrix_engine;     ///< the matrix engine on a road network; empty: as backend
   std::string objective = "cost";
   double time_limit = 0.0;
   std::uint64_t iterations = 0;
@@ -44,6 +47,7 @@ struct RunOptions {
   std::string trace;                ///< solve: the best solution over time, as CSV
   int device = 0;                    ///< cuda: the CUDA device index
   std::vector<int> devices;          ///< cuda: --devices, the matrix engine's devices (first: the search's)
+  std::string calibration_dir;       ///< auto: the device calibrations' folder (empty: the default)
   std::string transfer = "batched";  ///< cuda: batched (pinned) or naive transfers, matrices and search
   std::string network;       ///< road network (OSM, DIMACS, edge list, .rsnet) for coordinate-only input
   double max_snap = 1000.0;  ///< metres between a stop and the road it is attached to
@@ -81,34 +85,21 @@ class ProgressBar {
 
 SolveOptions make_solve_options(const RunOptions& o);
 
-/// Where a problem's matrices came from, when the tool computed them: the provider and its
-/// answer (the roads of each leg for maps).
-struct MatrixSource {
-  std::shared_ptr<const network::MatrixProvider> provider;
-  network::MatrixFill fill;
-};
+/// The matrices' options of a run (network, engine, device, threads, snapping).
+dispatch::MatrixOptions make_matrix_options(const RunOptions& o);
 
-/// What loading adds: stage times (parse, snap, matrix, problem) and the matrix source.
-struct LoadExtras {
-  std::vector<StageTime> stages;
-  std::shared_ptr<const MatrixSource> matrices;  ///< null when the file gave its matrices
-};
+/// What the tool runs: dispatch's validated solve and its figures.
+using Outcome = dispatch::Outcome;
 
 /// Reads a fleet file into a validated problem, computing matrices from coordinates if needed
 /// (from the road network of o.network when given, else great-circle).
-ProblemPtr load_problem(const std::filesystem::path& input, const RunOptions& o, LoadExtras* extras = nullptr);
+ProblemPtr load_problem(const std::filesystem::path& input, const RunOptions& o);
 
-struct Outcome {
-  ProblemPtr problem;
-  Solution solution;
-  double seconds = 0.0;
-  std::shared_ptr<const MatrixSource> matrices;  ///< null when the file gave its matrices
-  bool geometry = false;  ///< write each route's geometry (--geometry or the file's options.g)
-};
-
-/// Solves one problem and checks the result with the independent validator (Error Internal if not
-/// valid).
-Outcome solve_one(const std::filesystem::path& input, const RunOptions& o, ProgressBar* bar);
+/// Reads one fleet file and runs dispatch's validated solve on it (dispatch::solve_spec), with
+/// the run's notes on stderr, checkpoints, --trace and progress. `solver` replaces
+/// routesolve::solve when given (reoptimise). The geometry flag is --geometry or the file's.
+Outcome solve_one(const std::filesystem::path& input, const RunOptions& o, ProgressBar* bar,
+                  std::function<dispatch::Solved(const Problem&, const SolveOptions&)> solver = {});
 
 /// Writes a solution to a file (atomically: temporary file + rename) or to stdout for "" / "-".
 void write_output(const Outcome& out, const std::filesystem::path& file, io::OutputFormat format);
@@ -129,6 +120,9 @@ void report_profile(const Solution& s, const RunOptions& o, const std::string& i
 
 /// `solve`, `batch` and `validate`; each sets *exit_status when it runs.
 void add_fleet_commands(CLI::App& app, int* exit_status);
+
+/// `batch` (batch_command.cpp): many fleet files, over the MPI ranks under mpirun.
+void add_batch_command(CLI::App& app, int* exit_status);
 
 /// `network build` and `network info`; each sets *exit_status when it runs.
 void add_network_commands(CLI::App& app, int* exit_status);

@@ -17,7 +17,7 @@
 namespace routesolve::app {
 namespace {
 
-int run_device_check(bool calibrate) {
+int run_device_check(bool calibrate, const std::string& dir) {
   const dispatch::DeviceReport report = dispatch::check_devices();
   if (report.devices.empty()) {
     fmt::print("no CUDA device: {}\n", report.none_reason);
@@ -29,7 +29,7 @@ int run_device_check(bool calibrate) {
     all = all && d.passed;
   }
   if (calibrate)
-    for (const std::string& line : dispatch::calibrate_devices()) fmt::print("{}\n", line);
+    for (const std::string& line : dispatch::calibrate_devices(20, dir)) fmt::print("{}\n", line);
   return all ? 0 : 1;
 }
 
@@ -40,10 +40,13 @@ void add_device_check_command(CLI::App& app, int* exit_status) {
                                  "Self-test every CUDA device against the host twin; one line per device "
                                  "(exit 0: all passed, 1: one failed, 3: no device)");
   static bool calibrate = false;
+  static std::string dir;
   cmd->add_flag("--calibrate", calibrate,
                 "Also measure each passing device's rates for --backend auto and write its calibration file "
-                "($ROUTESOLVE_CALIBRATION_DIR, else ~/.config/routesolve)");
-  cmd->callback([exit_status] { *exit_status = run_device_check(calibrate); });
+                "in --calibration-dir");
+  cmd->add_option("--calibration-dir", dir,
+                  "Folder of the calibration files (default: $ROUTESOLVE_CALIBRATION_DIR, else ~/.config/routesolve)");
+  cmd->callback([exit_status] { *exit_status = run_device_check(calibrate, dir); });
 }
 
 }  // namespace routesolve::app

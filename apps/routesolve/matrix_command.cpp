@@ -232,7 +232,7 @@ void add_matrix_command(CLI::App& app, int* exit_status) {
   matrix->add_option("--points", m.points, "CSV 'id,lon,lat' or 'id,node', or a JSON array of [lon, lat]")
       ->required();
   matrix->add_option("-o,--output", m.output, "Output file (default: standard output)");
-  matrix->add_option("--backend", m.backend, "Backend")
+  matrix->add_option("--backend,--matrix-engine", m.backend, "Matrix engine")
       ->check(CLI::IsMember({"cpu", "cuda", "cuda-host", "auto"}))
       ->capture_default_str();
   matrix->add_option("--transfer", m.transfer, "cuda backend: batched (pinned, overlapped) or naive transfers")

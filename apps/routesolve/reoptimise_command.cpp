@@ -1,11 +1,11 @@
 // `routesolve reoptimise PROBLEM PLAN --now T [--frozen-horizon S]`: the day as it is now
 // (PROBLEM: new jobs in, cancelled ones out, shifts as they are) and the plan being driven (PLAN,
 // a previous solution); steps beginning before T + S stay as they are, the rest is re-optimised
-// from the plan (routesolve/reoptimise.hpp). The result is validated before it is written.
+// from the plan (routesolve/reoptimise.hpp). The result is validated (dispatch::solve_spec)
+// before it is written.
 
 #include <fmt/core.h>
 
-#include <chrono>
 #include <memory>
 #include <string>
 
@@ -14,7 +14,6 @@
 #include "routesolve/io/formats.hpp"
 #include "routesolve/io/vroom_json.hpp"
 #include "routesolve/reoptimise.hpp"
-#include "routesolve/validator.hpp"
 
 namespace routesolve::app {
 namespace {
@@ -27,25 +26,19 @@ struct ReoptimiseArgs {
 };
 
 int run_reoptimise(const ReoptimiseArgs& a) {
-  const auto t0 = std::chrono::steady_clock::now();
-  Outcome out;
-  LoadExtras extras;
-  out.problem = load_problem(a.problem, a.run, &extras);
-  out.matrices = extras.matrices;
-  out.geometry = a.run.geometry || out.problem->spec().geometry;
-  const Solution plan = io::read_vroom_solution(a.plan, *out.problem);
   ReoptimiseOptions ro;
-  const double time_scale = out.problem->spec().scale.time;
-  ro.now = static_cast<Duration>(a.now * time_scale);
-  ro.frozen_horizon = static_cast<Duration>(a.horizon * time_scale);
   ro.warm = !a.cold;
-  const Reoptimised r = reoptimise(*out.problem, plan, ro, make_solve_options(a.run));
-  out.solution = r.solution;
-  if (r.problem) out.problem = r.problem;  // vehicles' positions given: the problem as it is now
-  const ValidationReport report = validate(*out.problem, out.solution);
-  if (!report.ok())
-    throw Error(ErrorCode::Internal, a.problem + ": the re-optimised plan failed validation:\n" + report.to_text());
-  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  Reoptimised r;
+  // The plan is read against the problem as the file gives it; the solve is reoptimise's.
+  Outcome out = solve_one(a.problem, a.run, nullptr, [&](const Problem& problem, const SolveOptions& so) {
+    const Solution plan = io::read_vroom_solution(a.plan, problem);
+    const double time_scale = problem.spec().scale.time;
+    ro.now = static_cast<Duration>(a.now * time_scale);
+    ro.frozen_horizon = static_cast<Duration>(a.horizon * time_scale);
+    r = reoptimise(problem, plan, ro, so);
+    // Vehicles' positions given: the solution is of the problem as it is now.
+    return dispatch::Solved{std::move(r.solution), r.problem};
+  });
   write_output(out, a.output, io::parse_output_format(a.run.output_format));
   if (!a.run.quiet)
     fmt::print(stderr, "{}: {} frozen steps, {} tasks moved from the plan ({} cancelled steps dropped), cost {:.3f}, {} unassigned, {:.2f} s ({})\n",

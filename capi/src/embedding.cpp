@@ -8,8 +8,6 @@
 #include "routesolve/io/matrix_formats.hpp"
 #include "routesolve/io/road_formats.hpp"
 #include "routesolve/io/vroom_json.hpp"
-#include "routesolve/plan_check.hpp"
-#include "routesolve/solve.hpp"
 
 namespace routesolve::capi {
 
@@ -18,7 +16,7 @@ namespace {
 dispatch::MatrixOptions matrix_options(const EmbedOptions& o) {
   dispatch::MatrixOptions m;
   m.network = o.network;
-  m.backend = parse_backend(o.backend);
+  m.backend = parse_backend(o.matrix_engine.empty() ? o.backend : o.matrix_engine);
   m.device.index = o.device;
   m.threads = o.threads == 0 ? 1 : o.threads;
   return m;
@@ -40,31 +38,29 @@ SolveOptions solve_options(const EmbedOptions& o) {
   return s;
 }
 
-void fill_missing_matrices(ProblemSpec& spec, const EmbedOptions& o) {
-  if (!spec.matrices.empty()) return;
-  const auto provider = dispatch::make_matrix_provider(matrix_options(o));
-  network::fill_matrices(spec, *provider);
+std::shared_ptr<const Problem> problem_from_spec(ProblemSpec spec, const EmbedOptions& o) {
+  return dispatch::prepare_problem(std::move(spec), matrix_options(o)).problem;
 }
 
 std::shared_ptr<const Problem> problem_from_json(std::string_view text, const std::string& source,
                                                  const EmbedOptions& o) {
   ProblemSpec spec = io::parse_vroom_problem(text, source);
   spec.plan = o.check;
-  fill_missing_matrices(spec, o);
-  return Problem::create(std::move(spec));
+  return problem_from_spec(std::move(spec), o);
 }
 
-Solution solve_checked(const Problem& problem, const SolveOptions& options) {
-  Solution solution = solve(problem, options);
-  const ValidationReport report = validate(problem, solution);
-  if (!report.ok())
-    throw Error(ErrorCode::Internal, "the solver's solution failed validation:\n" + report.to_text());
-  return solution;
+dispatch::Outcome solve_json(std::string_view text, const std::string& source, const EmbedOptions& o,
+                             SolveOptions options, dispatch::SolveRun run) {
+  run.check_plan = o.check;
+  return dispatch::solve_spec(io::parse_vroom_problem(text, source), matrix_options(o), std::move(options), run);
 }
 
-Solution solve_or_check(const Problem& problem, const SolveOptions& options, bool check) {
-  if (!check) return solve_checked(problem, options);
-  return check_plan(problem);  // the same solution `routesolve solve --check` writes
+Solution solve_or_check(std::shared_ptr<const Problem> problem, const SolveOptions& options, bool check) {
+  dispatch::Prepared prepared;
+  prepared.problem = std::move(problem);
+  dispatch::SolveRun run;
+  run.check_plan = check;  // the same solution `routesolve solve --check` writes
+  return dispatch::solve_prepared(prepared, options, run).solution;
 }
 
 std::string report_to_json(const ValidationReport& report) {

@@ -9,6 +9,7 @@
 #include <new>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "routesolve/capi/embedding.hpp"
@@ -88,6 +89,7 @@ rs_options read_options(const rs_options* given) {
 routesolve::capi::EmbedOptions embed_options(const rs_options& o) {
   routesolve::capi::EmbedOptions e;
   e.backend = o.backend != nullptr ? o.backend : "auto";
+  e.matrix_engine = o.matrix_engine != nullptr ? o.matrix_engine : "";
   e.network = o.network != nullptr ? o.network : "";
   e.objective = o.objective != nullptr ? o.objective : "cost";
   e.time_limit_s = o.time_limit_s;
@@ -126,17 +128,18 @@ rs_status rs_solve_json(const char* problem_json, const rs_options* options, cha
     if (solution_json == nullptr) throw routesolve::invalid_input("solution_json", "NULL given");
     const rs_options o = read_options(options);
     const auto embed = embed_options(o);
-    auto problem = routesolve::capi::problem_from_json(problem_json, "problem", embed);
     routesolve::SolveOptions solve = routesolve::capi::solve_options(embed);
     if (o.cancel != nullptr) solve.stop = &o.cancel->flag;
-    if (o.progress != nullptr) {
-      const double scale = problem->cost_scale();
-      solve.on_progress = [fn = o.progress, user = o.progress_user, scale](const routesolve::Progress& p) {
-        fn(user, p.elapsed_s, p.fraction, static_cast<double>(p.best_cost) / scale, p.best_routes, p.unassigned);
+    routesolve::dispatch::SolveRun run;
+    if (o.progress != nullptr)
+      run.before_solve = [fn = o.progress, user = o.progress_user](const routesolve::Problem& problem,
+                                                                   routesolve::SolveOptions& so) {
+        so.on_progress = [fn, user, scale = problem.cost_scale()](const routesolve::Progress& p) {
+          fn(user, p.elapsed_s, p.fraction, static_cast<double>(p.best_cost) / scale, p.best_routes, p.unassigned);
+        };
       };
-    }
-    const routesolve::Solution solution = routesolve::capi::solve_or_check(*problem, solve, embed.check);
-    *solution_json = copy_out(routesolve::io::vroom_solution_to_string(*problem, solution));
+    const auto out = routesolve::capi::solve_json(problem_json, "problem", embed, std::move(solve), run);
+    *solution_json = copy_out(routesolve::io::vroom_solution_to_string(*out.problem, out.solution));
   });
 }
 

@@ -26,6 +26,7 @@
 #include <cstdlib>
 #include <string_view>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,9 @@ class CudaBackend final : public Backend {
  public:
 
   [[nodiscard]] std::string_view name() const noexcept override { return "cuda"; }
+  [[nodiscard]] std::optional<std::string> supports(const Problem& problem) const override {
+    return insertion::batched_unsupported(problem);
+  }
 
   Solution solve(const Problem& problem, const SolveOptions& options) override {
     // Every device choice is checked on the host; a mismatch sends the rest of the search to the

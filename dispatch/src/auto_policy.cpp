@@ -86,7 +86,7 @@ AutoInputs auto_inputs(const Problem& problem, const SolveOptions& options) {
 
 AutoEstimate estimate_auto(const Problem& problem, const SolveOptions& options) {
   const AutoInputs in = auto_inputs(problem, options);
-  return estimate_auto(in, in.device ? with_device(device_rates(options.device.index)) : AutoRates{});
+  return estimate_auto(in, in.device ? with_device(device_rates(options.device.index, options.device.calibration_dir)) : AutoRates{});
 }
 
 bool device_pays_for(std::size_t tasks) noexcept {

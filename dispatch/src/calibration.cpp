@@ -15,7 +15,8 @@
 namespace routesolve::dispatch {
 namespace fs = std::filesystem;
 
-fs::path calibration_dir() {
+fs::path calibration_dir(const std::string& given) {
+  if (!given.empty()) return given;
   if (const char* dir = std::getenv("ROUTESOLVE_CALIBRATION_DIR"); dir != nullptr && *dir != '\0') return dir;
   if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg != nullptr && *xdg != '\0')
     return fs::path(xdg) / "routesolve";
@@ -24,7 +25,9 @@ fs::path calibration_dir() {
   return ".routesolve";
 }
 
-fs::path calibration_file(int index) { return calibration_dir() / ("device-" + std::to_string(index) + ".calibration"); }
+fs::path calibration_file(int index, const std::string& dir) {
+  return calibration_dir(dir) / ("device-" + std::to_string(index) + ".calibration");
+}
 
 void write_calibration(const fs::path& file, const std::string& device, const cuda::DeviceRates& r) {
   std::error_code ec;
@@ -76,14 +79,14 @@ std::optional<cuda::DeviceRates> read_calibration(const fs::path& file, const st
   return r;
 }
 
-cuda::DeviceRates device_rates(int index) {
+cuda::DeviceRates device_rates(int index, const std::string& dir) {
   const cuda::SelfTestResult verdict = cuda::device_verdict(index);
   if (!verdict.passed) return {};
-  if (auto file = read_calibration(calibration_file(index), verdict.device)) return *file;
+  if (auto file = read_calibration(calibration_file(index, dir), verdict.device)) return *file;
   return verdict.rates;
 }
 
-std::vector<std::string> calibrate_devices(int repetitions) {
+std::vector<std::string> calibrate_devices(int repetitions, const std::string& dir) {
   std::vector<std::string> lines;
   for (const cuda::DeviceInfo& d : cuda::devices()) {
     const cuda::SelfTestResult verdict = cuda::device_verdict(d.index);
@@ -94,7 +97,7 @@ std::vector<std::string> calibrate_devices(int repetitions) {
     const std::unique_ptr<cuda::SelfTestDevice> device = cuda::make_cuda_self_test_device(d.index);
     cuda::DeviceRates rates = cuda::measure_rates(*device, repetitions);
     rates.fixed_s = verdict.rates.fixed_s;
-    const fs::path file = calibration_file(d.index);
+    const fs::path file = calibration_file(d.index, dir);
     write_calibration(file, verdict.device, rates);
     char line[512];
     std::snprintf(line, sizeof line,

@@ -18,9 +18,9 @@ void write_calibration(const std::filesystem::path& file, const std::string& dev
 /// nullopt otherwise. Throws invalid_input naming the file and line when it is malformed.
 std::optional<cuda::DeviceRates> read_calibration(const std::filesystem::path& file, const std::string& device);
 
-/// The rates auto uses for device `index`: its calibration file, else its self-test's
+/// The rates auto uses for device `index`: its calibration file in calibration_dir(dir), else its self-test's
 /// measurement (the self-test runs now when it has not), else unmeasured (also for a device that
 /// failed its self-test).
-cuda::DeviceRates device_rates(int index);
+cuda::DeviceRates device_rates(int index, const std::string& dir = "");
 
 }  // namespace routesolve::dispatch

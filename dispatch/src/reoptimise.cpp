@@ -13,7 +13,7 @@
 #include "routesolve/error.hpp"
 #include "routesolve/fixed_steps.hpp"
 #include "routesolve/solve.hpp"
-#include "routesolve/search/tuning.hpp"
+#include "routesolve/search/solve.hpp"
 
 namespace routesolve {
 namespace {
@@ -68,9 +68,9 @@ std::shared_ptr<SolveCheckpoint> warm_start(const Problem& problem, const StepSp
   if (so.time_limit_s > 0) {
     cp->elapsed_s = fraction * so.time_limit_s;
   } else {
-    const double per_chain = static_cast<double>(so.iterations > 0 ? so.iterations : search::kDefaultIterations);
-    const double chains = static_cast<double>(std::max(1u, so.chains > 0 ? so.chains : so.threads));
-    cp->iterations = static_cast<std::uint64_t>(fraction * per_chain * chains);
+    // The warm start resumes on the cpu backend, whose engine sets no chain count of its own.
+    const auto work = static_cast<double>(search::fixed_work(so, search::Engine{}));
+    cp->iterations = static_cast<std::uint64_t>(fraction * work);
   }
   return cp;
 }

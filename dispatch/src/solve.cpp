@@ -3,6 +3,7 @@
 
 #include "routesolve/solve.hpp"
 
+#include <optional>
 #include <string>
 
 #include "routesolve/cpu/cpu_backend.hpp"
@@ -58,18 +59,15 @@ Solution solve(const Problem& problem, const SolveOptions& options) {
                                ? BackendKind::Cuda
                            : options.backend == BackendKind::Auto ? BackendKind::Cpu
                                                                   : options.backend;
-  // Multi-trip vehicles and working-time limits are priced by the segment engine's search only.
-  bool cpu_only_constraint = problem.has_reloads();
-  for (const Vehicle& v : problem.vehicles()) cpu_only_constraint = cpu_only_constraint || v.max_working_time < kMaxTime;
-  if (cpu_only_constraint) {
-    if (options.backend == BackendKind::Auto) {
-      kind = BackendKind::Cpu;
-    } else if (kind != BackendKind::Cpu) {
-      throw Error(ErrorCode::Unsupported,
-                  "backend '" + std::string(to_string(kind)) +
-                      "' does not support multi-trip vehicles (reload_locations) or max_working_time; use --backend "
-                      "cpu or auto");
-    }
+  // A constraint the backend does not support (Backend::supports): auto takes the cpu backend,
+  // the reference that supports every constraint; an explicit choice fails naming it. The device
+  // backend is asked through its host twin, which runs the same search and needs no device.
+  const auto asked = make_backend(kind == BackendKind::Cuda ? BackendKind::CudaHost : kind);
+  if (const std::optional<std::string> why = asked->supports(problem)) {
+    if (options.backend != BackendKind::Auto)
+      throw Error(ErrorCode::Unsupported, "backend '" + std::string(to_string(kind)) + "' does not support " + *why +
+                                              "; use --backend cpu or auto");
+    kind = BackendKind::Cpu;
   }
   if (checkpointing && kind != BackendKind::Cpu)
     throw Error(ErrorCode::Unsupported,

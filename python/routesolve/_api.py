@@ -104,13 +104,15 @@ class Problem:
         return _from_document(document, "problem", _options(network=network, backend=backend))
 
     @classmethod
-    def from_json(cls, text: Union[str, bytes], network: Any = None, backend: Optional[str] = None) -> "Problem":
-        """A problem from VROOM JSON text."""
+    def from_json(cls, text: Union[str, bytes], network: Any = None, backend: Optional[str] = None,
+                  matrix_engine: Optional[str] = None) -> "Problem":
+        """A problem from VROOM JSON text (``matrix_engine``: the road network's engine, default ``backend``)."""
         self = cls.__new__(cls)
         self._matrices = {}
         if isinstance(text, bytes):
             text = text.decode("utf-8")
-        self._handle = _core.problem_from_json(text, "problem", _options(network=network, backend=backend))
+        self._handle = _core.problem_from_json(
+            text, "problem", _options(network=network, backend=backend, matrix_engine=matrix_engine))
         return self
 
     @property
@@ -137,26 +139,28 @@ def _from_document(document: Mapping[str, Any], source: str, options: Dict[str, 
 
 
 def read_problem(path: Union[str, "os.PathLike[str]"], format: str = "auto", network: Any = None,
-                 backend: Optional[str] = None) -> Problem:
+                 backend: Optional[str] = None, matrix_engine: Optional[str] = None) -> Problem:
     """Reads a fleet file: VROOM JSON, CVRPLIB (.vrp), Solomon or Li & Lim (``format`` or by content)."""
     self = Problem.__new__(Problem)
     self._matrices = {}
-    self._handle = _core.problem_from_file(os.fspath(path), format, _options(network=network, backend=backend))
+    self._handle = _core.problem_from_file(os.fspath(path), format,
+                                           _options(network=network, backend=backend, matrix_engine=matrix_engine))
     return self
 
 
-def _to_problem(problem: ProblemLike, network: Any, backend: Optional[str]) -> Problem:
+def _to_problem(problem: ProblemLike, network: Any, backend: Optional[str],
+                matrix_engine: Optional[str] = None) -> Problem:
     if isinstance(problem, Problem):
         return problem
-    options = _options(network=network, backend=backend)
+    options = _options(network=network, backend=backend, matrix_engine=matrix_engine)
     if isinstance(problem, Mapping):
         return _from_document(problem, "problem", options)
     if isinstance(problem, bytes):
         problem = problem.decode("utf-8")
     if isinstance(problem, str) and problem.lstrip().startswith("{"):
-        return Problem.from_json(problem, network=network, backend=backend)
+        return Problem.from_json(problem, network=network, backend=backend, matrix_engine=matrix_engine)
     if isinstance(problem, (str, os.PathLike)):
-        return read_problem(problem, network=network, backend=backend)
+        return read_problem(problem, network=network, backend=backend, matrix_engine=matrix_engine)
     raise TypeError(f"expected a Problem, a dict, JSON text or a path, got {type(problem).__name__}")
 
 
@@ -236,13 +240,15 @@ def solve(
     progress: Optional[Callable[[Dict[str, Any]], None]] = None,
     stop: Any = None,
     check: bool = False,
+    matrix_engine: Optional[str] = None,
 ) -> Solution:
     """Solves a problem and returns a validated :class:`Solution`.
 
     ``problem``: a :class:`Problem`, a VROOM-style dict, JSON text, or a path to a fleet file.
     ``time_limit`` in seconds (None or 0: a fixed amount of work, ``iterations`` per chain);
     ``backend``: ``"auto"``, ``"cpu"``, ``"cuda-host"`` or ``"cuda"``; ``network``: a road network
-    for problems given with coordinates only. ``progress(report)`` is called on this thread
+    for problems given with coordinates only, its matrices computed by ``matrix_engine`` (the
+    same names; default: as ``backend``). ``progress(report)`` is called on this thread
     with ``elapsed_s``, ``fraction``, ``best_cost``, ``routes`` and ``unassigned``; ``stop`` is
     anything with ``is_set()`` (a ``threading.Event``) that, once set, ends the search early.
 
@@ -254,7 +260,7 @@ def solve(
     ``steps`` are its whole route, nothing is solved, and what the plan breaks is reported in
     VROOM's ``violations`` (``summary["violations"]``, each route's and each step's).
     """
-    p = _to_problem(problem, network, backend)
+    p = _to_problem(problem, network, backend, matrix_engine)
     options = _options(time_limit=time_limit, threads=threads, backend=backend, seed=seed, iterations=iterations,
                        chains=chains, objective=objective, check=check or None)
     result = _core.solve(p._handle, options, progress, stop)

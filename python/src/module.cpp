@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bindings.hpp"
@@ -68,9 +69,7 @@ ProblemHandle problem_from_file(const std::string& path, const std::string& form
   py::gil_scoped_release release;
   io::ReadOptions read;
   read.format = io::parse_input_format(format);
-  ProblemSpec spec = io::read_problem(path, read);
-  capi::fill_missing_matrices(spec, o);
-  return ProblemHandle{Problem::create(std::move(spec))};
+  return ProblemHandle{capi::problem_from_spec(io::read_problem(path, read), o)};
 }
 
 /// A problem whose matrices come from numpy: `text` is the VROOM document without matrices,
@@ -92,8 +91,7 @@ ProblemHandle problem_from_arrays(const std::string& text, const std::string& so
       throw invalid_input(where, "durations, distances and costs must have the same size");
   }
   py::gil_scoped_release release;
-  capi::fill_missing_matrices(spec, o);
-  return ProblemHandle{Problem::create(std::move(spec))};
+  return ProblemHandle{capi::problem_from_spec(std::move(spec), o)};
 }
 
 py::dict validate_solution(const ProblemHandle& h, const std::string& solution_json) {
@@ -134,6 +132,7 @@ capi::EmbedOptions embed_options(const py::dict& options) {
     const std::string k = py::cast<std::string>(key);
     if (value.is_none()) continue;
     if (k == "backend") o.backend = py::cast<std::string>(value);
+    else if (k == "matrix_engine") o.matrix_engine = py::cast<std::string>(value);
     else if (k == "network") o.network = py::cast<std::string>(py::str(value));
     else if (k == "objective") o.objective = py::cast<std::string>(value);
     else if (k == "time_limit") o.time_limit_s = py::cast<double>(value);

@@ -54,7 +54,7 @@ py::dict solve(const ProblemHandle& handle, const py::dict& options, const py::o
   const std::shared_ptr<const Problem> problem = handle.problem;
   std::thread worker([shared, problem, solve_options, check] {
     try {
-      const Solution s = capi::solve_or_check(*problem, solve_options, check);
+      const Solution s = capi::solve_or_check(problem, solve_options, check);
       std::string json = io::vroom_solution_to_string(*problem, s);
       const std::lock_guard lock(shared->mutex);
       shared->solution_json = std::move(json);

@@ -163,6 +163,11 @@ unsigned chain_count(const SolveOptions& options, const Engine& engine) {
   return std::max(1u, options.threads);
 }
 
+std::uint64_t fixed_work(const SolveOptions& options, const Engine& engine) {
+  const std::uint64_t per_chain = options.iterations > 0 ? options.iterations : kDefaultIterations;
+  return per_chain * chain_count(options, engine);
+}
+
 ParallelSearch::Chains chains_of(const SolveOptions& options, const Engine& engine) {
   ParallelSearch::Chains c;
   c.count = chain_count(options, engine);
@@ -238,8 +243,7 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
       !resume ? 0.0
       : options.time_limit_s > 0
           ? std::min(1.0, spent_before / options.time_limit_s)
-          : std::min(1.0, static_cast<double>(resume->iterations) /
-                              static_cast<double>(iteration_budget * chain_count(options, engine)));
+          : std::min(1.0, static_cast<double>(resume->iterations) / static_cast<double>(fixed_work(options, engine)));
   const std::size_t iterations_done = resume ? static_cast<std::size_t>(resume->iterations) : 0;
 
   // ---- 3. metaheuristic ----------------------------------------------------------------------

@@ -151,6 +151,9 @@ std::map<std::string, std::string> summary_rows(const fs::path& dir) {
 // --enable-recovery`: rank 0 hears no heartbeat for --rank-timeout, reports that file failed and
 // the other ranks finish the rest; the job ends by itself; --resume-batch solves the file again.
 TEST(MpiRankDeath, TheKilledRanksFileFailsAndTheOthersFinish) {
+#ifndef ROUTESOLVE_TEST_HOOKS
+  GTEST_SKIP() << "the tool was built without its test hooks (-DROUTESOLVE_TEST_HOOKS=ON)";
+#endif
   REQUIRE_MPIRUN();
   ROUTESOLVE_REQUIRE_DATASET("cvrp/augerat/A/A-n32-k5.vrp");
   const fs::path dir = temp_dir("mpi_rank_death", "kill9");

@@ -69,6 +69,9 @@ typedef struct rs_options {
    *  whole route and report what the plan breaks in VROOM's `violations` (per step, route and
    *  summary) instead of solving; a plan with violations is still RS_OK. */
   int32_t check;
+  /** The matrix engine on a road network: "auto", "cpu", "cuda-host" or "cuda"; NULL: as
+   *  backend. */
+  const char* matrix_engine;
 } rs_options;
 
 /** The library's version, "major.minor.patch" (static storage, never freed). */

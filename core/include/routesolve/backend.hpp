@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -57,6 +58,10 @@ struct DeviceOptions {
   /// Several devices (`--devices 0,1,...`): the matrix engine splits its source tiles over them,
   /// one host thread each; the search runs on the first. Empty: `index` alone.
   std::vector<int> indices{};
+  /// Where auto reads each device's calibration (`routesolve device-check --calibrate` writes
+  /// it); empty: the default, $ROUTESOLVE_CALIBRATION_DIR, else ~/.config/routesolve
+  /// (routesolve/dispatch/calibration.hpp).
+  std::string calibration_dir{};
 };
 
 struct SolveOptions {
@@ -102,6 +107,12 @@ class Backend {
  public:
   virtual ~Backend() = default;
   [[nodiscard]] virtual std::string_view name() const noexcept = 0;
+  /// Nothing when this backend can solve `problem`; else what it does not support, as a phrase
+  /// naming the constraint ("multi-trip vehicles (reload_locations)"). Dispatch asks before it
+  /// runs a backend: auto then takes another, an explicit choice fails naming the reason.
+  [[nodiscard]] virtual std::optional<std::string> supports(const Problem& /*problem*/) const {
+    return std::nullopt;
+  }
   /// Solves; the result has every task either routed or unassigned with a reason.
   virtual Solution solve(const Problem& problem, const SolveOptions& options) = 0;
 };

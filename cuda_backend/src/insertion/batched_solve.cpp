@@ -8,6 +8,14 @@
 
 namespace routesolve::cuda::insertion {
 
+std::optional<std::string> batched_unsupported(const Problem& problem) {
+  if (problem.has_reloads()) return "multi-trip vehicles (reload_locations)";
+  for (std::size_t v = 0; v < problem.vehicles().size(); ++v)
+    if (problem.vehicle(v).max_working_time < kMaxTime)
+      return "max_working_time (vehicles[" + std::to_string(v) + "])";
+  return std::nullopt;
+}
+
 Solution solve_batched(const Problem& problem, const SolveOptions& options, BatchedEngine& engine,
                        const char* backend_name, unsigned chains, bool lockstep) {
   Solution solution = search::solve(problem, options, search::Engine{backend_name, &engine, lockstep, chains});

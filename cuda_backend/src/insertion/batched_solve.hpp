@@ -1,10 +1,17 @@
 #pragma once
 // The search driver on a batched insertion engine: what "cuda-host" and "cuda" share.
 
+#include <optional>
+#include <string>
+
 #include "insertion_engines.hpp"
 #include "routesolve/solution.hpp"
 
 namespace routesolve::cuda::insertion {
+
+/// What the batched engines do not price (Backend::supports of "cuda-host" and "cuda"):
+/// multi-trip vehicles and working-time limits, which the segment engine's search alone prices.
+std::optional<std::string> batched_unsupported(const Problem& problem);
 
 /// search::solve with `engine`, its chains in lockstep (each recreate round's requests priced in
 /// one engine call; without `lockstep`, one chain per thread calling the engine at once, as the

@@ -1,8 +1,8 @@
 #pragma once
 // What a program embedding routesolve through another language needs, written once for the C
 // API and the Python module: a problem from VROOM JSON text (travel matrices filled when the
-// document gives coordinates only), solve options from plain values, a solve whose result is
-// checked by the validator, and travel matrices between points. Errors are routesolve::Error.
+// document gives coordinates only), solve options from plain values, dispatch's validated solve
+// (dispatch::solve_spec) and travel matrices between points. Errors are routesolve::Error.
 
 #include <cstdint>
 #include <memory>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "routesolve/backend.hpp"
+#include "routesolve/dispatch/solve_spec.hpp"
 #include "routesolve/network/matrix_provider.hpp"
 #include "routesolve/problem.hpp"
 #include "routesolve/solution.hpp"
@@ -21,7 +22,8 @@ namespace routesolve::capi {
 
 /// The options of the C API and the Python module, as plain values.
 struct EmbedOptions {
-  std::string backend = "auto";    ///< cpu | cuda | cuda-host | auto (search and road matrices)
+  std::string backend = "auto";    ///< cpu | cuda | cuda-host | auto (search, and road matrices by default)
+  std::string matrix_engine;       ///< the road matrices' engine (the same names); empty: as backend
   std::string network;             ///< road network file; empty: great-circle for coordinates
   std::string objective = "cost";  ///< cost | vehicles-then-cost
   double time_limit_s = 0.0;
@@ -38,19 +40,24 @@ struct EmbedOptions {
 /// SolveOptions for `o` (no stop flag, no progress callback: the caller adds those).
 SolveOptions solve_options(const EmbedOptions& o);
 
-/// Fills a spec's matrices when it has none (road network or great-circle, as the CLI does).
-void fill_missing_matrices(ProblemSpec& spec, const EmbedOptions& o);
+/// The problem of a spec, its matrices filled when it has none (road network or great-circle,
+/// as the CLI does: dispatch::prepare_problem).
+std::shared_ptr<const Problem> problem_from_spec(ProblemSpec spec, const EmbedOptions& o);
 
-/// parse_vroom_problem(text, source), fill_missing_matrices, Problem::create.
+/// parse_vroom_problem(text, source), then problem_from_spec.
 std::shared_ptr<const Problem> problem_from_json(std::string_view text, const std::string& source,
                                                  const EmbedOptions& o);
 
-/// solve(); then the independent validator: a solution that fails it is Error(Internal), never returned.
-Solution solve_checked(const Problem& problem, const SolveOptions& options);
+/// The validated solve of a VROOM JSON document (dispatch::solve_spec), in plan mode with
+/// o.check. `options` come from solve_options(o) with the caller's stop flag; `run` may add a
+/// progress callback (SolveRun::before_solve).
+dispatch::Outcome solve_json(std::string_view text, const std::string& source, const EmbedOptions& o,
+                             SolveOptions options, dispatch::SolveRun run = {});
 
-/// With `check`: check_plan (plan mode, the violations reported in the solution, never refused);
-/// otherwise solve_checked.
-Solution solve_or_check(const Problem& problem, const SolveOptions& options, bool check);
+/// The validated solve of a problem made before (dispatch::solve_prepared): with `check`,
+/// check_plan (plan mode, the violations reported in the solution, never refused). A solution
+/// that fails the validator is Error(Internal), never returned.
+Solution solve_or_check(std::shared_ptr<const Problem> problem, const SolveOptions& options, bool check);
 
 /// {"ok": bool, "violations": [{"where", "kind", "message"}]}
 std::string report_to_json(const ValidationReport& report);

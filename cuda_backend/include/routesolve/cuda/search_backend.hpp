@@ -1,5 +1,6 @@
 #pragma once
-// The batched-move-evaluation search behind the "cuda" and "cuda-host" backends. Plain C++.
+// The "cuda-host" backend: the search driver with the batched insertion engine's host twin (the
+// "cuda" backend's, without a device: cuda_backend.hpp). Plain C++.
 
 #include <memory>
 
@@ -7,11 +8,9 @@
 
 namespace routesolve::cuda {
 
-/// The "cuda-host" backend: the batched search with the move-evaluation functors run on the
-/// host (loops over the same per-thread code the device kernels run). Always available.
+/// The "cuda-host" backend: the search driver whose insertions are priced by the batched
+/// engine's host twin (loops over the same per-thread code the device kernels run). Always
+/// available.
 std::unique_ptr<Backend> make_cuda_host_backend();
-
-/// Move types the batched search prices per task and neighbour (the auto policy's work model).
-unsigned batched_move_types() noexcept;
 
 }  // namespace routesolve::cuda

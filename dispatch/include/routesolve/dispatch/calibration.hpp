@@ -18,14 +18,15 @@
 
 namespace routesolve::dispatch {
 
+/// `given` (DeviceOptions::calibration_dir) when not empty; else the documented default:
 /// $ROUTESOLVE_CALIBRATION_DIR, else $XDG_CONFIG_HOME/routesolve, else $HOME/.config/routesolve,
 /// else ./.routesolve.
-std::filesystem::path calibration_dir();
-/// calibration_dir() / "device-N.calibration".
-std::filesystem::path calibration_file(int index);
+std::filesystem::path calibration_dir(const std::string& given = "");
+/// calibration_dir(dir) / "device-N.calibration".
+std::filesystem::path calibration_file(int index, const std::string& dir = "");
 
 /// `routesolve device-check --calibrate`: measures every device that passes its self-test with
-/// `repetitions` calls per figure and writes its file. One line per device.
-std::vector<std::string> calibrate_devices(int repetitions = 20);
+/// `repetitions` calls per figure and writes its file in calibration_dir(dir). One line per device.
+std::vector<std::string> calibrate_devices(int repetitions = 20, const std::string& dir = "");
 
 }  // namespace routesolve::dispatch

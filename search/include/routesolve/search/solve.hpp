@@ -2,6 +2,7 @@
 // The search driver as the backends call it: pre-check, construction, the SISR chains with the
 // backend's insertion engine, exactness by schedule_route, and the solution (see solve.cpp).
 
+#include <cstdint>
 #include <string>
 
 #include "routesolve/backend.hpp"
@@ -29,6 +30,9 @@ unsigned chain_count(const SolveOptions& options, const Engine& engine);
 /// How they run: one per thread, or in lockstep on SolveOptions::threads threads (a batching
 /// engine, or more chains than threads).
 ParallelSearch::Chains chains_of(const SolveOptions& options, const Engine& engine);
+/// The fixed work of a solve without a time limit, over every chain: SolveOptions::iterations
+/// (else kDefaultIterations) per chain, times chain_count.
+std::uint64_t fixed_work(const SolveOptions& options, const Engine& engine);
 
 /// Solves with the engine; every route confirmed by schedule_route.
 Solution solve(const Problem& problem, const SolveOptions& options, const Engine& engine);
