@@ -53,6 +53,35 @@ namespace {
 constexpr std::size_t kLocalityLocations = 500;
 constexpr std::uint64_t kLocalityMaxBytes = std::uint64_t{1} << 30;
 
+/// The caller's starting routes as a plan of `problem`: tasks the pre-check calls hopeless leave
+/// (with their shipment sibling), and a route that is then infeasible is cut from its end until
+/// schedule_route accepts it (dispatch hands in routes it checked whole, so this rarely cuts).
+TourPlan start_plan(const Problem& problem, const std::vector<std::vector<std::size_t>>& routes,
+                    const std::vector<std::optional<UnassignedReason>>& verdict) {
+  TourPlan plan(problem.vehicles().size());
+  std::vector<char> taken(problem.tasks().size(), 0);
+  for (std::size_t v = 0; v < routes.size() && v < plan.size(); ++v) {
+    std::vector<std::size_t> tasks;
+    for (std::size_t t : routes[v]) {
+      if (t >= problem.routable_tasks() || taken[t]) continue;
+      const std::size_t key = problem.task(t).type == TaskType::Delivery ? problem.task(t).sibling : t;
+      if (verdict[key]) continue;
+      tasks.push_back(t);
+    }
+    std::erase_if(tasks, [&](std::size_t t) {  // shipments whole
+      const std::size_t sib = problem.task(t).sibling;
+      return sib != kNone && std::find(tasks.begin(), tasks.end(), sib) == tasks.end();
+    });
+    while (!tasks.empty() && !schedule(problem, v, tasks).feasible) {
+      const std::size_t last = tasks.back();
+      std::erase_if(tasks, [&](std::size_t t) { return t == last || t == problem.task(last).sibling; });
+    }
+    for (std::size_t t : tasks) taken[t] = 1;
+    plan[v] = std::move(tasks);
+  }
+  return plan;
+}
+
 /// Removes tasks from routes that schedule_route rejects until each is feasible (the segment
 /// model relaxes breaks and multiple time windows); returns the tasks taken out.
 std::vector<std::size_t> make_routes_exact(SearchState& state) {
@@ -207,11 +236,34 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
   std::optional<Neighbours> adjacency;  // the search's (and a large construction's) nearest tasks
   const InstanceTraits traits{insertable.size(), model.windowed(), !problem.spec().shipments.empty()};
 
-  // ---- 2. construction (or the checkpoint's plan) ---------------------------------------------
+  // ---- 2. construction (or the checkpoint's plan, or the caller's starting solution) ----------
+  const bool started = !resume && std::any_of(options.start_routes.begin(), options.start_routes.end(),
+                                              [](const std::vector<std::size_t>& r) { return !r.empty(); });
   if (resume) {
     // solve() checked the plan against this problem (check_checkpoint); tasks the precheck
     // calls hopeless cannot be on it, since the run that wrote it never routed them.
     state.load(resume->routes);
+  } else if (started) {
+    // VROOM's steps in solving mode: the caller's routes, then the construction's insertion of
+    // the other tasks into them; the search goes on from there.
+    state.load(start_plan(problem, options.start_routes, verdict));
+    std::vector<std::size_t> others;
+    for (std::size_t t : insertable)
+      if (!state.assigned(t)) others.push_back(t);
+    if (model.supported() && construction_for(traits) == Construction::NearestTours) {
+      adjacency.emplace(problem, kAdjacency);
+      WorkingSolution greedy(model, insertable);
+      greedy.load(state.plan());
+      std::mt19937_64 rng(options.seed);
+      const std::unique_ptr<InsertionEngine> segments = make_segment_engine();
+      BlinkInsertion(*adjacency, classes, 0.0)
+          .apply(greedy, others, rng, greedy.vehicle_count(), *segments, &unless_stopped,
+                 BlinkInsertion::Order::FarthestFirst);
+      state.load(greedy.plan());
+    } else {
+      RegretInsertion construction(state, classes, deadline, 3);
+      for (const auto& [t, reason] : construction.run(others)) reasons[t] = reason;
+    }
   } else if (model.supported() && construction_for(traits) == Construction::NearestTours) {
     // Tasks the greedy insertion leaves out get their reason from the exact repair (step 4).
     adjacency.emplace(problem, kAdjacency);
@@ -277,9 +329,9 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
     if (!adjacency) adjacency.emplace(problem, kAdjacency);
     // Entry into the search's representation (WorkingSolution, loaded from a plan).
     TourPlan start = state.plan();
-    // Savings, where it fits, when it beats regret insertion (not when resuming: the
-    // checkpoint's plan is the start).
-    if (resume) {
+    // Savings, where it fits, when it beats regret insertion (not when resuming or given a
+    // starting solution: that plan is the start).
+    if (resume || started) {
     } else if (const auto savings = savings_plan(model, classes, *adjacency, insertable, deadline)) {
       WorkingSolution a(model, insertable), b(model, insertable);
       a.load(start);
@@ -380,7 +432,7 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
   for (std::size_t v = 0; v < state.vehicle_count(); ++v) {
     const auto& tasks = state.route(v).tasks;
     if (tasks.empty()) continue;
-    ScheduleResult result = schedule(user, v, tasks);
+    ScheduleResult result = schedule_route(user, v, tasks, chosen_timeline(user, options));  // the output's one schedule
     if (!result.feasible)
       throw Error(ErrorCode::Internal, "cpu backend: route of vehicle " + std::to_string(user.vehicle(v).id) +
                                            " is infeasible for schedule_route");

@@ -69,6 +69,10 @@ typedef struct rs_options {
    *  whole route and report what the plan breaks in VROOM's `violations` (per step, route and
    *  summary) instead of solving; a plan with violations is still RS_OK. */
   int32_t check;
+  /** The reported times: "vroom" (NULL: the problem's "options": {"timeline"}, else VROOM's: the
+   *  earliest end, every step as late as it allows) or "earliest" (an extension: every step at its
+   *  earliest instant from the shift start). The routes do not depend on it. */
+  const char* timeline;
 } rs_options;
 
 /** The library's version, "major.minor.patch" (static storage, never freed). */
