@@ -366,11 +366,18 @@ std::vector<std::vector<std::size_t>> starting_routes(const Problem& problem) {
     // placed by the schedule, as VROOM places them for a starting solution.
     const ScheduleResult whole = schedule_route(problem, v, step_tasks(problem, veh, veh.steps.size()));
     if (whole.feasible) continue;
-    std::size_t k = 1;  // the first step whose prefix fails names the refusal
-    while (k < veh.steps.size() && schedule_route(problem, v, step_tasks(problem, veh, k)).feasible) ++k;
-    const ScheduleResult prefix = schedule_route(problem, v, step_tasks(problem, veh, k));
-    const UnassignedReason why = prefix.feasible ? *whole.violation : *prefix.violation;
-    throw invalid_input(step_path(v, veh.steps[k - 1].step),
+    // The first step whose prefix fails alone names the refusal; else the last (the end, or a
+    // break not given, is what fails).
+    std::size_t k = 1;
+    UnassignedReason why = *whole.violation;
+    for (; k < veh.steps.size(); ++k) {
+      const ScheduleResult prefix = schedule_given(problem, v, k);
+      if (!prefix.feasible) {
+        why = *prefix.violation;
+        break;
+      }
+    }
+    throw invalid_input(step_path(v, veh.steps[std::min(k, veh.steps.size()) - 1].step),
                         "the vehicle's steps up to this one cannot be scheduled (" + std::string(to_string(why)) + ")");
   }
   return out;
