@@ -1,7 +1,8 @@
 // The search driver, shared by the backends (each brings its insertion engine). Top loop:
 //   1. pre-check every task alone (reasons for the hopeless ones);
 //   2. construction by regret insertion, higher priorities first (for large instances: the
-//      recreate's greedy insertion over the nearest tours);
+//      recreate's greedy insertion over the nearest tours), into the caller's starting routes
+//      when it gives some (SolveOptions::start_routes);
 //   3. metaheuristic: ruin and recreate with simulated annealing (SISR) in chains (one per
 //      thread, or many in lockstep on the threads), the recreate's positions priced by the
 //      engine (insertion_engine.hpp), chains on disjoint regions of one solution in the cost
@@ -10,7 +11,8 @@
 //   4. exactness: every route confirmed by core's schedule_route (a route the segment model
 //      accepted wrongly, e.g. because of breaks or several time windows, loses tasks until it
 //      is feasible), then the unrouted tasks get one more exact regret insertion and a reason;
-//   5. the solution assembled by core's make_solution.
+//   5. each route scheduled once with the reported timeline, the solution assembled by core's
+//      make_solution.
 // Problems the segment model does not cover (more than kMaxDims capacity dimensions) get a ruin
 // and recreate of exact regret insertions on the exact representation instead of step 3
 // (exact_search.hpp; docs/ARCHITECTURE.md says why that representation stays).

@@ -267,11 +267,12 @@ TEST(Cli, DeviceCheckWithoutADeviceSaysWhyAndExits3) {
   EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << "one line: " << r.out;
 }
 
-TEST(Cli, VehicleStepsStartTheirRoutesAndBadStepsExit2) {
+TEST(Cli, FixedVehicleStepsStartTheirRoutesAndBadStepsExit2) {
   const auto dir = temp_dir("steps");
   auto problem = nlohmann::json::parse(std::ifstream(example("fleet.json")));
+  // routesolve's extension: "fixed" keeps the steps up to it as the start of the route.
   problem["vehicles"][0]["steps"] = nlohmann::json::parse(
-      R"([{"type": "start"}, {"type": "job", "id": 102}, {"type": "job", "id": 100, "service_after": 30000}])");
+      R"([{"type": "start"}, {"type": "job", "id": 102}, {"type": "job", "id": 100, "service_after": 30000, "fixed": true}])");
   write_file(dir / "steps.json", problem.dump());
   const auto out = dir / "solution.json";
   const ToolRun r = run_tool("solve " + (dir / "steps.json").string() + " --quiet --seed 2 -o " + out.string());
