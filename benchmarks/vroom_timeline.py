@@ -133,7 +133,30 @@ def with_routes(problem, solution, fixed):
 FIELDS = ("arrival", "waiting_time", "duration")
 
 
-def compare(mine, theirs, tally, where, notes):
+def windows_of(problem):
+    """(type, id) -> time windows of every task."""
+    out = {("job", j["id"]): j.get("time_windows", []) for j in problem["jobs"]}
+    for s in problem.get("shipments", []):
+        out[("pickup", s["pickup"]["id"])] = s["pickup"].get("time_windows", [])
+        out[("delivery", s["delivery"]["id"])] = s["delivery"].get("time_windows", [])
+    return out
+
+
+def window_index(windows, begin):
+    return next((k for k, w in enumerate(windows) if w[0] <= begin <= w[1]), None)
+
+
+def cause(problem, a, b):
+    """Why two timings of one route differ: a task served in another of its windows, else unknown."""
+    tws = windows_of(problem)
+    for x, y in zip(a, b):
+        w = tws.get((x["type"], x.get("id")), [])
+        if len(w) > 1 and window_index(w, x["arrival"] + x["waiting_time"]) != window_index(w, y["arrival"] + y["waiting_time"]):
+            return "another window of a task with several"
+    return "unexplained"
+
+
+def compare(mine, theirs, tally, where, notes, problem):
     """Per route and step, the fields of `mine` against `theirs` (the same routes)."""
     theirs_by_vehicle = {r["vehicle"]: r for r in theirs["routes"]}
     for r in mine["routes"]:
@@ -163,8 +186,11 @@ def compare(mine, theirs, tally, where, notes):
             same_route = same_route and r.get(f) == t.get(f)
         tally["routes compared"] += 1
         tally["routes identical"] += same_route and start_a == start_b
-        if not (same_route and start_a == start_b) and len(notes) < 10:
-            notes.append(f"{where}: vehicle {r['vehicle']}")
+        if not (same_route and start_a == start_b):
+            why = cause(problem, a, b)
+            tally[f"cause: {why}"] += 1
+            if len(notes) < 20:
+                notes.append(f"{where}: vehicle {r['vehicle']} ({why})")
     for f in ("duration", "waiting_time"):
         tally[f"summary {f} compared"] += 1
         tally[f"summary {f} equal"] += mine["summary"].get(f) == theirs["summary"].get(f)
@@ -204,7 +230,7 @@ def main():
             json.dump(fixed, f)
         mine = json.loads(run([args.routesolve, "solve", base + ".vroom-routes.json", "--iterations", "10", "-q",
                                "--backend", "cpu", "--timeline", args.timeline]))
-        compare(mine, vroom_sol, tally["vroom-routes"], f"p{i:04d} vroom-routes", notes["vroom-routes"])
+        compare(mine, vroom_sol, tally["vroom-routes"], f"p{i:04d} vroom-routes", notes["vroom-routes"], problem)
         # routesolve's routes in VROOM's plan mode.
         mine = json.loads(run([args.routesolve, "solve", base + ".json", "--iterations", "200", "-q",
                                "--backend", "cpu", "--timeline", args.timeline]))
@@ -215,13 +241,13 @@ def main():
         for r in checked.get("routes", []):
             for v in r.get("violations", []):
                 violations[v["cause"]] += 1
-        compare(mine, checked, tally["plan-mode"], f"p{i:04d} plan-mode", notes["plan-mode"])
+        compare(mine, checked, tally["plan-mode"], f"p{i:04d} plan-mode", notes["plan-mode"], problem)
     for name, t in tally.items():
         print(f"== {name}: {t['routes identical']}/{t['routes compared']} routes identical")
         for key in sorted(k for k in t if k.endswith(" compared") and k != "routes compared"):
             what = key[: -len(" compared")]
             print(f"  {what}: {t[what + ' equal']}/{t[key]}")
-        for other in ("route order differs", "route missing"):
+        for other in ["route order differs", "route missing"] + sorted(k for k in t if k.startswith("cause: ")):
             if t[other]:
                 print(f"  {other}: {t[other]}")
         for n in notes[name]:
