@@ -13,6 +13,9 @@ start, duration and waiting_time, and the summary's:
   plan-mode:    routesolve solves; its routes go to `vroom -c` as steps (plan mode, whose ETAs
                 come from VROOM's choose_ETA programme): no violation expected, and the same
                 times wherever plan mode's objective picks VROOM's solving-mode timeline.
+  vroom-start:  VROOM's routes as steps not fixed (VROOM's starting solution) in the whole
+                problem: routesolve's search starts from them; its result against VROOM's
+                (priority left out, tasks left out, then cost).
 
 pyvroom's `vroom` command is a peer, never a dependency: it lives in a venv outside the tracked
 tree (build/peers-venv). Usage:
@@ -96,6 +99,16 @@ def generate(rng, jobs=20, vehicles=3, shipments=3):
     if not problem["shipments"]:
         del problem["shipments"]
     return problem
+
+
+def objective(problem, solution):
+    """Both solvers' order: priority left out, tasks left out, then cost."""
+    priority = {("job", j["id"]): j.get("priority", 0) for j in problem["jobs"]}
+    for s in problem.get("shipments", []):
+        priority[("pickup", s["pickup"]["id"])] = s.get("priority", 0)
+    lost = sum(priority.get((u["type"], u["id"]), 0) for u in solution["unassigned"])
+    tasks = sum(1 for u in solution["unassigned"] if u["type"] != "delivery")
+    return lost, tasks, solution["summary"]["cost"]
 
 
 def run(cmd, stdin=None):
@@ -216,6 +229,7 @@ def main():
     tally = {"vroom-routes": Counter(), "plan-mode": Counter()}
     notes = {"vroom-routes": [], "plan-mode": []}
     violations = Counter()
+    started = Counter()
     for i in range(args.problems):
         problem = generate(rng)
         base = os.path.join(work, f"p{i:04d}")
@@ -231,6 +245,20 @@ def main():
         mine = json.loads(run([args.routesolve, "solve", base + ".vroom-routes.json", "--iterations", "10", "-q",
                                "--backend", "cpu", "--timeline", args.timeline]))
         compare(mine, vroom_sol, tally["vroom-routes"], f"p{i:04d} vroom-routes", notes["vroom-routes"], problem)
+        # VROOM's solution as routesolve's starting solution.
+        start = with_routes(problem, vroom_sol, fixed=False)
+        start["jobs"], start["shipments"] = problem["jobs"], problem.get("shipments", [])
+        if not start["shipments"]:
+            del start["shipments"]
+        with open(base + ".vroom-start.json", "w") as f:
+            json.dump(start, f)
+        mine = json.loads(run([args.routesolve, "solve", base + ".vroom-start.json", "--iterations", "200", "-q",
+                               "--backend", "cpu", "--timeline", args.timeline]))
+        ours, theirs = objective(problem, mine), objective(problem, vroom_sol)
+        started["compared"] += 1
+        started["no worse"] += ours <= theirs
+        started["better"] += ours < theirs
+        started["cost ratio sum"] += ours[2] / theirs[2] if theirs[2] else 1.0
         # routesolve's routes in VROOM's plan mode.
         mine = json.loads(run([args.routesolve, "solve", base + ".json", "--iterations", "200", "-q",
                                "--backend", "cpu", "--timeline", args.timeline]))
@@ -253,6 +281,9 @@ def main():
         for n in notes[name]:
             print(f"  differs: {n}")
     print(f"plan-mode violations reported by vroom -c: {dict(violations) or 'none'}")
+    if started["compared"]:
+        print(f"== vroom-start: routesolve from VROOM's solution no worse on {started['no worse']}/{started['compared']}, "
+              f"better on {started['better']}, mean cost ratio {started['cost ratio sum'] / started['compared']:.4f}")
     print(f"files in {work}")
     return 0
 

@@ -284,6 +284,10 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
     RegretInsertion construction(state, classes, deadline, 3);
     for (const auto& [t, reason] : construction.run(insertable)) reasons[t] = reason;
   }
+  // A starting solution (with the construction's insertions) is the floor of the result, as in
+  // VROOM, whose search only descends from it: the relaxed model's moves may cost tasks at the
+  // exactness step (breaks, second windows), and the result must not be worse than the start.
+  const TourPlan started_plan = started ? state.plan() : TourPlan{};
   const double construction_s = deadline.elapsed();
   report(options, deadline, state, hopeless, 0.5);
   // Fraction of the budget and iterations the earlier runs used (annealing schedule, fixed work).
@@ -426,6 +430,13 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
     // Short, but the stop flag still rules.
     RegretInsertion repair(state, classes, unless_stopped, 3);
     for (const auto& [t, reason] : repair.run(pending)) reasons[t] = reason;
+  }
+  if (started) {
+    SearchState floor(problem);
+    floor.load(started_plan);
+    (void)make_routes_exact(floor);  // the blink construction's routes are the relaxed model's
+    if (better(state_score(floor, insertable), state_score(state, insertable), options.objective))
+      state.load(floor.plan());
   }
   const double search_s = deadline.elapsed() - construction_s;
 
