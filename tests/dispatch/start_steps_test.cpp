@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <random>
 #include <string>
 #include <vector>
 
+#include "grid_instance.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/vroom_json.hpp"
 #include "routesolve/problem.hpp"
@@ -94,6 +96,74 @@ TEST(StartSteps, TasksNotInTheStepsAreInserted) {
   const Solved s = solved(line_problem(job_steps({6, 1})));
   EXPECT_EQ(s.order.size(), 6u);
   EXPECT_EQ(s.cost, 120);
+}
+
+/// 25 jobs on a grid (windows, some two; service), 3 vehicles with a shift and a break with a
+/// window (max_load on some): the instances where the search's relaxed model may cost tasks.
+ProblemSpec windows_and_breaks(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  ProblemSpec spec;
+  Matrix m = test::manhattan_grid(rng, 25);
+  for (std::size_t a = 0; a < m.size(); ++a)
+    for (std::size_t b = 0; b < m.size(); ++b) m(a, b) = 10 * static_cast<std::int64_t>(m(a, b));
+  spec.matrices["car"].durations = m;
+  for (std::size_t i = 1; i <= 25; ++i) {
+    JobSpec j;
+    j.id = i;
+    j.location.index = i;
+    j.service = 30;
+    j.delivery = Amount{1};
+    const Duration open = static_cast<Duration>(rng() % 1500);
+    j.time_windows = {{open, open + 200}};
+    if (rng() % 2 == 0) j.time_windows.push_back({open + 600, open + 900});
+    spec.jobs.push_back(j);
+  }
+  for (Id k = 1; k <= 3; ++k) {
+    VehicleSpec v;
+    v.id = k;
+    v.start = LocationSpec{0, std::nullopt};
+    v.end = v.start;
+    v.capacity = Amount{10};
+    v.time_window = {0, 2600};
+    BreakSpec b;
+    b.id = 10 * k;
+    b.service = 120;
+    b.time_windows = {{500, 900}};
+    if (k == 2) b.max_load = Amount{6};
+    BreakSpec late = b;
+    late.id = 10 * k + 1;
+    late.time_windows = {{1500, 1900}};
+    late.max_load.reset();
+    v.breaks = {b, late};
+    spec.vehicles.push_back(v);
+  }
+  return spec;
+}
+
+// As in VROOM, whose search only descends from the starting solution, the result is never worse
+// than it: a short search from a good solution keeps it at least.
+TEST(StartSteps, TheResultIsNoWorseThanTheStartingSolution) {
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const ProblemSpec spec = windows_and_breaks(seed);
+    const ProblemPtr plain = Problem::create(spec);
+    SolveOptions o;
+    o.backend = BackendKind::Cpu;
+    o.iterations = 300;
+    const Solution first = solve(*plain, o);
+    ProblemSpec again = spec;
+    for (const Route& r : first.routes)
+      for (const Step& st : r.steps)
+        if (st.type == StepType::Job) again.vehicles[r.vehicle].steps.push_back({VehicleStepType::Job, st.id, {}, {}, {}, false});
+    const ProblemPtr started = Problem::create(again);
+    o.iterations = 1;
+    o.seed = 7 + seed;
+    const Solution next = solve(*started, o);
+    EXPECT_TRUE(validate(*started, next).ok()) << "seed " << seed;
+    ASSERT_LE(next.unassigned.size(), first.unassigned.size()) << "seed " << seed;
+    if (next.unassigned.size() == first.unassigned.size()) {
+      EXPECT_LE(next.summary.cost, first.summary.cost) << "seed " << seed;
+    }
+  }
 }
 
 std::string refusal(const std::string& json) {
