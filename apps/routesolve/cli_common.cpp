@@ -56,6 +56,11 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
                  "Balance objective: add W cost units per time unit of the longest route's working time "
                  "(the problem's \"options\": {\"balance\": W} otherwise; 0: none)")
       ->check(CLI::Range(0.0, 1e9));
+  cmd.add_option("--timeline", o.timeline,
+                 "Reported times: vroom (VROOM's: the earliest end, every step as late as it allows, so the "
+                 "least waiting) or earliest (every step at its earliest instant from the shift start); the "
+                 "problem's \"options\": {\"timeline\": ...} otherwise, else vroom. The routes are the same")
+      ->check(CLI::IsMember({"vroom", "earliest"}));
   cmd.add_option("--time-limit", o.time_limit,
                  "Search time limit in seconds (0: none, the fixed work of --iterations)")
       ->check(CLI::NonNegativeNumber)
@@ -189,6 +194,7 @@ ProblemSpec read_spec(const fs::path& input, const RunOptions& o) {
   ProblemSpec spec = io::read_problem(input, read);
   if (o.balance >= 0.0) spec.balance = o.balance;
   spec.plan = o.check;  // plan mode keeps the steps' service bounds as they are
+  if (!o.timeline.empty()) spec.timeline = timeline_from_string(o.timeline);
   return spec;
 }
 

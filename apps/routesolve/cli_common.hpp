@@ -61,6 +61,9 @@ struct RunOptions {
   bool geometry = false;          ///< each route's geometry (encoded polyline) in the JSON output
   /// The balance objective's weight (ProblemSpec::balance); negative: the file's options.balance.
   double balance = -1.0;
+  /// The reported timeline, "vroom" or "earliest" (ProblemSpec::timeline); empty: the file's
+  /// options.timeline, else VROOM's.
+  std::string timeline;
   /// Given on the command line (else a resumed solve takes them from the checkpoint).
   bool seed_given = false, threads_given = false, time_limit_given = false, objective_given = false;
 };

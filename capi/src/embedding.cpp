@@ -35,6 +35,10 @@ SolveOptions solve_options(const EmbedOptions& o) {
   s.threads = o.threads == 0 ? 1 : o.threads;
   s.chains = o.chains;
   s.objective = parse_objective(o.objective);
+  if (!o.timeline.empty()) {
+    s.timeline = timeline_from_string(o.timeline);
+    if (!s.timeline) throw invalid_input("timeline", "expected \"vroom\" or \"earliest\", got \"" + o.timeline + "\"");
+  }
   return s;
 }
 

@@ -99,6 +99,7 @@ routesolve::capi::EmbedOptions embed_options(const rs_options& o) {
   e.chains = o.chains;
   e.device = o.device;
   e.check = o.check != 0;
+  e.timeline = o.timeline != nullptr ? o.timeline : "";
   return e;
 }
 

@@ -27,6 +27,11 @@ BackendKind parse_backend(std::string_view text) {
                                        "' (expected cpu, cuda, cuda-host or auto)");
 }
 
+Timeline chosen_timeline(const Problem& problem, const SolveOptions& options) {
+  if (options.timeline) return *options.timeline;
+  return problem.spec().timeline.value_or(Timeline::Vroom);
+}
+
 Objective parse_objective(std::string_view text) {
   if (text == "cost") return Objective::Cost;
   if (text == "vehicles-then-cost") return Objective::VehiclesThenCost;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <span>
 #include <string>
 #include <utility>
 
@@ -16,6 +17,27 @@ namespace {
 
 std::string step_path(std::size_t v, std::size_t k) {
   return "vehicles[" + std::to_string(v) + "].steps[" + std::to_string(k) + "]";
+}
+
+/// The fixed prefix of a vehicle's steps (Vehicle::fixed_steps).
+std::span<const StepVisit> fixed_of(const Vehicle& veh) { return {veh.steps.data(), veh.fixed_steps}; }
+
+/// Skills, and no delivery without its pickup before it, on the vehicle's steps (VROOM refuses
+/// both in solving mode).
+void check_order(const Problem& problem, std::size_t v, std::span<const StepVisit> steps) {
+  const Vehicle& veh = problem.vehicle(v);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const StepVisit& s = steps[i];
+    if (s.is_break) continue;
+    const Task& task = problem.task(s.index);
+    const std::string what = std::string(to_string(task.type)) + " " + std::to_string(task.id);
+    if (!problem.compatible(v, s.index))
+      throw invalid_input(step_path(v, s.step) + ".id", "vehicle " + std::to_string(veh.id) + " lacks the skills of " + what);
+    if (task.type == TaskType::Delivery &&
+        std::none_of(steps.begin(), steps.begin() + static_cast<long>(i),
+                     [&](const StepVisit& x) { return !x.is_break && x.index == task.sibling; }))
+      throw invalid_input(step_path(v, s.step) + ".id", what + " is given without its pickup before it on this vehicle");
+  }
 }
 
 /// A task's spec with the problem's (folded) windows.
@@ -138,7 +160,7 @@ StepSplit split_steps(const Problem& problem) {
   std::vector<char> in_steps(problem.tasks().size(), 0);
   std::uint32_t pin = 0;  // skills above every skill of the problem pin open deliveries
   for (const Vehicle& veh : problem.vehicles()) {
-    for (const StepVisit& s : veh.steps)
+    for (const StepVisit& s : fixed_of(veh))
       if (!s.is_break) in_steps[s.index] = 1;
     if (!veh.skills.empty()) pin = std::max(pin, veh.skills.back() + 1);
   }
@@ -161,44 +183,34 @@ StepSplit split_steps(const Problem& problem) {
 
   for (std::size_t v = 0; v < problem.vehicles().size(); ++v) {
     const Vehicle& veh = problem.vehicle(v);
-    if (veh.steps.empty()) continue;
-    for (std::size_t i = 0; i < veh.steps.size(); ++i) {
-      const StepVisit& s = veh.steps[i];
-      if (s.is_break) continue;
-      const Task& task = problem.task(s.index);
-      const std::string what = std::string(to_string(task.type)) + " " + std::to_string(task.id);
-      if (!problem.compatible(v, s.index))
-        throw invalid_input(step_path(v, s.step) + ".id", "vehicle " + std::to_string(veh.id) + " lacks the skills of " + what);
-      if (task.type == TaskType::Delivery &&
-          std::none_of(veh.steps.begin(), veh.steps.begin() + static_cast<long>(i),
-                       [&](const StepVisit& x) { return !x.is_break && x.index == task.sibling; }))
-        throw invalid_input(step_path(v, s.step) + ".id", what + " is given without its pickup before it on this vehicle");
-    }
+    const std::span<const StepVisit> steps = fixed_of(veh);
+    if (steps.empty()) continue;
+    check_order(problem, v, steps);
     VehicleSpec& rv = out.rest.vehicles[v];
     rv.steps.clear();
-    ScheduleResult given = schedule_given(problem, v, veh.steps.size());
+    ScheduleResult given = schedule_given(problem, v, steps.size());
     if (!given.feasible) {
       // Name the first step whose prefix fails.
       std::size_t k = 1;
-      while (k < veh.steps.size() && schedule_given(problem, v, k).feasible) ++k;
-      throw invalid_input(step_path(v, veh.steps[k - 1].step),
+      while (k < steps.size() && schedule_given(problem, v, k).feasible) ++k;
+      throw invalid_input(step_path(v, steps[k - 1].step),
                           "the vehicle's steps up to this one cannot be scheduled (" +
                               std::string(to_string(*given.violation)) + ")");
     }
     const Route& r = given.route;
     std::size_t tasks = 0, breaks = 0;
-    for (const StepVisit& s : veh.steps) (s.is_break ? breaks : tasks) += 1;
+    for (const StepVisit& s : steps) (s.is_break ? breaks : tasks) += 1;
     if (r.duration > veh.max_travel_time || r.distance > veh.max_distance)
-      throw invalid_input(step_path(v, veh.steps.back().step),
+      throw invalid_input(step_path(v, steps.back().step),
                           std::string("the vehicle's steps exceed its ") +
                               (r.duration > veh.max_travel_time ? "max_travel_time" : "max_distance"));
     RoutePlan& plan = out.given[v];
     plan.vehicle = v;
-    for (const StepVisit& s : veh.steps) plan.visits.push_back({s.is_break, s.index});
+    for (const StepVisit& s : steps) plan.visits.push_back({s.is_break, s.index});
 
     // The rest starts where and when the steps end.
     std::size_t last = veh.start;
-    for (const StepVisit& s : veh.steps)
+    for (const StepVisit& s : steps)
       if (!s.is_break) last = problem.task(s.index).location;
     if (last != kNone) {
       rv.start = LocationSpec{};
@@ -220,7 +232,7 @@ StepSplit split_steps(const Problem& problem) {
     }
     // Shipments picked up in the steps and delivered after them: jobs only this vehicle serves.
     bool pinned = false;
-    for (const StepVisit& s : veh.steps) {
+    for (const StepVisit& s : steps) {
       if (s.is_break || problem.task(s.index).type != TaskType::Pickup || in_steps[problem.task(s.index).sibling])
         continue;
       const Task& d = problem.task(problem.task(s.index).sibling);
@@ -247,7 +259,7 @@ StepSplit split_steps(const Problem& problem) {
 }
 
 Solution join_steps(const Problem& problem, const StepSplit& split, const Problem& rest,
-                    const Solution& rest_solution) {
+                    const Solution& rest_solution, Timeline timeline) {
   auto origin = [&](std::size_t rt) {
     const Task& t = rest.task(rt);
     if (t.type == TaskType::Job) return split.jobs_origin[t.source_index];
@@ -278,9 +290,9 @@ Solution join_steps(const Problem& problem, const StepSplit& split, const Proble
       if (given_breaks > 0)
         for (std::size_t b = given_breaks; b < veh.breaks.size(); ++b) plan.visits.push_back({true, b});
     }
-    ScheduleResult r = schedule_plan(problem, plan);
+    ScheduleResult r = schedule_plan(problem, plan, timeline);
     if (!r.feasible && !has_rest[v]) {
-      throw invalid_input(step_path(v, veh.steps.back().step),
+      throw invalid_input(step_path(v, fixed_of(veh).back().step),
                           "the vehicle's breaks not given as steps do not fit after its steps");
     }
     if (!r.feasible)
@@ -293,7 +305,7 @@ Solution join_steps(const Problem& problem, const StepSplit& split, const Proble
     const std::size_t t = origin(u.task);
     if (problem.task(t).type == TaskType::Delivery && rest.task(u.task).type == TaskType::Job) {
       for (std::size_t v = 0; v < problem.vehicles().size(); ++v)
-        for (const StepVisit& s : problem.vehicle(v).steps)
+        for (const StepVisit& s : fixed_of(problem.vehicle(v)))
           if (!s.is_break && s.index == problem.task(t).sibling)
             throw invalid_input(step_path(v, s.step), "the delivery of the shipment picked up here cannot be routed after the steps (" +
                                                           std::string(to_string(u.reason)) + ")");
@@ -311,6 +323,83 @@ Solution join_steps(const Problem& problem, const StepSplit& split, const Proble
   s.mismatches = rest_solution.mismatches;
   s.iterations = rest_solution.iterations;
   return s;
+}
+
+}  // namespace routesolve
+
+namespace routesolve {
+namespace {
+
+/// The tasks of a vehicle's steps (the first `count` visits) in order, without the pickups whose
+/// delivery is not among them (a fixed pickup may leave its delivery to the rest of the route).
+std::vector<std::size_t> step_tasks(const Problem& problem, const Vehicle& veh, std::size_t count) {
+  std::vector<std::size_t> tasks;
+  for (std::size_t i = 0; i < count; ++i)
+    if (!veh.steps[i].is_break) tasks.push_back(veh.steps[i].index);
+  std::erase_if(tasks, [&](std::size_t t) {
+    return problem.task(t).type == TaskType::Pickup &&
+           std::find(tasks.begin(), tasks.end(), problem.task(t).sibling) == tasks.end();
+  });
+  return tasks;
+}
+
+}  // namespace
+
+std::vector<std::vector<std::size_t>> starting_routes(const Problem& problem) {
+  std::vector<std::vector<std::size_t>> out(problem.vehicles().size());
+  for (std::size_t v = 0; v < problem.vehicles().size(); ++v) {
+    const Vehicle& veh = problem.vehicle(v);
+    if (veh.steps.size() == veh.fixed_steps) continue;
+    check_order(problem, v, veh.steps);
+    for (std::size_t i = veh.fixed_steps; i < veh.steps.size(); ++i) {
+      const StepVisit& s = veh.steps[i];
+      if (s.is_break) continue;
+      const Task& task = problem.task(s.index);
+      if (task.type == TaskType::Pickup &&
+          std::none_of(veh.steps.begin() + static_cast<long>(i), veh.steps.end(),
+                       [&](const StepVisit& x) { return !x.is_break && x.index == task.sibling; }))
+        throw invalid_input(step_path(v, s.step) + ".id",
+                            "pickup " + std::to_string(task.id) + " is given without its delivery after it on this vehicle");
+      out[v].push_back(s.index);
+    }
+    // The whole route of the steps must be feasible (VROOM refuses it otherwise); its breaks are
+    // placed by the schedule, as VROOM places them for a starting solution.
+    const ScheduleResult whole = schedule_route(problem, v, step_tasks(problem, veh, veh.steps.size()));
+    if (whole.feasible) continue;
+    // The first step whose prefix fails alone names the refusal; else the last (the end, or a
+    // break not given, is what fails).
+    std::size_t k = 1;
+    UnassignedReason why = *whole.violation;
+    for (; k < veh.steps.size(); ++k) {
+      const ScheduleResult prefix = schedule_given(problem, v, k);
+      if (!prefix.feasible) {
+        why = *prefix.violation;
+        break;
+      }
+    }
+    throw invalid_input(step_path(v, veh.steps[std::min(k, veh.steps.size()) - 1].step),
+                        "the vehicle's steps up to this one cannot be scheduled (" + std::string(to_string(why)) + ")");
+  }
+  return out;
+}
+
+std::vector<std::vector<std::size_t>> rest_routes(const Problem& problem, const StepSplit& split, const Problem& rest,
+                                                  const std::vector<std::vector<std::size_t>>& routes) {
+  std::vector<std::size_t> to_rest(problem.tasks().size(), kNone);
+  for (std::size_t rt = 0; rt < rest.routable_tasks(); ++rt) {
+    const Task& t = rest.task(rt);
+    if (t.type == TaskType::Job) {
+      to_rest[split.jobs_origin[t.source_index]] = rt;
+    } else {
+      const std::size_t pickup = split.shipments_origin[t.source_index];
+      to_rest[t.type == TaskType::Pickup ? pickup : problem.task(pickup).sibling] = rt;
+    }
+  }
+  std::vector<std::vector<std::size_t>> out(routes.size());
+  for (std::size_t v = 0; v < routes.size(); ++v)
+    for (std::size_t t : routes[v])
+      if (to_rest[t] != kNone) out[v].push_back(to_rest[t]);
+  return out;
 }
 
 }  // namespace routesolve

@@ -129,6 +129,14 @@ void ProblemBuilder::add_steps() {
       }
       veh.steps.push_back(visit);
     }
+    // The fixed prefix: every visit up to the last step marked fixed.
+    std::size_t last_fixed = 0;
+    for (std::size_t k = 0; k < vs.steps.size(); ++k)
+      if (vs.steps[k].fixed) last_fixed = k + 1;
+    for (StepVisit& visit : veh.steps) {
+      visit.fixed = visit.step < last_fixed;
+      if (visit.fixed) ++veh.fixed_steps;
+    }
   }
 }
 

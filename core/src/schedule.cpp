@@ -21,7 +21,7 @@
 // rata temporis (rounded to the nearest unit per break, VROOM's step formatting).
 //
 // Waiting is always allowed and no constraint penalises being early, so the earliest schedule of
-// a fixed order is optimal. Breaks are placed by an exact DP over (tasks done, breaks taken): the
+// a fixed order decides feasibility and the route's earliest end. Breaks are placed by an exact DP over (tasks done, breaks taken): the
 // state that leaves a stop depends only on its arrival there, and the breaks taken on one leg form
 // a chain from the number done when the leg began, so each (leg, breaks) cell keeps the earliest
 // arrival over the chains that reach it; O(tasks x breaks^2).
@@ -30,6 +30,12 @@
 // skills, shipment pairing/order (and duplicates: reported as NotRouted, which has no better
 // name), max_tasks, capacity, unreachable arcs, max_travel_time, max_distance, time windows,
 // breaks. Infeasible calls allocate nothing after warm-up (thread-local scratch).
+//
+// Timelines (Timeline): Earliest reports that schedule, leaving at time_window.start. Vroom reports
+// VROOM's: the same earliest end, every step as late as that end allows (latest_start: a backward
+// pass from the end, each break and task at the latest instant its windows and what follows
+// allow), then every step as early as possible from that departure, so that waiting is as small
+// as the order allows. Both have the same feasibility, end, travel, distance and cost.
 //
 // The load and visit-timing arithmetic (LoadProfile, visit_time, en_route_break) is
 // routesolve/hd/segment.hpp, the one the searches' segment models and the batched move pricing use.
@@ -90,18 +96,19 @@ ScheduleResult infeasible(UnassignedReason reason) {
 }
 
 
-/// Timed pass over tasks with breaks_at[i] breaks taken after i tasks (null: no breaks). Builds
-/// the route's steps and totals into `out` when given. Requires check_static() to have passed
-/// on the same tasks (its load profile gives the start load).
+/// Timed pass over tasks with breaks_at[i] breaks taken after i tasks (null: no breaks), leaving
+/// at `depart` (>= time_window.start). Builds the route's steps and totals into `out` when given
+/// and sets *end to the route's end when given. Requires check_static() to have passed on the
+/// same tasks (its load profile gives the start load).
 Reason simulate(const Problem& p, std::size_t v, const std::size_t* tasks, std::size_t n,
-                const std::size_t* breaks_at, Scratch& s, Route* out) {
+                const std::size_t* breaks_at, Scratch& s, Route* out, Duration depart, Duration* end = nullptr) {
   const Vehicle& veh = p.vehicle(v);
   const TravelView tv = p.travel(v);
   const std::size_t dims = p.dimensions();
   const std::size_t breaks = veh.breaks.size();
   const Duration horizon = veh.time_window.end;
 
-  Duration t = veh.time_window.start;
+  Duration t = depart;
   std::size_t loc = veh.start;
   Duration travel = 0;
   Distance distance = 0;
@@ -225,7 +232,9 @@ Reason simulate(const Problem& p, std::size_t v, const std::size_t* tasks, std::
   }
 
   if (t > horizon) return UnassignedReason::TimeWindow;
+  // Measured from the shift start whatever the timeline, so that feasibility does not depend on it.
   if (t - veh.time_window.start > veh.max_working_time) return UnassignedReason::MaxWorkingTime;
+  if (end) *end = t;
   if (out) {
     if (veh.end != kNone) {
       Step st;
@@ -295,6 +304,7 @@ bool place_breaks(const Problem& p, std::size_t v, const std::size_t* tasks, std
 
   const Duration end = reach[n * width + breaks];
   if (end == kInf || end > horizon) return false;
+  s.earliest_end = end;
   s.breaks_at.assign(n + 1, 0);
   for (std::size_t i = n + 1, k = breaks; i-- > 0;) {
     const std::size_t k0 = s.from[i * width + k];
@@ -304,10 +314,63 @@ bool place_breaks(const Problem& p, std::size_t v, const std::size_t* tasks, std
   return true;
 }
 
+/// The last window of `windows` opening at or before t, or null.
+const TimeWindow* last_window_from(const std::vector<TimeWindow>& windows, Duration t) {
+  for (std::size_t k = windows.size(); k-- > 0;)
+    if (windows[k].start <= t) return &windows[k];
+  return nullptr;
+}
+
+/// VROOM's departure: the latest instant the vehicle can leave and still end at `end` (the
+/// earliest end), from a backward pass over the legs. `t` is the latest instant the step after
+/// the current leg may begin; on each leg, each break (last first) begins as late as t and its
+/// windows allow, and where a window forces it earlier the gap is driven after it (up to the
+/// travel left on the leg); the task before the leg then begins at the latest instant that leaves
+/// its setup, service and the leg's remaining travel, inside a window. Falls back to the shift
+/// start where no window fits (the earliest schedule's own departure).
+Duration latest_start(const Problem& p, std::size_t v, const std::size_t* tasks, std::size_t n,
+                      const std::size_t* breaks_at, Duration end) {
+  const Vehicle& veh = p.vehicle(v);
+  const TravelView tv = p.travel(v);
+  std::size_t next_break = 0;
+  if (breaks_at)
+    for (std::size_t i = 0; i <= n; ++i) next_break += breaks_at[i];
+  Duration t = end;
+  for (std::size_t i = n;; --i) {  // leg i leads to task i (to the end for i == n)
+    const std::size_t from = i == 0 ? veh.start : p.task(tasks[i - 1]).location;
+    const std::size_t to = i < n ? p.task(tasks[i]).location : veh.end;
+    Duration left = from != kNone && to != kNone ? tv.duration(from, to) : 0;
+    const std::size_t take = breaks_at ? breaks_at[i] : 0;
+    for (std::size_t c = 0; c < take; ++c) {
+      const Break& b = veh.breaks[--next_break];
+      t -= b.service;
+      const TimeWindow* w = last_window_from(b.time_windows, t);
+      if (!w) return veh.time_window.start;
+      if (w->end < t) {
+        left -= std::min(t - w->end, left);
+        t = w->end;
+      }
+    }
+    if (i == 0) {
+      t -= left;
+      break;
+    }
+    const Task& task = p.task(tasks[i - 1]);
+    const std::size_t before = i == 1 ? veh.start : p.task(tasks[i - 2]).location;
+    const Duration candidate = t - (setup_from(before == task.location, task.setup) + task.service + left);
+    const TimeWindow* w = last_window_from(task.time_windows, candidate);
+    if (!w) return veh.time_window.start;
+    t = std::min(candidate, w->end);
+  }
+  return std::max(t, veh.time_window.start);
+}
+
 ScheduleResult build(const Problem& p, std::size_t v, const std::size_t* tasks, std::size_t n,
-                     const std::size_t* breaks_at, Scratch& s) {
+                     const std::size_t* breaks_at, Scratch& s, Timeline timeline, Duration end) {
   ScheduleResult result;
-  if (simulate(p, v, tasks, n, breaks_at, s, &result.route))
+  const Duration depart =
+      timeline == Timeline::Vroom ? latest_start(p, v, tasks, n, breaks_at, end) : p.vehicle(v).time_window.start;
+  if (simulate(p, v, tasks, n, breaks_at, s, &result.route, depart))
     throw Error(ErrorCode::Internal, "schedule: a feasible schedule failed when built");
   result.feasible = true;
   return result;
@@ -323,24 +386,28 @@ ScheduleResult empty_route(const Problem& p, std::size_t v) {
   return result;
 }
 
-ScheduleResult schedule_tasks(const Problem& p, std::size_t v, const std::size_t* tasks, std::size_t n) {
+ScheduleResult schedule_tasks(const Problem& p, std::size_t v, const std::size_t* tasks, std::size_t n,
+                              Timeline timeline) {
   if (v >= p.vehicles().size()) throw Error(ErrorCode::Internal, "schedule: vehicle index out of range");
   if (n == 0) return empty_route(p, v);
   Scratch& s = scratch();
+  const Duration shift_start = p.vehicle(v).time_window.start;
   if (const Reason r = check_static(p, v, tasks, n, s)) return infeasible(*r);
-  if (const Reason r = simulate(p, v, tasks, n, nullptr, s, nullptr)) return infeasible(*r);
-  if (p.vehicle(v).breaks.empty()) return build(p, v, tasks, n, nullptr, s);
+  Duration end = 0;
+  if (const Reason r = simulate(p, v, tasks, n, nullptr, s, nullptr, shift_start, &end)) return infeasible(*r);
+  if (p.vehicle(v).breaks.empty()) return build(p, v, tasks, n, nullptr, s, timeline, end);
   if (!place_breaks(p, v, tasks, n, s)) return infeasible(UnassignedReason::Break);
-  return build(p, v, tasks, n, s.breaks_at.data(), s);
+  return build(p, v, tasks, n, s.breaks_at.data(), s, timeline, s.earliest_end);
 }
 
 }  // namespace
 
-ScheduleResult schedule_route(const Problem& problem, std::size_t vehicle, const std::vector<std::size_t>& tasks) {
-  return schedule_tasks(problem, vehicle, tasks.data(), tasks.size());
+ScheduleResult schedule_route(const Problem& problem, std::size_t vehicle, const std::vector<std::size_t>& tasks,
+                              Timeline timeline) {
+  return schedule_tasks(problem, vehicle, tasks.data(), tasks.size(), timeline);
 }
 
-ScheduleResult schedule_plan(const Problem& problem, const RoutePlan& plan) {
+ScheduleResult schedule_plan(const Problem& problem, const RoutePlan& plan, Timeline timeline) {
   const std::size_t v = plan.vehicle;
   if (v >= problem.vehicles().size()) throw Error(ErrorCode::Internal, "schedule: vehicle index out of range");
   const Vehicle& veh = problem.vehicle(v);
@@ -354,7 +421,7 @@ ScheduleResult schedule_plan(const Problem& problem, const RoutePlan& plan) {
   for (const PlannedVisit& visit : plan.visits)
     if (!visit.is_break) tasks.push_back(visit.index);
   const std::size_t n = tasks.size();
-  if (break_visits == 0) return schedule_tasks(problem, v, tasks.data(), n);  // breaks left to us
+  if (break_visits == 0) return schedule_tasks(problem, v, tasks.data(), n, timeline);  // breaks left to us
 
   // Breaks given: every break of the vehicle, once, in the vehicle's order.
   if (break_visits != veh.breaks.size()) return infeasible(UnassignedReason::Break);
@@ -372,13 +439,15 @@ ScheduleResult schedule_plan(const Problem& problem, const RoutePlan& plan) {
   }
   if (n == 0) return empty_route(problem, v);
   if (const Reason r = check_static(problem, v, tasks.data(), n, s)) return infeasible(*r);
-  if (const Reason r = simulate(problem, v, tasks.data(), n, breaks_at.data(), s, nullptr)) {
+  const Duration shift_start = veh.time_window.start;
+  Duration end = 0;
+  if (const Reason r = simulate(problem, v, tasks.data(), n, breaks_at.data(), s, nullptr, shift_start, &end)) {
     // A task window missed only because of the breaks is reported as a break violation.
-    if (*r == UnassignedReason::TimeWindow && !simulate(problem, v, tasks.data(), n, nullptr, s, nullptr))
+    if (*r == UnassignedReason::TimeWindow && !simulate(problem, v, tasks.data(), n, nullptr, s, nullptr, shift_start))
       return infeasible(UnassignedReason::Break);
     return infeasible(*r);
   }
-  return build(problem, v, tasks.data(), n, breaks_at.data(), s);
+  return build(problem, v, tasks.data(), n, breaks_at.data(), s, timeline, end);
 }
 
 }  // namespace routesolve

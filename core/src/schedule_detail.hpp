@@ -25,6 +25,7 @@ struct Scratch {
   std::vector<std::size_t> breaks_at;  // breaks taken after i tasks, i = 0..n
   std::vector<Duration> dp;        // place_breaks: enter, then reach, (n + 1) x (breaks + 1) each
   std::vector<std::size_t> from;  // place_breaks: the breaks done when the leg began
+  Duration earliest_end = 0;       // place_breaks: the route's end with its breaks placed
   std::vector<std::size_t> plan_tasks;
   std::vector<std::size_t> plan_breaks_at;
   std::vector<LoadProfile> profile;  // per capacity dimension

@@ -48,6 +48,16 @@ std::string_view to_string(UnassignedReason reason) noexcept {
   return "unknown";
 }
 
+std::string_view to_string(Timeline timeline) noexcept {
+  return timeline == Timeline::Vroom ? "vroom" : "earliest";
+}
+
+std::optional<Timeline> timeline_from_string(std::string_view name) noexcept {
+  if (name == "vroom") return Timeline::Vroom;
+  if (name == "earliest") return Timeline::Earliest;
+  return std::nullopt;
+}
+
 namespace {
 
 [[noreturn]] void internal(const std::string& what) { throw Error(ErrorCode::Internal, "make_solution: " + what); }
@@ -61,10 +71,10 @@ bool has_task_steps(const Route& r) {
 }  // namespace
 
 Duration working_time(const Problem& problem, const Route& route) {
-  Duration begin = problem.vehicle(route.vehicle).time_window.start;
+  const Duration begin = problem.vehicle(route.vehicle).time_window.start;
   Duration end = begin;
   for (const Step& st : route.steps) {
-    if (st.type == StepType::Start) begin = end = st.arrival;
+    if (st.type == StepType::Start) end = std::max(end, st.arrival);
     else if (st.type == StepType::End) end = st.arrival;
     else end = st.arrival + st.waiting_time + st.setup + st.service;
   }
@@ -151,7 +161,8 @@ Solution make_solution(const Problem& problem, std::vector<Route> routes, std::v
   return sol;
 }
 
-std::variant<Solution, std::size_t> schedule_routes(const Problem& problem, const Solution& routes_only) {
+std::variant<Solution, std::size_t> schedule_routes(const Problem& problem, const Solution& routes_only,
+                                                    Timeline timeline) {
   std::vector<Route> routes;
   for (std::size_t k = 0; k < routes_only.routes.size(); ++k) {
     const Route& route = routes_only.routes[k];
@@ -160,7 +171,7 @@ std::variant<Solution, std::size_t> schedule_routes(const Problem& problem, cons
       if (step.task != kNone && step.type != StepType::Start && step.type != StepType::End &&
           step.type != StepType::Break)
         tasks.push_back(step.task);
-    ScheduleResult scheduled = schedule_route(problem, route.vehicle, tasks);
+    ScheduleResult scheduled = schedule_route(problem, route.vehicle, tasks, timeline);
     if (!scheduled.feasible) return k;
     routes.push_back(std::move(scheduled.route));
   }

@@ -154,7 +154,7 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v,
         if (arrival < departure)
           report(ViolationKind::ArrivalMismatch, w,
                  "arrival " + str(arrival) + " before the previous departure " + str(departure));
-        else if (arrival > sat_add(departure, leg_left))
+        else if (anchored && arrival > sat_add(departure, leg_left))  // unanchored: it may leave later
           report(ViolationKind::ArrivalMismatch, w,
                  "arrival " + str(arrival) + " after the next stop is reached (departure " +
                      str(departure) + " + travel left " + str(leg_left) + ")");
@@ -299,7 +299,8 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v,
            "route ends at " + str(finish) + ", after vehicle " + std::to_string(veh.id) +
                " time window end " + str(veh.time_window.end));
 
-  longest_ = std::max(longest_, finish - leaves);
+  // The balance term prices the span from the shift start (working_time()), whatever the timeline.
+  longest_ = std::max(longest_, finish - veh.time_window.start);
   // Route limits.
   if (veh.max_working_time < kMaxTime && finish - leaves > veh.max_working_time)
     report(ViolationKind::MaxWorkingTime, rw,

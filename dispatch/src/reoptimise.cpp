@@ -234,7 +234,7 @@ Reoptimised reoptimise(const Problem& problem, const Solution& plan, const Reopt
       if (st.type == StepType::Break) {
         // Only the vehicle's next break in order can be frozen.
         if (frozen && breaks < veh.breaks.size() && veh.breaks[breaks].id == st.id) {
-          vs.steps.push_back({VehicleStepType::Break, st.id, {}, {}, {}});
+          vs.steps.push_back({VehicleStepType::Break, st.id, {}, {}, {}, true});  // frozen: fixed
           ++breaks;
           ++out.frozen_steps;
         } else {
@@ -244,7 +244,7 @@ Reoptimised reoptimise(const Problem& problem, const Solution& plan, const Reopt
       }
       planned_on[st.task] = r.vehicle;
       if (frozen) {
-        vs.steps.push_back({step_type(problem.task(st.task).type), st.id, {}, {}, {}});
+        vs.steps.push_back({step_type(problem.task(st.task).type), st.id, {}, {}, {}, true});
         ++out.frozen_steps;
       } else {
         later[r.vehicle].push_back(st.task);
@@ -282,7 +282,8 @@ Reoptimised reoptimise(const Problem& problem, const Solution& plan, const Reopt
   // The warm start resumes the search from a plan: the cpu backend's (auto picks it).
   const bool warm = ro.warm && (so.backend == BackendKind::Cpu || so.backend == BackendKind::Auto);
   if (warm) options.resume = warm_start(*fixed, split, *rest, later, ro, so);
-  out.solution = join_steps(*fixed, split, *rest, solve(*rest, options));
+  options.timeline = Timeline::Earliest;  // only the rest's order is used
+  out.solution = join_steps(*fixed, split, *rest, solve(*rest, options), chosen_timeline(*fixed, so));
   for (const Route& r : out.solution.routes)
     for (const Step& st : r.steps)
       if (st.task != kNone && fixed_planned_on[st.task] != kNone && fixed_planned_on[st.task] != r.vehicle &&

@@ -3,6 +3,7 @@
 
 #include "routesolve/solve.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -32,7 +33,13 @@ std::unique_ptr<Backend> make_backend(BackendKind kind) {
   throw Error(ErrorCode::Internal, "make_backend: unknown backend kind");
 }
 
-Solution solve(const Problem& problem, const SolveOptions& options) {
+namespace {
+
+Solution solve_tasks(const Problem& problem, const SolveOptions& options);
+
+}  // namespace
+
+Solution solve(const Problem& problem, const SolveOptions& given) {
   // The state of a day under way is reoptimise()'s input (routesolve/reoptimise.hpp).
   const std::string_view by_reoptimise = "is re-optimisation input: give the problem and the plan to reoptimise";
   if (!problem.spec().done.empty()) throw invalid_input("done", by_reoptimise);
@@ -42,14 +49,29 @@ Solution solve(const Problem& problem, const SolveOptions& options) {
       throw invalid_input("vehicles[" + std::to_string(v) + "]." + (vs.current_location ? "current_location" : "current_load"),
                           by_reoptimise);
   }
-  // Given steps start their vehicles' routes: the search solves the rest (fixed_steps.hpp).
-  if (problem.has_steps()) {
-    if (options.on_checkpoint || options.resume)
-      throw Error(ErrorCode::Unsupported, "checkpoint and resume are not supported with vehicle steps");
-    const StepSplit split = split_steps(problem);
-    const ProblemPtr rest = Problem::create(split.rest);
-    return join_steps(problem, split, *rest, solve(*rest, options));
-  }
+  SolveOptions options = given;
+  options.timeline = chosen_timeline(problem, given);
+  if (!problem.has_steps()) return solve_tasks(problem, options);
+  // Given steps (fixed_steps.hpp): a starting solution, after each vehicle's fixed prefix.
+  if (options.on_checkpoint || options.resume)
+    throw Error(ErrorCode::Unsupported, "checkpoint and resume are not supported with vehicle steps");
+  options.start_routes = starting_routes(problem);
+  const bool fixed = std::any_of(problem.vehicles().begin(), problem.vehicles().end(),
+                                 [](const Vehicle& v) { return v.fixed_steps > 0; });
+  if (!fixed) return solve_tasks(problem, options);
+  // Fixed steps start their vehicles' routes: the search solves the rest, and the join
+  // schedules each whole route once for the output.
+  const StepSplit split = split_steps(problem);
+  const ProblemPtr rest = Problem::create(split.rest);
+  SolveOptions rest_options = options;
+  rest_options.timeline = Timeline::Earliest;  // only the rest's order is used
+  rest_options.start_routes = rest_routes(problem, split, *rest, options.start_routes);
+  return join_steps(problem, split, *rest, solve_tasks(*rest, rest_options), *options.timeline);
+}
+
+namespace {
+
+Solution solve_tasks(const Problem& problem, const SolveOptions& options) {
   // auto: the device when one is usable and the problem is large enough for the batched move
   // evaluation to pay for its transfers and launches (cost model: dispatch/auto_policy.hpp).
   // Checkpoint / resume: the CPU backend's search state only (docs/RELIABILITY.md).
@@ -85,5 +107,7 @@ Solution solve(const Problem& problem, const SolveOptions& options) {
   if (solution.backend.empty()) solution.backend = std::string(backend->name());
   return solution;
 }
+
+}  // namespace
 
 }  // namespace routesolve

@@ -253,7 +253,7 @@ Solution decompose_solve(const Problem& problem, const SolveOptions& options, co
   std::vector<char> routed(problem.tasks().size(), 0);
   for (std::size_t v = 0; v < plan.size(); ++v) {
     if (plan[v].empty()) continue;
-    ScheduleResult r = schedule_route(problem, v, plan[v]);
+    ScheduleResult r = schedule_route(problem, v, plan[v], chosen_timeline(problem, options));
     if (!r.feasible) throw Error(ErrorCode::Internal, "decompose: the merged route of vehicle " + std::to_string(v) + " is infeasible");
     routes.push_back(std::move(r.route));
     for (std::size_t t : plan[v]) routed[t] = 1;

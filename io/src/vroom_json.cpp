@@ -94,6 +94,13 @@ ProblemSpec ProblemParser::parse(const Json& root) {
       if (w > 1e9) r_.fail("options.balance", fmt::format("{} is too large (at most 1e9)", describe(*b)));
       spec.balance = w;
     }
+    // The timeline the solution reports ("earliest" is an extension; see ProblemSpec::timeline).
+    if (const Json* t = r_.member(*options, "timeline")) {
+      const std::string name = r_.string(*t, "options.timeline");
+      spec.timeline = timeline_from_string(name);
+      if (!spec.timeline)
+        r_.fail("options.timeline", fmt::format("unknown timeline \"{}\" (expected vroom or earliest)", name));
+    }
   }
   check_matrix_use(spec);
   return spec;

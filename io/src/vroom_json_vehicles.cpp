@@ -64,6 +64,11 @@ VehicleStepSpec ProblemParser::vehicle_step(const Json& s, const std::string& pa
   for (const auto& [key, field] : kBounds)
     if (const Json* value = r_.member(s, key))
       step.*field = static_cast<Duration>(r_.unsigned_integer(*value, join_path(path, key)));
+  if (const Json* fixed = r_.member(s, "fixed")) {  // routesolve's extension (problem.hpp)
+    if (!fixed->is_boolean())
+      r_.fail(join_path(path, "fixed"), fmt::format("expected true or false, got {}", describe(*fixed)));
+    step.fixed = fixed->get<bool>();
+  }
   return step;
 }
 

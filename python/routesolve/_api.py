@@ -241,6 +241,7 @@ def solve(
     stop: Any = None,
     check: bool = False,
     matrix_engine: Optional[str] = None,
+    timeline: Optional[str] = None,
 ) -> Solution:
     """Solves a problem and returns a validated :class:`Solution`.
 
@@ -259,10 +260,15 @@ def solve(
     ``check=True`` is plan mode (VROOM's ``-c``, ``routesolve solve --check``): every vehicle's
     ``steps`` are its whole route, nothing is solved, and what the plan breaks is reported in
     VROOM's ``violations`` (``summary["violations"]``, each route's and each step's).
+
+    ``timeline``: the reported times, ``"vroom"`` (VROOM's: the earliest end, every step as late
+    as it allows, so the least waiting) or ``"earliest"`` (an extension: every step at its
+    earliest instant from the shift start); None: the problem's ``options.timeline``, else
+    ``"vroom"``. The routes do not depend on it.
     """
     p = _to_problem(problem, network, backend, matrix_engine)
     options = _options(time_limit=time_limit, threads=threads, backend=backend, seed=seed, iterations=iterations,
-                       chains=chains, objective=objective, check=check or None)
+                       chains=chains, objective=objective, check=check or None, timeline=timeline)
     result = _core.solve(p._handle, options, progress, stop)
     return Solution(p, result)
 

@@ -142,6 +142,7 @@ capi::EmbedOptions embed_options(const py::dict& options) {
     else if (k == "chains") o.chains = py::cast<unsigned>(value);
     else if (k == "device") o.device = py::cast<int>(value);
     else if (k == "check") o.check = py::cast<bool>(value);
+    else if (k == "timeline") o.timeline = py::cast<std::string>(value);
     else throw invalid_input(k, "unknown option");
   }
   return o;

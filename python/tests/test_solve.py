@@ -123,6 +123,32 @@ def test_plan_mode_reports_violations_instead_of_solving():
     assert late == [{"cause": "delay", "duration": 414}]
     assert {u["id"] for u in plan.unassigned} == {11, 13, 14}
     assert not plan.validate().ok  # the validator reports the same broken rules
-    # Without check the same steps are the fixed start of a solve, which refuses them.
+    # Without check the same steps are a starting solution, which a solve refuses (over capacity).
     with pytest.raises(routesolve.InvalidInput, match=r"vehicles\[0\]\.steps"):
+        routesolve.solve(doc, **FIXED)
+
+
+def test_timeline_vroom_by_default_earliest_on_request():
+    # One job 107 s away, window [1000, 2000]. VROOM's timeline leaves at 893 and waits nowhere;
+    # the earliest one leaves at 0 and waits 893 at the job. The route is the same.
+    doc = {"vehicles": [{"id": 1, "start_index": 0, "end_index": 0}],
+           "jobs": [{"id": 10, "location_index": 1, "time_windows": [[1000, 2000]]}],
+           "matrices": {"car": {"durations": [[0, 107], [107, 0]]}}}
+    times = lambda s: [(st["arrival"], st["waiting_time"]) for st in s.routes[0]["steps"]]
+    vroom = routesolve.solve(doc, **FIXED)
+    assert times(vroom) == [(893, 0), (1000, 0), (1107, 0)]
+    assert vroom.summary["waiting_time"] == 0
+    earliest = routesolve.solve(doc, timeline="earliest", **FIXED)
+    assert times(earliest) == [(0, 0), (107, 893), (1107, 0)]
+    assert earliest.summary["waiting_time"] == 893
+    assert vroom.validate().ok and earliest.validate().ok
+    assert vroom.summary["cost"] == earliest.summary["cost"]
+    # The problem's option, and the call's over it.
+    doc["options"] = {"timeline": "earliest"}
+    assert times(routesolve.solve(doc, **FIXED)) == times(earliest)
+    assert times(routesolve.solve(doc, timeline="vroom", **FIXED)) == times(vroom)
+    with pytest.raises(routesolve.InvalidInput, match="timeline"):
+        routesolve.solve(doc, timeline="latest", **FIXED)
+    doc["options"] = {"timeline": "soon"}
+    with pytest.raises(routesolve.InvalidInput, match=r"options\.timeline"):
         routesolve.solve(doc, **FIXED)

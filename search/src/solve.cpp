@@ -1,7 +1,8 @@
 // The search driver, shared by the backends (each brings its insertion engine). Top loop:
 //   1. pre-check every task alone (reasons for the hopeless ones);
 //   2. construction by regret insertion, higher priorities first (for large instances: the
-//      recreate's greedy insertion over the nearest tours);
+//      recreate's greedy insertion over the nearest tours), into the caller's starting routes
+//      when it gives some (SolveOptions::start_routes);
 //   3. metaheuristic: ruin and recreate with simulated annealing (SISR) in chains (one per
 //      thread, or many in lockstep on the threads), the recreate's positions priced by the
 //      engine (insertion_engine.hpp), chains on disjoint regions of one solution in the cost
@@ -10,7 +11,8 @@
 //   4. exactness: every route confirmed by core's schedule_route (a route the segment model
 //      accepted wrongly, e.g. because of breaks or several time windows, loses tasks until it
 //      is feasible), then the unrouted tasks get one more exact regret insertion and a reason;
-//   5. the solution assembled by core's make_solution.
+//   5. each route scheduled once with the reported timeline, the solution assembled by core's
+//      make_solution.
 // Problems the segment model does not cover (more than kMaxDims capacity dimensions) get a ruin
 // and recreate of exact regret insertions on the exact representation instead of step 3
 // (exact_search.hpp; docs/ARCHITECTURE.md says why that representation stays).
@@ -52,6 +54,35 @@ namespace {
 // cost more than the cache saves (docs/EXPERIMENTS.md, "Locality order").
 constexpr std::size_t kLocalityLocations = 500;
 constexpr std::uint64_t kLocalityMaxBytes = std::uint64_t{1} << 30;
+
+/// The caller's starting routes as a plan of `problem`: tasks the pre-check calls hopeless leave
+/// (with their shipment sibling), and a route that is then infeasible is cut from its end until
+/// schedule_route accepts it (dispatch hands in routes it checked whole, so this rarely cuts).
+TourPlan start_plan(const Problem& problem, const std::vector<std::vector<std::size_t>>& routes,
+                    const std::vector<std::optional<UnassignedReason>>& verdict) {
+  TourPlan plan(problem.vehicles().size());
+  std::vector<char> taken(problem.tasks().size(), 0);
+  for (std::size_t v = 0; v < routes.size() && v < plan.size(); ++v) {
+    std::vector<std::size_t> tasks;
+    for (std::size_t t : routes[v]) {
+      if (t >= problem.routable_tasks() || taken[t]) continue;
+      const std::size_t key = problem.task(t).type == TaskType::Delivery ? problem.task(t).sibling : t;
+      if (verdict[key]) continue;
+      tasks.push_back(t);
+    }
+    std::erase_if(tasks, [&](std::size_t t) {  // shipments whole
+      const std::size_t sib = problem.task(t).sibling;
+      return sib != kNone && std::find(tasks.begin(), tasks.end(), sib) == tasks.end();
+    });
+    while (!tasks.empty() && !schedule(problem, v, tasks).feasible) {
+      const std::size_t last = tasks.back();
+      std::erase_if(tasks, [&](std::size_t t) { return t == last || t == problem.task(last).sibling; });
+    }
+    for (std::size_t t : tasks) taken[t] = 1;
+    plan[v] = std::move(tasks);
+  }
+  return plan;
+}
 
 /// Removes tasks from routes that schedule_route rejects until each is feasible (the segment
 /// model relaxes breaks and multiple time windows); returns the tasks taken out.
@@ -212,11 +243,34 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
   std::optional<Neighbours> adjacency;  // the search's (and a large construction's) nearest tasks
   const InstanceTraits traits{insertable.size(), model.windowed(), !problem.spec().shipments.empty()};
 
-  // ---- 2. construction (or the checkpoint's plan) ---------------------------------------------
+  // ---- 2. construction (or the checkpoint's plan, or the caller's starting solution) ----------
+  const bool started = !resume && std::any_of(options.start_routes.begin(), options.start_routes.end(),
+                                              [](const std::vector<std::size_t>& r) { return !r.empty(); });
   if (resume) {
     // solve() checked the plan against this problem (check_checkpoint); tasks the precheck
     // calls hopeless cannot be on it, since the run that wrote it never routed them.
     state.load(resume->routes);
+  } else if (started) {
+    // VROOM's steps in solving mode: the caller's routes, then the construction's insertion of
+    // the other tasks into them; the search goes on from there.
+    state.load(start_plan(problem, options.start_routes, verdict));
+    std::vector<std::size_t> others;
+    for (std::size_t t : insertable)
+      if (!state.assigned(t)) others.push_back(t);
+    if (model.supported() && construction_for(traits) == Construction::NearestTours) {
+      adjacency.emplace(problem, kAdjacency);
+      WorkingSolution greedy(model, insertable);
+      greedy.load(state.plan());
+      std::mt19937_64 rng(options.seed);
+      const std::unique_ptr<InsertionEngine> segments = make_segment_engine();
+      BlinkInsertion(*adjacency, classes, 0.0)
+          .apply(greedy, others, rng, greedy.vehicle_count(), *segments, &unless_stopped,
+                 BlinkInsertion::Order::FarthestFirst);
+      state.load(greedy.plan());
+    } else {
+      RegretInsertion construction(state, classes, deadline, 3);
+      for (const auto& [t, reason] : construction.run(others)) reasons[t] = reason;
+    }
   } else if (model.supported() && construction_for(traits) == Construction::NearestTours) {
     // Tasks the greedy insertion leaves out get their reason from the exact repair (step 4).
     adjacency.emplace(problem, kAdjacency);
@@ -235,6 +289,10 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
     RegretInsertion construction(state, classes, deadline, 3);
     for (const auto& [t, reason] : construction.run(insertable)) reasons[t] = reason;
   }
+  // A starting solution (with the construction's insertions) is the floor of the result, as in
+  // VROOM, whose search only descends from it: the relaxed model's moves may cost tasks at the
+  // exactness step (breaks, second windows), and the result must not be worse than the start.
+  const TourPlan started_plan = started ? state.plan() : TourPlan{};
   const double construction_s = deadline.elapsed();
   report(options, deadline, state, hopeless, 0.5);
   // Fraction of the budget and iterations the earlier runs used (annealing schedule, fixed work).
@@ -281,9 +339,9 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
     if (!adjacency) adjacency.emplace(problem, kAdjacency);
     // Entry into the search's representation (WorkingSolution, loaded from a plan).
     TourPlan start = state.plan();
-    // Savings, where it fits, when it beats regret insertion (not when resuming: the
-    // checkpoint's plan is the start).
-    if (resume) {
+    // Savings, where it fits, when it beats regret insertion (not when resuming or given a
+    // starting solution: that plan is the start).
+    if (resume || started) {
     } else if (const auto savings = savings_plan(model, classes, *adjacency, insertable, deadline)) {
       WorkingSolution a(model, insertable), b(model, insertable);
       a.load(start);
@@ -377,6 +435,13 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
     RegretInsertion repair(state, classes, unless_stopped, 3);
     for (const auto& [t, reason] : repair.run(pending)) reasons[t] = reason;
   }
+  if (started) {
+    SearchState floor(problem);
+    floor.load(started_plan);
+    (void)make_routes_exact(floor);  // the blink construction's routes are the relaxed model's
+    if (better(state_score(floor, insertable), state_score(state, insertable), options.objective))
+      state.load(floor.plan());
+  }
   const double search_s = deadline.elapsed() - construction_s;
 
   // ---- 5. output ---------------------------------------------------------------------------
@@ -384,7 +449,7 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
   for (std::size_t v = 0; v < state.vehicle_count(); ++v) {
     const auto& tasks = state.route(v).tasks;
     if (tasks.empty()) continue;
-    ScheduleResult result = schedule(user, v, tasks);
+    ScheduleResult result = schedule_route(user, v, tasks, chosen_timeline(user, options));  // the output's one schedule
     if (!result.feasible)
       throw Error(ErrorCode::Internal, "cpu backend: route of vehicle " + std::to_string(user.vehicle(v).id) +
                                            " is infeasible for schedule_route");

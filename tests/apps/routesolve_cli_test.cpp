@@ -175,6 +175,33 @@ TEST(Cli, BadInputGetsExitCode2AndNamesTheFile) {
   EXPECT_NE(missing.out.find("does-not-exist.json"), std::string::npos) << missing.out;
 }
 
+// --timeline: VROOM's by default, the earliest on request (or from the file's options, which the
+// flag replaces); the same routes and cost, the default leaving later and waiting less.
+TEST(Cli, TimelineFlagChoosesTheReportedTimes) {
+  const auto dir = temp_dir("timeline");
+  const auto vroom = dir / "vroom.json", earliest = dir / "earliest.json", flag = dir / "flag.json";
+  ASSERT_EQ(run_tool("solve " + example("fleet.json") + " --quiet -o " + vroom.string()).exit_code, 0);
+  ASSERT_EQ(run_tool("solve " + example("fleet.json") + " --quiet --timeline earliest -o " + earliest.string()).exit_code, 0);
+  EXPECT_TRUE(validate_files(example("fleet.json"), vroom).ok());
+  EXPECT_TRUE(validate_files(example("fleet.json"), earliest).ok());
+  const auto v = nlohmann::json::parse(std::ifstream(vroom)), e = nlohmann::json::parse(std::ifstream(earliest));
+  EXPECT_EQ(v["summary"]["cost"], e["summary"]["cost"]);
+  EXPECT_LT(v["summary"]["waiting_time"].get<long long>(), e["summary"]["waiting_time"].get<long long>());
+  ASSERT_EQ(v["routes"].size(), e["routes"].size());
+  for (std::size_t r = 0; r < v["routes"].size(); ++r) {
+    ASSERT_EQ(v["routes"][r]["steps"].size(), e["routes"][r]["steps"].size());
+    for (std::size_t k = 0; k < v["routes"][r]["steps"].size(); ++k)
+      EXPECT_EQ(v["routes"][r]["steps"][k].value("id", -1), e["routes"][r]["steps"][k].value("id", -1));
+  }
+  auto problem = nlohmann::json::parse(std::ifstream(example("fleet.json")));
+  problem["options"] = {{"timeline", "earliest"}};
+  write_file(dir / "earliest_problem.json", problem.dump());
+  ASSERT_EQ(run_tool("solve " + (dir / "earliest_problem.json").string() + " --quiet --timeline vroom -o " + flag.string())
+                .exit_code,
+            0);
+  EXPECT_EQ(nlohmann::json::parse(std::ifstream(flag))["routes"], v["routes"]);
+}
+
 TEST(Cli, ValidateReportsViolations) {
   const auto dir = temp_dir("validate");
   const auto out = dir / "solution.json";
@@ -267,11 +294,12 @@ TEST(Cli, DeviceCheckWithoutADeviceSaysWhyAndExits3) {
   EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << "one line: " << r.out;
 }
 
-TEST(Cli, VehicleStepsStartTheirRoutesAndBadStepsExit2) {
+TEST(Cli, FixedVehicleStepsStartTheirRoutesAndBadStepsExit2) {
   const auto dir = temp_dir("steps");
   auto problem = nlohmann::json::parse(std::ifstream(example("fleet.json")));
+  // routesolve's extension: "fixed" keeps the steps up to it as the start of the route.
   problem["vehicles"][0]["steps"] = nlohmann::json::parse(
-      R"([{"type": "start"}, {"type": "job", "id": 102}, {"type": "job", "id": 100, "service_after": 30000}])");
+      R"([{"type": "start"}, {"type": "job", "id": 102}, {"type": "job", "id": 100, "service_after": 30000, "fixed": true}])");
   write_file(dir / "steps.json", problem.dump());
   const auto out = dir / "solution.json";
   const ToolRun r = run_tool("solve " + (dir / "steps.json").string() + " --quiet --seed 2 -o " + out.string());

@@ -153,6 +153,37 @@ int main(void) {
   CHECK(solution != NULL && strstr(solution, "\"violations\":[]") != NULL);
   rs_free(solution);
 
+  /* The timeline: one job 107 s away with window [1000, 2000]. VROOM's (the default) leaves at 893
+     and does not wait; "earliest" leaves at 0 and waits 893 at the job. */
+  const char* windowed =
+      "{\"vehicles\": [{\"id\": 1, \"start_index\": 0, \"end_index\": 0}],"
+      " \"jobs\": [{\"id\": 10, \"location_index\": 1, \"time_windows\": [[1000, 2000]]}],"
+      " \"matrices\": {\"car\": {\"durations\": [[0, 107], [107, 0]]}}}";
+  rs_options_init(&o);
+  CHECK(o.timeline == NULL);
+  solution = NULL;
+  CHECK(rs_solve_json(windowed, &o, &solution, &error) == RS_OK);
+  CHECK(solution != NULL && strstr(solution, "\"arrival\":893") != NULL);
+  CHECK(solution != NULL && strstr(solution, "\"waiting_time\":893") == NULL);
+  rs_free(solution);
+  o.timeline = "earliest";
+  solution = NULL;
+  CHECK(rs_solve_json(windowed, &o, &solution, &error) == RS_OK);
+  CHECK(solution != NULL && strstr(solution, "\"waiting_time\":893") != NULL);
+  CHECK(solution != NULL && strstr(solution, "\"arrival\":893") == NULL);
+  rs_free(solution);
+  o.timeline = "latest";
+  CHECK(rs_solve_json(windowed, &o, &solution, &error) == RS_INVALID_INPUT);
+  CHECK(error != NULL && strstr(error, "timeline") != NULL);
+  rs_free(error);
+  error = NULL;
+  /* A caller compiled before `timeline` existed gets VROOM's. */
+  o.struct_size = (uint32_t)offsetof(rs_options, timeline);
+  solution = NULL;
+  CHECK(rs_solve_json(windowed, &o, &solution, &error) == RS_OK);
+  CHECK(solution != NULL && strstr(solution, "\"arrival\":893") != NULL);
+  rs_free(solution);
+
   /* Matrices: great-circle between three points. */
   char* matrices = NULL;
   CHECK(rs_matrix("[[9.52, 47.14], [9.50, 47.23], [9.55, 47.17]]", NULL, &matrices, &error) == RS_OK);

@@ -11,6 +11,7 @@
 
 #include "routesolve/problem.hpp"
 #include "routesolve/solution.hpp"
+#include "routesolve/validator.hpp"
 #include "spec_builders.hpp"
 
 namespace routesolve {
@@ -230,6 +231,71 @@ TEST(ScheduleRandom, MatchesBruteForceOverBreakPlacements) {
   }
   EXPECT_GT(feasible, 200);
   EXPECT_GT(with_breaks, 100);
+}
+
+// VROOM's timeline against the independent simulation: the same breaks, end, travel, distance
+// and cost as the earliest schedule; leaving at its departure reproduces its arrivals and end;
+// leaving one unit later ends later or fails (so its departure is the latest one); it waits no
+// more; and the validator accepts it as reported.
+TEST(ScheduleRandom, VroomTimelineLeavesAsLateAsTheEarliestEndAllows) {
+  std::mt19937_64 rng(777);
+  int later = 0, checked = 0;
+  for (int iter = 0; iter < 3000; ++iter) {
+    const ProblemSpec spec = random_spec(rng);
+    const auto p = Problem::create(spec);
+    std::vector<std::size_t> tasks(p->tasks().size());
+    for (std::size_t i = 0; i < tasks.size(); ++i) tasks[i] = i;
+    std::shuffle(tasks.begin(), tasks.end(), rng);
+    tasks.resize(std::uniform_int_distribution<std::size_t>(1, tasks.size())(rng));
+    const ScheduleResult e = schedule_route(*p, 0, tasks, Timeline::Earliest);
+    const ScheduleResult v = schedule_route(*p, 0, tasks, Timeline::Vroom);
+    ASSERT_EQ(e.feasible, v.feasible) << "iteration " << iter;
+    if (!v.feasible) continue;
+    ++checked;
+    const Route& ve = v.route;
+    ASSERT_EQ(ve.steps.size(), e.route.steps.size());
+    std::vector<int> at(tasks.size() + 1, 0);
+    std::size_t done = 0;
+    for (std::size_t k = 0; k < ve.steps.size(); ++k) {
+      ASSERT_EQ(ve.steps[k].type, e.route.steps[k].type) << "iteration " << iter;
+      if (ve.steps[k].type == StepType::Break) ++at[done];
+      if (ve.steps[k].task != kNone) ++done;
+    }
+    auto end_of = [](const Route& r) {
+      const Step& last = r.steps.back();
+      return last.type == StepType::End ? last.arrival : last.arrival + last.waiting_time + last.setup + last.service;
+    };
+    EXPECT_EQ(end_of(ve), end_of(e.route)) << "iteration " << iter;
+    EXPECT_EQ(ve.cost, e.route.cost);
+    EXPECT_EQ(ve.duration, e.route.duration);
+    EXPECT_EQ(ve.distance, e.route.distance);
+    EXPECT_LE(ve.waiting_time, e.route.waiting_time) << "iteration " << iter;
+    const Duration depart = ve.steps.front().arrival;
+    EXPECT_GE(depart, e.route.steps.front().arrival);
+    later += depart > e.route.steps.front().arrival;
+
+    ProblemSpec leaving = spec;
+    leaving.vehicles[0].time_window.start = depart;
+    const Sim own = simulate(*Problem::create(leaving), 0, tasks, at);
+    ASSERT_TRUE(own.feasible) << "iteration " << iter;
+    EXPECT_EQ(own.end, end_of(ve)) << "iteration " << iter;
+    std::vector<Duration> arrivals;
+    for (const Step& st : ve.steps)
+      if (st.task != kNone) arrivals.push_back(st.arrival);
+    EXPECT_EQ(arrivals, own.arrivals) << "iteration " << iter;
+    if (depart < leaving.vehicles[0].time_window.end) {
+      leaving.vehicles[0].time_window.start = depart + 1;
+      const Sim late = simulate(*Problem::create(leaving), 0, tasks, at);
+      EXPECT_TRUE(!late.feasible || late.end > own.end) << "iteration " << iter;
+    }
+    std::vector<Unassigned> left;
+    for (std::size_t t = 0; t < p->tasks().size(); ++t)
+      if (std::find(tasks.begin(), tasks.end(), t) == tasks.end()) left.push_back({t, 0, TaskType::Job, UnassignedReason::NotRouted});
+    const ValidationReport report = validate(*p, make_solution(*p, {ve}, left));
+    EXPECT_TRUE(report.ok()) << "iteration " << iter << "\n" << report.to_text();
+  }
+  EXPECT_GT(checked, 500);
+  EXPECT_GT(later, 100);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
-// Vehicle steps (VROOM `vehicles[].steps`): parsing, the checks of Problem::create and of the
-// split into the problem left to solve, each naming vehicles[i].steps[k] and the field; the
-// split and the join of a solution of the rest.
+// Vehicle steps (VROOM `vehicles[].steps`): parsing, the checks of Problem::create, of the
+// starting solution and of the split of fixed steps into the problem left to solve, each naming
+// vehicles[i].steps[k] and the field; the split and the join of a solution of the rest.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -39,7 +39,10 @@ std::string problem_with(const std::string& steps, const std::string& capacity =
 std::string error_of(const std::string& json, bool split = false) {
   try {
     const ProblemPtr p = Problem::create(parse_vroom_problem(json, "fleet.json"));
-    if (split) (void)split_steps(*p);
+    if (split) {  // what solve() checks: the starting solution, then the fixed prefix
+      (void)starting_routes(*p);
+      (void)split_steps(*p);
+    }
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::InvalidInput) << e.what();
     return e.what();
@@ -117,10 +120,54 @@ TEST(VroomSteps, InfeasibleStepsNameTheFirstStepThatFails) {
   EXPECT_THAT(error_of(problem_with(R"([{"type": "job", "id": 1, "service_after": 120}, {"type": "job", "id": 2}])"), true),
               HasSubstr("vehicles[0].steps[1]: the vehicle's steps up to this one cannot be scheduled (time_window)"));
   // Capacity 2: job 1 empties the vehicle, the shipment's pickup fills it, job 2's pickup is one
-  // too many.
-  EXPECT_THAT(error_of(problem_with(R"([{"type": "job", "id": 1}, {"type": "pickup", "id": 7}, {"type": "job", "id": 2}])", "2"),
+  // too many; fixed steps, whose delivery of 7 is left to the rest of the route.
+  EXPECT_THAT(error_of(problem_with(R"([{"type": "job", "id": 1}, {"type": "pickup", "id": 7}, {"type": "job", "id": 2, "fixed": true}])", "2"),
                        true),
               HasSubstr("vehicles[0].steps[2]: the vehicle's steps up to this one cannot be scheduled (capacity)"));
+  // The same as a starting solution, the delivery given after them: refused at the same step.
+  EXPECT_THAT(error_of(problem_with(R"([{"type": "job", "id": 1}, {"type": "pickup", "id": 7}, {"type": "job", "id": 2},
+                                        {"type": "delivery", "id": 7}])", "2"),
+                       true),
+              HasSubstr("vehicles[0].steps[2]: the vehicle's steps up to this one cannot be scheduled (capacity)"));
+  // A starting solution is a whole route: a pickup needs its delivery after it (VROOM's "Invalid
+  // shipment in route"); fixed steps may leave it to the search.
+  EXPECT_THAT(error_of(problem_with(R"([{"type": "job", "id": 1}, {"type": "pickup", "id": 7}])"), true),
+              HasSubstr("vehicles[0].steps[1].id: pickup 7 is given without its delivery after it on this vehicle"));
+  EXPECT_EQ(Problem::create(parse_vroom_problem(problem_with(R"([{"type": "pickup", "id": 7, "fixed": true}])"), "f"))
+                ->vehicle(0).fixed_steps,
+            1u);
+  // A malformed flag names its path.
+  try {
+    (void)parse_vroom_problem(problem_with(R"([{"type": "job", "id": 1, "fixed": "yes"}])"), "fleet.json");
+    ADD_FAILURE() << "did not throw";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("vehicles[0].steps[0].fixed: expected true or false"));
+  }
+}
+
+TEST(VroomSteps, FixedMarksThePrefixUpToTheLastFixedStep) {
+  const ProblemPtr p = Problem::create(parse_vroom_problem(
+      problem_with(R"([{"type": "start"}, {"type": "job", "id": 1}, {"type": "break", "id": 8, "fixed": true},
+                       {"type": "job", "id": 2}, {"type": "pickup", "id": 7}, {"type": "delivery", "id": 7}])"),
+      "fleet.json"));
+  const Vehicle& v = p->vehicle(0);
+  ASSERT_EQ(v.steps.size(), 5u);
+  EXPECT_EQ(v.fixed_steps, 2u);  // job 1 and break 8: job 1 comes before the fixed break
+  EXPECT_TRUE(v.steps[0].fixed);
+  EXPECT_FALSE(v.steps[2].fixed);
+  // The starting solution: the tasks after the prefix, in order.
+  const auto start = starting_routes(*p);
+  ASSERT_EQ(start.size(), 2u);
+  EXPECT_EQ(start[0], (std::vector<std::size_t>{p->find_task(TaskType::Job, 2), p->find_task(TaskType::Pickup, 7),
+                                                p->find_task(TaskType::Delivery, 7)}));
+  EXPECT_TRUE(start[1].empty());
+  // In the rest's indices, the prefix's tasks gone.
+  const StepSplit split = split_steps(*p);
+  const ProblemPtr rest = Problem::create(split.rest);
+  const auto in_rest = rest_routes(*p, split, *rest, start);
+  EXPECT_EQ(in_rest[0], (std::vector<std::size_t>{rest->find_task(TaskType::Job, 2), rest->find_task(TaskType::Pickup, 7),
+                                                  rest->find_task(TaskType::Delivery, 7)}));
+  EXPECT_EQ(rest->find_task(TaskType::Job, 1), kNone);
 }
 
 TEST(VroomSteps, SplitAndJoinKeepTheStepsInFront) {
@@ -128,7 +175,7 @@ TEST(VroomSteps, SplitAndJoinKeepTheStepsInFront) {
   // only), job 3 (vehicle 2's skills).
   const ProblemPtr p = Problem::create(parse_vroom_problem(
       problem_with(R"([{"type": "start"}, {"type": "job", "id": 1}, {"type": "break", "id": 8, "service_at": 20},
-                       {"type": "pickup", "id": 7}])"),
+                       {"type": "pickup", "id": 7, "fixed": true}])"),
       "fleet.json"));
   const StepSplit split = split_steps(*p);
   const ProblemPtr rest = Problem::create(split.rest);

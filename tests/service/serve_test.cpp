@@ -138,6 +138,34 @@ TEST_F(ServeTest, GeometryOptionAddsEncodedRoadLines) {
   }
 }
 
+// The timeline is VROOM's unless the request's options ask for the earliest one: same routes and
+// cost, the vehicle leaving later and waiting less; both pass the validator.
+TEST_F(ServeTest, TimelineOptionChoosesTheReportedTimes) {
+  json doc = json::parse(read_file(source_dir() / "examples/fleet.json"));
+  const HttpReply vroom = http(port(), "POST", "/", doc.dump());
+  doc["options"] = {{"timeline", "earliest"}};
+  const HttpReply earliest = http(port(), "POST", "/", doc.dump());
+  ASSERT_EQ(vroom.status, 200) << vroom.body;
+  ASSERT_EQ(earliest.status, 200) << earliest.body;
+  const json v = json::parse(vroom.body), e = json::parse(earliest.body);
+  EXPECT_EQ(v["summary"]["cost"], e["summary"]["cost"]);
+  EXPECT_EQ(v["summary"]["duration"], e["summary"]["duration"]);
+  EXPECT_LT(v["summary"]["waiting_time"].get<long long>(), e["summary"]["waiting_time"].get<long long>());
+  ASSERT_EQ(v["routes"].size(), e["routes"].size());
+  for (std::size_t r = 0; r < v["routes"].size(); ++r) {
+    const auto &vs = v["routes"][r]["steps"], &es = e["routes"][r]["steps"];
+    ASSERT_EQ(vs.size(), es.size());
+    for (std::size_t k = 0; k < vs.size(); ++k) EXPECT_EQ(vs[k].value("id", -1), es[k].value("id", -1));
+    EXPECT_GE(vs[0]["arrival"].get<long long>(), es[0]["arrival"].get<long long>());
+  }
+  expect_valid(doc.dump(), vroom.body, "timeline_vroom");
+  expect_valid(doc.dump(), earliest.body, "timeline_earliest");
+  doc["options"] = {{"timeline", "soon"}};
+  const HttpReply bad = http(port(), "POST", "/", doc.dump());
+  EXPECT_EQ(bad.status, 400) << bad.body;
+  EXPECT_NE(bad.body.find("options.timeline"), std::string::npos) << bad.body;
+}
+
 TEST_F(ServeTest, SharedInstancesAreSolvedAndValid) {
   for (const char* rel : {"vrptw/solomon/C101.txt", "vrptw/solomon/R101.txt"}) {
     const auto file = datasets_dir() / rel;

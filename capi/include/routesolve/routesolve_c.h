@@ -72,6 +72,10 @@ typedef struct rs_options {
   /** The matrix engine on a road network: "auto", "cpu", "cuda-host" or "cuda"; NULL: as
    *  backend. */
   const char* matrix_engine;
+  /** The reported times: "vroom" (NULL: the problem's "options": {"timeline"}, else VROOM's: the
+   *  earliest end, every step as late as it allows) or "earliest" (an extension: every step at its
+   *  earliest instant from the shift start). The routes do not depend on it. */
+  const char* timeline;
 } rs_options;
 
 /** The library's version, "major.minor.patch" (static storage, never freed). */

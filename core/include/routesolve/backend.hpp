@@ -84,6 +84,13 @@ struct SolveOptions {
   /// (seed, chains), not on threads.
   unsigned chains = 0;
   Objective objective = Objective::Cost;
+  /// The instants the solution reports (problem.hpp: Timeline); the routes do not depend on it.
+  /// Unset: the problem's `"options": {"timeline"}`, else VROOM's (chosen_timeline()).
+  std::optional<Timeline> timeline;
+  /// A starting solution (VROOM's `steps` in solving mode): per vehicle index, task indices in
+  /// route order, each route feasible on its own. The construction inserts the other tasks into
+  /// it and the search goes on from there, free to change it. Empty: the search constructs.
+  std::vector<std::vector<std::size_t>> start_routes;
   const std::atomic<bool>* stop = nullptr;        ///< set to true to stop early (SIGINT)
   std::function<void(const Progress&)> on_progress;  ///< may be empty
 
@@ -101,6 +108,10 @@ struct SolveOptions {
   /// With time_limit_s == 0 the fixed amount of work left is done.
   std::shared_ptr<const SolveCheckpoint> resume;
 };
+
+/// The timeline a solve reports: options.timeline when set, else the problem's
+/// `"options": {"timeline"}`, else Timeline::Vroom.
+Timeline chosen_timeline(const Problem& problem, const SolveOptions& options);
 
 /// A solver behind the common API.
 class Backend {

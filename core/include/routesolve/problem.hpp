@@ -93,6 +93,10 @@ struct VehicleStepSpec {
   std::optional<Duration> service_at;      ///< service begins exactly then
   std::optional<Duration> service_after;   ///< service begins no earlier
   std::optional<Duration> service_before;  ///< service begins no later
+  /// routesolve's extension: this step and every step before it on the vehicle are the fixed
+  /// start of its route, kept as given. Steps after the last fixed one (all of them when none is
+  /// fixed) are VROOM's starting solution, which the search may change.
+  bool fixed = false;
 };
 
 struct VehicleCosts {
@@ -148,6 +152,18 @@ struct UnitScale {
   double cost = 1.0;      ///< internal matrix cost units per output cost unit
 };
 
+/// Which instants a schedule reports for a feasible order. Both end at the route's earliest end
+/// and have the same travel, distance and cost; they differ in the departure and the waiting.
+enum class Timeline {
+  Vroom,     ///< VROOM's: every step as late as the earliest end allows, then as early as possible
+             ///< from that departure (waiting as small as the order allows)
+  Earliest,  ///< every step at its earliest instant, leaving at the shift start
+};
+
+std::string_view to_string(Timeline timeline) noexcept;
+/// "vroom" or "earliest"; nullopt for any other name.
+std::optional<Timeline> timeline_from_string(std::string_view name) noexcept;
+
 struct ProblemSpec {
   std::vector<JobSpec> jobs;
   std::vector<ShipmentSpec> shipments;
@@ -169,6 +185,9 @@ struct ProblemSpec {
   /// Plan mode (VROOM's `-c`, routesolve/plan_check.hpp): the steps' service_at / after /
   /// before stay apart from the windows (hard bounds beside soft windows) instead of narrowing them.
   bool plan = false;
+  /// `"options": {"timeline": "vroom" | "earliest"}` (earliest is an extension): the instants the
+  /// solution reports; unset: the caller's choice (VROOM's by default).
+  std::optional<Timeline> timeline;
   std::string name;    ///< instance name, for reports
   std::string source;  ///< file it came from, for error messages ("" = in memory)
 };
@@ -211,6 +230,7 @@ struct StepVisit {
   bool is_break = false;
   std::size_t index = 0;  ///< task index, or break index within the vehicle
   std::size_t step = 0;   ///< index in the vehicle's spec steps (for messages)
+  bool fixed = false;     ///< in the vehicle's fixed prefix (VehicleStepSpec::fixed)
 };
 
 struct Vehicle {
@@ -232,6 +252,9 @@ struct Vehicle {
   /// The given steps' tasks and breaks in order (their service_at / _after / _before are folded
   /// into the task's or break's time windows).
   std::vector<StepVisit> steps;
+  /// How many of `steps` are the fixed start of the route (those up to the last step marked
+  /// fixed); the others are a starting solution.
+  std::size_t fixed_steps = 0;
   /// Multi-trip: the vehicle's reload tasks (task indices after every job and shipment; for each
   /// reload location, max_trips - 1 of them). Empty: a single trip.
   std::vector<std::size_t> reloads;

@@ -92,8 +92,9 @@ struct Summary {
   Cost balance_cost = 0;
 };
 
-/// Working time of a route as scheduled: from its start (the start step's departure, else the
-/// vehicle's shift start) to its end (arrival at the end step, else the last step's departure).
+/// Working time of a route as the balance objective prices it: from the vehicle's shift start to
+/// the route's end (arrival at the end step, else the last step's departure), whatever timeline
+/// the route reports (the search measures it so too).
 Duration working_time(const Problem& problem, const Route& route);
 
 /// Time spent per stage, for `--profile` and the benchmark suites.
@@ -140,15 +141,16 @@ struct ScheduleResult {
   Route route;                                ///< filled when feasible
 };
 
-/// Schedules tasks in the given order on vehicle v at earliest times, placing the vehicle's
-/// breaks where they fit best (exact dynamic programme over positions x breaks taken).
+/// Schedules tasks in the given order on vehicle v, placing the vehicle's breaks where they fit
+/// best (exact dynamic programme over positions x breaks taken), with the instants of
+/// `timeline` (the search asks for the earliest ones, which cost one pass less).
 /// Checks capacity, time windows, skills, shipment order and pairing within the route,
 /// max_tasks, max_travel_time and max_distance.
 ScheduleResult schedule_route(const Problem& problem, std::size_t vehicle,
-                              const std::vector<std::size_t>& tasks);
+                              const std::vector<std::size_t>& tasks, Timeline timeline = Timeline::Earliest);
 
 /// Schedules a plan whose visits (breaks included) are in a fixed order.
-ScheduleResult schedule_plan(const Problem& problem, const RoutePlan& plan);
+ScheduleResult schedule_plan(const Problem& problem, const RoutePlan& plan, Timeline timeline = Timeline::Earliest);
 
 /// Builds a full solution (routes, summary) from routes already scheduled and the unassigned.
 /// Empty routes are dropped. Throws Error(Internal) if a route is infeasible.
@@ -158,6 +160,7 @@ Solution make_solution(const Problem& problem, std::vector<Route> routes,
 /// The figures of a solution that carries routes only (a CVRPLIB .sol): each route's tasks
 /// scheduled in their order by schedule_route and assembled by make_solution, the unassigned
 /// kept. When schedule_route refuses a route, the index of the first such route instead.
-std::variant<Solution, std::size_t> schedule_routes(const Problem& problem, const Solution& routes_only);
+std::variant<Solution, std::size_t> schedule_routes(const Problem& problem, const Solution& routes_only,
+                                                    Timeline timeline = Timeline::Vroom);
 
 }  // namespace routesolve

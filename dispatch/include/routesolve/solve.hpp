@@ -14,6 +14,9 @@ std::unique_ptr<Backend> make_backend(BackendKind kind);
 /// Solves a problem with the backend the options ask for. With on_checkpoint or resume, Auto
 /// means the CPU backend and the others throw Error(Unsupported); a resume state that does not
 /// belong to the problem throws Error(InvalidInput) naming its source.
+/// Given steps (`VehicleSpec::steps`) are a starting solution after each vehicle's fixed prefix
+/// (routesolve/fixed_steps.hpp); invalid ones throw Error(InvalidInput) naming the step. The
+/// routes report chosen_timeline()'s instants.
 Solution solve(const Problem& problem, const SolveOptions& options = {});
 
 }  // namespace routesolve

@@ -32,6 +32,8 @@ struct EmbedOptions {
   unsigned threads = 1;
   unsigned chains = 0;
   int device = 0;
+  /// The reported timeline, "vroom" or "earliest"; empty: the problem's options.timeline, else vroom.
+  std::string timeline;
   /// Plan mode (VROOM's -c): every vehicle's steps are its whole route; check_plan reports the
   /// constraints the plan breaks instead of solving.
   bool check = false;
