@@ -35,11 +35,12 @@ BreakSpec ProblemParser::vehicle_break(const Json& b, const std::string& path,
 VehicleStepSpec ProblemParser::vehicle_step(const Json& s, const std::string& path) {
   r_.expect_object(s, path);
   // A misspelt bound would silently drop a constraint: every field of a step must be known.
-  static constexpr std::string_view kFields[] = {"type", "id", "service_at", "service_after", "service_before"};
+  static constexpr std::string_view kFields[] = {"type",          "id",           "service_at",
+                                                 "service_after", "service_before", "fixed"};
   for (const auto& [key, value] : s.items())
     if (std::find(std::begin(kFields), std::end(kFields), key) == std::end(kFields))
-      r_.fail(join_path(path, key), "unknown field of a step (expected type, id, service_at, service_after or "
-                                    "service_before)");
+      r_.fail(join_path(path, key), "unknown field of a step (expected type, id, service_at, service_after, "
+                                    "service_before or fixed)");
   VehicleStepSpec step;
   const Json* type = r_.member(s, "type");
   if (type == nullptr) r_.fail(join_path(path, "type"), "missing (expected start, job, pickup, delivery, break or end)");

@@ -20,7 +20,8 @@ class Options(ctypes.Structure):
                 ("iterations", ctypes.c_uint64), ("seed", ctypes.c_uint64), ("threads", ctypes.c_uint32),
                 ("chains", ctypes.c_uint32), ("objective", ctypes.c_char_p), ("network", ctypes.c_char_p),
                 ("device", ctypes.c_int32), ("cancel", ctypes.c_void_p), ("progress", PROGRESS),
-                ("progress_user", ctypes.c_void_p), ("check", ctypes.c_int32)]
+                ("progress_user", ctypes.c_void_p), ("check", ctypes.c_int32), ("matrix_engine", ctypes.c_char_p),
+                ("timeline", ctypes.c_char_p)]
 
 
 @pytest.fixture(scope="module")
@@ -68,6 +69,14 @@ def call(lib, name, *args, options=None):
 SMALL = json.dumps({"vehicles": [{"id": 1, "start_index": 0, "end_index": 0, "capacity": [4]}],
                     "jobs": [{"id": 1, "location_index": 1, "delivery": [1]}, {"id": 2, "location_index": 2, "delivery": [1]}],
                     "matrices": {"car": {"durations": [[0, 100, 200], [100, 0, 150], [200, 150, 0]]}}})
+
+
+def test_the_mirror_has_the_size_of_rs_options(lib):
+    # rs_options_init writes sizeof(rs_options) into struct_size: into a buffer far larger than
+    # the struct, so that a mirror short of a field is caught here instead of corrupting the heap.
+    buffer = (ctypes.c_uint8 * 4096)()
+    lib.rs_options_init(ctypes.cast(buffer, ctypes.POINTER(Options)))
+    assert ctypes.c_uint32.from_buffer(buffer).value == ctypes.sizeof(Options)
 
 
 def test_solve_and_validate(lib):
