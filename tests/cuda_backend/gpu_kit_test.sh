@@ -33,7 +33,7 @@ for f in run summary.py device-skips migration manifest.json datasets.txt tests.
   runtime/ld-linux-x86-64.so.2 runtime/libc.so.6 runtime/libstdc++.so.6; do
   [ -e "$scratch/gpu-kit/$f" ] || fail "the kit lacks $f"
 done
-for t in $(cat "$scratch/gpu-kit/tests.txt") bench_matrix_backends bench_moves bench_insertion; do
+for t in $(cat "$scratch/gpu-kit/tests.txt") bench_matrix_backends bench_insertion; do
   [ -x "$scratch/gpu-kit/bin/$t" ] || fail "the kit lacks bin/$t"
 done
 # The preflight stops a kit that lost a dataset or a library, naming it, before asking for a device.
