@@ -27,16 +27,7 @@ VehicleStepType step_type(TaskType t) {
 std::shared_ptr<SolveCheckpoint> warm_start(const Problem& problem, const StepSplit& split, const Problem& rest,
                                             const std::vector<std::vector<std::size_t>>& later,
                                             const ReoptimiseOptions& ro, const SolveOptions& so) {
-  std::vector<std::size_t> to_rest(problem.tasks().size(), kNone);
-  for (std::size_t rt = 0; rt < rest.tasks().size(); ++rt) {
-    const Task& t = rest.task(rt);
-    if (t.type == TaskType::Job) {
-      to_rest[split.jobs_origin[t.source_index]] = rt;
-    } else {
-      const std::size_t pickup = split.shipments_origin[t.source_index];
-      to_rest[t.type == TaskType::Pickup ? pickup : problem.task(pickup).sibling] = rt;
-    }
-  }
+  const std::vector<std::vector<std::size_t>> mapped = rest_routes(problem, split, rest, later);
   auto cp = std::make_shared<SolveCheckpoint>();
   cp->fingerprint = problem_fingerprint(rest);
   cp->seed = so.seed;
@@ -46,9 +37,7 @@ std::shared_ptr<SolveCheckpoint> warm_start(const Problem& problem, const StepSp
   cp->routes.resize(rest.vehicles().size());
   std::vector<char> placed(rest.tasks().size(), 0);
   for (std::size_t v = 0; v < later.size() && v < rest.vehicles().size(); ++v) {
-    std::vector<std::size_t> tasks;
-    for (std::size_t t : later[v])
-      if (to_rest[t] != kNone) tasks.push_back(to_rest[t]);
+    std::vector<std::size_t> tasks = mapped[v];
     // Shipments whole: a half whose partner is not on this list goes.
     std::erase_if(tasks, [&](std::size_t rt) {
       const std::size_t sib = rest.task(rt).sibling;
