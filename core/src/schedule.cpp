@@ -239,6 +239,7 @@ Reason simulate(const Problem& p, std::size_t v, const std::size_t* tasks, std::
     }
     out->duration = travel;
     out->distance = distance;
+    out->cost = p.route_cost(v, travel, distance, out->cost - p.fixed_cost(v));
   }
   return std::nullopt;
 }
