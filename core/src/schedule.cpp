@@ -341,6 +341,16 @@ ScheduleResult schedule_route(const Problem& problem, std::size_t vehicle, const
   return schedule_tasks(problem, vehicle, tasks.data(), tasks.size());
 }
 
+bool route_feasible(const Problem& problem, std::size_t vehicle, const std::vector<std::size_t>& tasks) {
+  if (vehicle >= problem.vehicles().size()) throw Error(ErrorCode::Internal, "schedule: vehicle index out of range");
+  const std::size_t n = tasks.size();
+  if (n == 0) return true;
+  Scratch& s = scratch();
+  if (check_static(problem, vehicle, tasks.data(), n, s)) return false;
+  if (simulate(problem, vehicle, tasks.data(), n, nullptr, s, nullptr)) return false;
+  return problem.vehicle(vehicle).breaks.empty() || place_breaks(problem, vehicle, tasks.data(), n, s);
+}
+
 ScheduleResult schedule_plan(const Problem& problem, const RoutePlan& plan) {
   const std::size_t v = plan.vehicle;
   if (v >= problem.vehicles().size()) throw Error(ErrorCode::Internal, "schedule: vehicle index out of range");
