@@ -288,14 +288,8 @@ Route check_route(const Problem& p, std::size_t v) {
   }
   out.duration = travel;
   out.distance = distance;
-  // VROOM's cost of a route priced per hour and per km: the fixed cost plus the whole route's
-  // travel and distance priced once, rounded to the output unit (half up).
-  if (!p.spec().matrices.at(p.profile_names()[veh.profile]).costs) {
-    const UnitScale& scale = p.spec().scale;
-    const double user = static_cast<double>(travel) / scale.time * static_cast<double>(veh.costs.per_hour) / 3600.0 +
-                        static_cast<double>(distance) / scale.distance * static_cast<double>(veh.costs.per_km) / 1000.0;
-    out.cost = p.fixed_cost(v) + static_cast<Cost>(std::llround(std::floor(user + 0.5) * p.cost_scale()));
-  }
+  // VROOM's cost of a route priced per hour and per km (Problem::route_cost; plan mode rounds half up).
+  out.cost = p.route_cost(v, travel, distance, out.cost - p.fixed_cost(v));
 
   if (breaks < veh.breaks.size()) add(out.violations, "missing_break");
   for (const Step& st : out.steps)

@@ -65,6 +65,23 @@ Cost Problem::balance_cost(Duration longest) const {
   return units >= static_cast<long double>(kMaxTime) ? kMaxTime : static_cast<Cost>(std::llround(units));
 }
 
+// Per-hour / per-km arcs cost travel * c.hour + distance * c.km internal units (problem_costs.cpp),
+// so `arcs` is the route's exact cost and arcs / cost_scale() its user cost.
+Cost Problem::route_cost(std::size_t v, Duration travel, Distance distance, Cost arcs) const {
+  const Cost fixed = fixed_cost(v);
+  const Vehicle& veh = vehicles_[v];
+  if (route_rounding_ == RouteRounding::None || spec_.matrices.at(profile_names_[veh.profile]).costs) return fixed + arcs;
+  const auto scale = static_cast<Cost>(cost_scale_);
+  if (route_rounding_ == RouteRounding::Down) return fixed + arcs / scale * scale;
+  if (spec_.scale.time == 1.0 && spec_.scale.distance == 1.0) {
+    // VROOM's own arithmetic (CostWrapper::user_cost_from_user_metrics): doubles, then + 0.5.
+    const double user = static_cast<double>(travel) * static_cast<double>(veh.costs.per_hour) / 3600.0 +
+                        static_cast<double>(distance) * static_cast<double>(veh.costs.per_km) / 1000.0;
+    return fixed + static_cast<Cost>(user + 0.5) * scale;
+  }
+  return fixed + (arcs + scale / 2) / scale * scale;  // scaled units (an extension): exact half up
+}
+
 std::size_t Problem::find_task(TaskType type, Id id) const {
   const auto it = task_by_id_.find({static_cast<int>(type), id});
   return it == task_by_id_.end() ? kNone : it->second;

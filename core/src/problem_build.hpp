@@ -73,6 +73,7 @@ struct ProblemBuilder {
   static constexpr std::size_t kMaxReloadLocations = 64;
   // problem_costs.cpp
   void derive_cost_units();
+  void derive_route_rounding();
   void fill_travel_tables();
   // problem_vehicles.cpp
   void fill_compatibility();

@@ -83,6 +83,28 @@ void ProblemBuilder::derive_cost_units() {
     c.km /= g;
     c.matrix /= g;
   }
+  derive_route_rounding();
+}
+
+// VROOM rounds a route's user cost half up where it schedules in time (its VRPTW and plan
+// validation: any time window other than its default, or any break) and down otherwise (its
+// CVRP, which truncates the exact sum): src/utils/helpers.cpp and cost_wrapper.cpp.
+void ProblemBuilder::derive_route_rounding() {
+  using Rounding = Problem::RouteRounding;
+  if (spec.route_costs != RouteCostRule::Vroom) {
+    pr.route_rounding_ = Rounding::None;
+    return;
+  }
+  // VROOM's default window is [0, the largest 32-bit duration].
+  auto windowed = [](const std::vector<TimeWindow>& tws) {
+    return !tws.empty() && !(tws.size() == 1 && tws[0].start == 0 && tws[0].end >= std::int64_t{UINT32_MAX});
+  };
+  bool timed = spec.plan;
+  for (const JobSpec& j : spec.jobs) timed = timed || windowed(j.time_windows);
+  for (const ShipmentSpec& s : spec.shipments)
+    timed = timed || windowed(s.pickup.time_windows) || windowed(s.delivery.time_windows);
+  for (const VehicleSpec& v : spec.vehicles) timed = timed || windowed({v.time_window}) || !v.breaks.empty();
+  pr.route_rounding_ = timed ? Rounding::HalfUp : Rounding::Down;
 }
 
 // Three n x n tables per travel combination, each the problem's own matrix when it needs no

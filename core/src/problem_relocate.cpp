@@ -113,6 +113,7 @@ std::shared_ptr<const Problem> Problem::relocated(const std::vector<std::size_t>
   p->routable_tasks_ = routable_tasks_;
   p->has_distances_ = has_distances_;
   p->cost_scale_ = cost_scale_;
+  p->route_rounding_ = route_rounding_;
 
   // The travel tables: a spec matrix's table points at its permuted matrix, a converted copy is
   // permuted into the new problem's own copy (the tables' storage: old pointer -> new table).

@@ -248,6 +248,7 @@ Reason simulate(const Problem& p, std::size_t v, const std::size_t* tasks, std::
     }
     out->duration = travel;
     out->distance = distance;
+    out->cost = p.route_cost(v, travel, distance, out->cost - p.fixed_cost(v));
   }
   return std::nullopt;
 }
@@ -405,6 +406,16 @@ ScheduleResult schedule_tasks(const Problem& p, std::size_t v, const std::size_t
 ScheduleResult schedule_route(const Problem& problem, std::size_t vehicle, const std::vector<std::size_t>& tasks,
                               Timeline timeline) {
   return schedule_tasks(problem, vehicle, tasks.data(), tasks.size(), timeline);
+}
+
+bool route_feasible(const Problem& problem, std::size_t vehicle, const std::vector<std::size_t>& tasks) {
+  if (vehicle >= problem.vehicles().size()) throw Error(ErrorCode::Internal, "schedule: vehicle index out of range");
+  const std::size_t n = tasks.size();
+  if (n == 0) return true;
+  Scratch& s = scratch();
+  if (check_static(problem, vehicle, tasks.data(), n, s)) return false;
+  if (simulate(problem, vehicle, tasks.data(), n, nullptr, s, nullptr, problem.vehicle(vehicle).time_window.start)) return false;
+  return problem.vehicle(vehicle).breaks.empty() || place_breaks(problem, vehicle, tasks.data(), n, s);
 }
 
 ScheduleResult schedule_plan(const Problem& problem, const RoutePlan& plan, Timeline timeline) {

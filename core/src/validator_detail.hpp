@@ -166,10 +166,14 @@ class Validator {
 
   // validator_schedule.cpp
   Arc arc(const TravelView& tv, std::size_t from, std::size_t to) const;
+  /// The start and end steps of a route: the vehicle's own, or (open routes) the markers VROOM
+  /// writes at the first and last stop of a vehicle without a start or an end.
+  struct Ends {
+    std::optional<std::size_t> start, end;            // the vehicle's start / end
+    std::optional<std::size_t> open_start, open_end;  // markers of a vehicle without them
+  };
   /// Replays the route in time, load, travel and cost.
-  void simulate(std::size_t r, const Vehicle& veh, std::size_t v,
-                std::optional<std::size_t> start_step, std::optional<std::size_t> end_step,
-                const std::vector<Visit>& visits);
+  void simulate(std::size_t r, const Vehicle& veh, std::size_t v, const Ends& ends, const std::vector<Visit>& visits);
 
   // validator_summary.cpp
   void check_summary();

@@ -54,9 +54,9 @@ Distance leg_share(Duration driven, Distance distance, Duration duration) {
 }  // namespace
 
 /// Replays the route in time, load, travel and cost.
-void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v,
-                         std::optional<std::size_t> start_step, std::optional<std::size_t> end_step,
+void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v, const Ends& ends,
                          const std::vector<Visit>& visits) {
+  const std::optional<std::size_t> start_step = ends.start, end_step = ends.end;
   const Route& route = s_.routes[r];
   const std::string rw = route_where(r);
   const bool figures = o_.check_figures;
@@ -124,6 +124,21 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v,
         anchored = true;
       }
       check_step_figures(step, w);
+    } else if (ends.open_start) {
+      // VROOM's marker of a route without start: the vehicle appears at its first stop then
+      // (no travel, the start load), so the next step's arrival follows from it.
+      const std::string mw = step_where(r, *ends.open_start);
+      const Step& step = route.steps[*ends.open_start];
+      if (figures) {
+        if (step.arrival < veh.time_window.start)
+          report(ViolationKind::VehicleTimeWindow, mw,
+                 "appears at " + str(step.arrival) + ", before vehicle " + std::to_string(veh.id) +
+                     " time window start " + str(veh.time_window.start));
+        else
+          departure = leaves = step.arrival;
+        anchored = true;
+      }
+      check_step_figures(step, mw);
     }
     check_capacity(w);
   }
@@ -271,7 +286,7 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v,
 
   // End: travel back (or stop at the last task) within the vehicle's window.
   Duration finish = departure;
-  const std::string ew = end_step ? step_where(r, *end_step) : rw;
+  const std::string ew = end_step ? step_where(r, *end_step) : ends.open_end ? step_where(r, *ends.open_end) : rw;
   if (veh.end != kNone) {
     const Arc a = arc(tv, location, veh.end);
     if (a.unreachable)
@@ -293,6 +308,12 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v,
       if (step.arrival > finish) finish = step.arrival;
       check_step_figures(step, ew);
     }
+  } else if (figures && ends.open_end) {
+    // VROOM's marker of a route without end: where and when the last stop is left.
+    const Step& step = route.steps[*ends.open_end];
+    expect_equal(ViolationKind::ArrivalMismatch, ew, "arrival (the departure from the last stop)", finish,
+                 step.arrival);
+    check_step_figures(step, ew);
   }
   if (finish > veh.time_window.end)
     report(ViolationKind::VehicleTimeWindow, ew,
@@ -316,7 +337,11 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v,
 
   // Route totals.
   if (figures) {
-    expect_equal(ViolationKind::CostMismatch, rw, "cost (fixed + arcs)", cost_total, route.cost);
+    const Cost arcs = cost_total - p_.fixed_cost(v);
+    expect_equal(ViolationKind::CostMismatch, rw,
+                 p_.rounds_route_costs() ? "cost (fixed + travel and distance priced once, rounded as VROOM)"
+                                         : "cost (fixed + arcs)",
+                 p_.route_cost(v, travel_total, distance_total, arcs), route.cost);
     expect_equal(ViolationKind::DurationMismatch, rw, "travel duration", travel_total,
                  route.duration);
     expect_equal(ViolationKind::DistanceMismatch, rw, "distance", distance_total, route.distance);

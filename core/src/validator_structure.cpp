@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -78,7 +79,7 @@ void Validator::check_route(std::size_t r) {
     vehicle_route_[v] = r;
 
   // Structure: start/end placement, task identities, break identities.
-  std::optional<std::size_t> start_step, end_step;
+  std::optional<std::size_t> start_step, end_step, open_start, open_end;
   std::vector<Visit> visits;
   std::vector<int> break_seen(veh.breaks.size(), 0);
   std::size_t last_break = kNone;
@@ -88,7 +89,9 @@ void Validator::check_route(std::size_t r) {
     const std::string w = step_where(r, i);
     switch (step.type) {
       case StepType::Start:
-        if (veh.start == kNone)
+        if (veh.start == kNone && i == 0)
+          open_start = i;  // VROOM's start step of a route without start: at its first stop
+        else if (veh.start == kNone)
           report(ViolationKind::BadStepOrder, w,
                  "start step but vehicle " + std::to_string(veh.id) + " has no start");
         else if (i != 0)
@@ -103,7 +106,9 @@ void Validator::check_route(std::size_t r) {
         }
         break;
       case StepType::End:
-        if (veh.end == kNone)
+        if (veh.end == kNone && i + 1 == nsteps)
+          open_end = i;  // VROOM's end step of a route without end: at its last stop
+        else if (veh.end == kNone)
           report(ViolationKind::BadStepOrder, w,
                  "end step but vehicle " + std::to_string(veh.id) + " has no end");
         else if (i + 1 != nsteps)
@@ -215,7 +220,25 @@ void Validator::check_route(std::size_t r) {
            std::to_string(reloads + 1) + " trips, vehicle " + std::to_string(veh.id) + " allows " +
                std::to_string(veh.max_trips));
 
-  simulate(r, veh, v, start_step, end_step, visits);
+  // The open route's markers stand where its first and last tasks are.
+  const Visit* first = nullptr;
+  const Visit* last = nullptr;
+  for (const Visit& vis : visits)
+    if (vis.kind == VisitKind::Task) {
+      if (first == nullptr) first = &vis;
+      last = &vis;
+    }
+  for (auto [marker, stop, name] : {std::tuple{open_start, first, "first"}, std::tuple{open_end, last, "last"}}) {
+    if (!marker || stop == nullptr) continue;
+    const std::size_t at = p_.task(stop->index).location;
+    if (route.steps[*marker].location != at)
+      report(ViolationKind::WrongLocation, step_where(r, *marker),
+             std::string("location: expected the ") + name + " task's location " + str_index(at) + " (vehicle " +
+                 std::to_string(veh.id) + " has no " + (marker == open_start ? "start" : "end") + "), found " +
+                 str_index(route.steps[*marker].location));
+  }
+
+  simulate(r, veh, v, Ends{start_step, end_step, open_start, open_end}, visits);
 }
 
 void Validator::check_unassigned() {

@@ -27,6 +27,7 @@ ProblemSpec ProblemParser::parse(const Json& root) {
   ProblemSpec spec;
   spec.source = r_.source();
   spec.name = std::filesystem::path(r_.source()).stem().string();
+  spec.route_costs = RouteCostRule::Vroom;  // a route's `cost` means what VROOM's does
 
   if (const Json* jobs = r_.member(root, "jobs")) {
     r_.expect_array(*jobs, "jobs");

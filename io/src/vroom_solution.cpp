@@ -73,6 +73,13 @@ class SolutionWriter {
   }
 
  private:
+  // A cost VROOM rounded to its unit (Problem::route_cost) is written as VROOM writes it: an integer.
+  OJson cost(Cost value) const {
+    const auto unit = static_cast<Cost>(cost_);
+    if (problem_.rounds_route_costs() && cost_ != 1.0 && value % unit == 0) return OJson(value / unit);
+    return scaled(value, cost_);
+  }
+
   // Fields shared by the summary and each route, in VROOM's order.
   template <typename Totals>
   void totals(OJson& out, const Totals& t) const {
@@ -101,7 +108,7 @@ class SolutionWriter {
   OJson summary(const Solution& solution) const {
     const Summary& s = solution.summary;
     OJson out = OJson::object();
-    out["cost"] = scaled(s.cost, cost_);
+    out["cost"] = cost(s.cost);
     out["routes"] = s.routes;
     out["unassigned"] = s.unassigned;
     totals(out, s);
@@ -146,7 +153,7 @@ class SolutionWriter {
         r.vehicle < problem_.vehicles().size() ? &problem_.vehicle(r.vehicle) : nullptr;
     OJson out = OJson::object();
     out["vehicle"] = vehicle != nullptr ? vehicle->id : r.vehicle_id;
-    out["cost"] = scaled(r.cost, cost_);
+    out["cost"] = cost(r.cost);
     totals(out, r);
     if (vehicle != nullptr && !vehicle->description.empty())
       out["description"] = vehicle->description;

@@ -5,6 +5,7 @@
 #include <span>
 
 #include "routesolve/search/descent.hpp"
+#include "routesolve/solution.hpp"
 
 namespace routesolve::search {
 
@@ -228,12 +229,23 @@ void AnnealingSearch::cost_end() {
   } else {
     accept = static_cast<double>(after.cost) < threshold_;
   }
+  if (accept && !touched_tours_feasible()) {
+    accept = false;
+    ++infeasible_steps_;
+  }
   if (accept) {
     current_.commit();
     record_if_best();
   } else {
     current_.revert();
   }
+}
+
+bool AnnealingSearch::touched_tours_feasible() const {
+  if (current_.model().exact()) return true;
+  for (std::size_t v : current_.touched())
+    if (!route_feasible(problem_, v, current_.tour(v).tasks)) return false;
+  return true;
 }
 
 double AnnealingSearch::temperature(double phase) {
@@ -396,7 +408,7 @@ void AnnealingSearch::fleet_end() {
   const std::vector<std::size_t>& before = fleet_before_;
   const std::uint64_t before_sum = absence_sum(before);
   const std::vector<std::size_t> after = current_.unassigned_tasks();
-  const bool accept = after.size() < before.size() || absence_sum(after) < before_sum;
+  const bool accept = (after.size() < before.size() || absence_sum(after) < before_sum) && touched_tours_feasible();
   for (std::size_t t : after) ++absences_[t];
   if (accept) current_.commit();
   else current_.revert();

@@ -4,6 +4,9 @@
 #include <utility>
 #include <vector>
 
+#include "routesolve/search/tuning.hpp"
+#include "routesolve/solution.hpp"
+
 namespace routesolve::search {
 
 BlinkInsertion::BlinkInsertion(const Neighbours& near, const VehicleClasses& classes, double blink_rate,
@@ -149,7 +152,85 @@ bool BlinkInsertion::next(const WorkingSolution& solution, Pass& pass, Insertion
   return true;
 }
 
-void BlinkInsertion::take(WorkingSolution& solution, Pass& pass, const InsertionChoice& best) const {
+namespace {
+
+/// The task (with its sibling) in tour v at (i, j), as insert / insert_pair would put it.
+std::vector<std::size_t> with_task(const WorkingSolution& solution, std::size_t task, std::size_t v, std::size_t i,
+                                   std::size_t j) {
+  const std::vector<std::size_t>& tasks = solution.tour(v).tasks;
+  const std::size_t sibling = solution.problem().task(task).sibling;
+  std::vector<std::size_t> out;
+  out.reserve(tasks.size() + 2);
+  for (std::size_t k = 0; k <= tasks.size(); ++k) {
+    if (k == i) out.push_back(task);
+    if (sibling != kNone && k == j) out.push_back(sibling);
+    if (k < tasks.size()) out.push_back(tasks[k]);
+  }
+  return out;
+}
+
+/// Where the segment model relaxes and its choice failed core's schedule: the cheapest insertion
+/// by travel cost over the same tours that the schedule accepts, among the kExactInsertionChecks
+/// cheapest (not found() when none of them is feasible).
+InsertionChoice exact_insertion(const WorkingSolution& solution, std::size_t task,
+                                const std::vector<std::size_t>& vehicles) {
+  const Problem& problem = solution.problem();
+  const Task& t = problem.task(task);
+  const bool pair = t.sibling != kNone;
+  std::vector<InsertionChoice> options;
+  for (std::size_t v : vehicles) {
+    const Vehicle& veh = problem.vehicle(v);
+    const TravelView tv = solution.model().travel(v);
+    const std::vector<std::size_t>& tasks = solution.tour(v).tasks;
+    const std::size_t n = tasks.size();
+    // Location of node k of the tour with start (0) and end (n + 1); kNone where open.
+    auto at = [&](std::size_t k) { return k == 0 ? veh.start : k == n + 1 ? veh.end : problem.task(tasks[k - 1]).location; };
+    auto arc = [&](std::size_t a, std::size_t b) { return a == kNone || b == kNone ? Cost{0} : tv.cost(a, b); };
+    const Cost opening = n == 0 ? problem.fixed_cost(v) : 0;
+    const std::size_t x = t.location, y = pair ? problem.task(t.sibling).location : kNone;
+    for (std::size_t i = 0; i <= n; ++i) {
+      const std::size_t before = at(i), after = at(i + 1);
+      if (!pair) {
+        options.push_back({v, i, i, opening + arc(before, x) + arc(x, after) - arc(before, after)});
+        continue;
+      }
+      for (std::size_t j = i; j <= n; ++j) {
+        Cost d = opening;
+        if (j == i) {
+          d += arc(before, x) + arc(x, y) + arc(y, after) - arc(before, after);
+        } else {
+          d += arc(before, x) + arc(x, after) - arc(before, after);
+          d += arc(at(j), y) + arc(y, at(j + 1)) - arc(at(j), at(j + 1));
+        }
+        options.push_back({v, i, j, d});
+      }
+    }
+  }
+  const auto cheaper = [](const InsertionChoice& a, const InsertionChoice& b) {
+    return a.delta != b.delta ? a.delta < b.delta
+           : a.vehicle != b.vehicle ? a.vehicle < b.vehicle
+           : a.i != b.i ? a.i < b.i
+                        : a.j < b.j;
+  };
+  const std::size_t tried = std::min(options.size(), kExactInsertionChecks);
+  std::partial_sort(options.begin(), options.begin() + static_cast<std::ptrdiff_t>(tried), options.end(), cheaper);
+  for (std::size_t k = 0; k < tried; ++k) {
+    const InsertionChoice& c = options[k];
+    if (route_feasible(problem, c.vehicle, with_task(solution, task, c.vehicle, c.i, c.j))) return c;
+  }
+  return {};
+}
+
+}  // namespace
+
+void BlinkInsertion::take(WorkingSolution& solution, Pass& pass, const InsertionChoice& engine_choice) const {
+  InsertionChoice best = engine_choice;
+  // The engine prices by segments; where they relax, its choice stands only if the schedule
+  // accepts it, else the exact cheapest of the same tours (AnnealingSearch keeps tours feasible).
+  if (best.found() && !solution.model().exact() &&
+      !route_feasible(solution.problem(), best.vehicle,
+                      with_task(solution, pass.tasks[pass.next], best.vehicle, best.i, best.j)))
+    best = exact_insertion(solution, pass.tasks[pass.next], pass.candidates);
   const std::size_t task = pass.tasks[pass.next];
   if (pass.opening && pass.next == 0) {
     pass.opening = false;

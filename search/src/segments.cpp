@@ -51,14 +51,10 @@ SegmentModel::SegmentModel(const Problem& problem) : problem_(&problem), dims_(p
     s.first = s.last = vehicle.start;
     const RouteSegment start = s;
     s.first = s.last = vehicle.end;
-    // Breaks priced, not only repaired: the route must leave its breaks' service time before the
-    // end of the shift, so the end is a visit of that length ending by time_window.end. (Where a
-    // vehicle takes a break while it would otherwise wait, this is conservative; the break
-    // windows are left to schedule_route, which places the breaks exactly.)
-    Duration break_service = 0;
-    for (const Break& b : vehicle.breaks) break_service += b.service;
-    if (break_service > 0)
-      s.time = visit_duration(break_service, vehicle.time_window.start, vehicle.time_window.end - break_service);
+    // Breaks are left to core's schedule, which places them exactly and which every step the
+    // search keeps must pass (AnnealingSearch::touched_tours_feasible): the segments relax them.
+    // (Reserving their service before the shift's end refused routes that take a break while
+    // they would otherwise wait, VROOM's among them.)
     // Vehicles whose three end segments are equal share them (their values are all the model
     // gives; the travel between tasks is read from each vehicle's own view).
     RouteSegment whole;

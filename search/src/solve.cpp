@@ -348,6 +348,15 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
       b.load(*savings);
       if (better(b.score(), a.score(), options.objective)) start = *savings;
     }
+    // Where the segments relax, the search walks feasible plans only (AnnealingSearch::
+    // touched_tours_feasible): a start they accepted wrongly loses tasks first, which the
+    // search then inserts again.
+    if (!model.exact()) {
+      SearchState exact(problem);
+      exact.load(start);
+      make_routes_exact(exact);
+      start = exact.plan();
+    }
     const ReloadRepair reloads(problem);
     if (reloads.active()) {  // multi-trip: the tasks capacity left out, with reloads
       WorkingSolution with_reloads(model, insertable);
@@ -422,8 +431,17 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
       if (better(unpolished.score(), polished.score(), options.objective)) polished.load(best);
     }
     reloads.run(polished, insertable.size());
+    // The polish is priced by the segments: where they relax, it stands only if the schedule
+    // accepts every tour (else the search's best, which it does).
+    TourPlan result = polished.plan();
+    if (!model.exact())
+      for (std::size_t v = 0; v < result.size(); ++v)
+        if (!route_feasible(problem, v, result[v])) {
+          result = best;
+          break;
+        }
     // Exit: back to the exact representation for step 4.
-    state.load(polished.plan());
+    state.load(result);
   }
 
   // ---- 4. exactness ------------------------------------------------------------------------

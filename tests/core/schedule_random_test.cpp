@@ -181,6 +181,7 @@ TEST(ScheduleRandom, MatchesBruteForceOverBreakPlacements) {
     }
 
     const ScheduleResult r = schedule_route(*p, 0, tasks);
+    EXPECT_EQ(route_feasible(*p, 0, tasks), best.has_value() || tasks.empty()) << "iteration " << iter;
     if (tasks.empty()) {
       EXPECT_TRUE(r.feasible);
       continue;

@@ -103,12 +103,66 @@ TEST_F(ValidatorTest, BadStepOrder) {
     EXPECT_VIOLATION(report, ViolationKind::BadStepOrder, "routes[0]");
   }
   {
-    Solution s = solution;  // vehicle 2 has no start
+    // Vehicle 2 has no start: a start step stands for VROOM's marker at the first stop, so one
+    // elsewhere is at the wrong location, and one after steps[0] is out of order.
+    Solution s = solution;
     s.routes[1].steps.insert(s.routes[1].steps.begin(), steps[0]);
-    EXPECT_VIOLATION(validate(*problem, s, figures_off()), ViolationKind::BadStepOrder,
+    EXPECT_VIOLATION(validate(*problem, s, figures_off()), ViolationKind::WrongLocation,
                      "routes[1].steps[0]");
+    s.routes[1].steps[0].location = s.routes[1].steps[1].location;
+    EXPECT_TRUE(validate(*problem, s, figures_off()).ok()) << validate(*problem, s, figures_off()).to_text();
+    s.routes[1].steps.insert(s.routes[1].steps.begin() + 1, s.routes[1].steps[0]);
+    EXPECT_VIOLATION(validate(*problem, s, figures_off()), ViolationKind::BadStepOrder,
+                     "routes[1].steps[1]");
   }
 }
+
+// VROOM writes a start and an end step on every route, at the first and last stop of a vehicle
+// without them: the markers' figures are checked (the arrival they anchor, no travel, the load).
+TEST_F(ValidatorTest, OpenRouteMarkersAsVroomWritesThem) {
+  Solution s = solution;
+  Route& r = s.routes[1];  // vehicle 2: no start
+  Step marker = r.steps.front();
+  marker.type = StepType::Start;
+  marker.id = 0;
+  marker.task = kNone;
+  marker.setup = marker.service = marker.waiting_time = 0;
+  Amount start_load = r.steps.front().load;
+  for (std::size_t d = 0; d < start_load.size(); ++d)
+    start_load[d] += problem->task(r.steps.front().task).delivery[d] - problem->task(r.steps.front().task).pickup[d];
+  marker.load = start_load;
+  r.steps.insert(r.steps.begin(), marker);
+  EXPECT_TRUE(validate(*problem, s).ok()) << validate(*problem, s).to_text();
+  r.steps.front().arrival += 1;  // the first stop is reached when the marker says
+  EXPECT_VIOLATION(validate(*problem, s), ViolationKind::ArrivalMismatch, "routes[1].steps[1]");
+
+  // Starting at 0 without an end, vehicle 2's route stops at job 104 (left at 23): VROOM's end
+  // step there.
+  auto open = variant([](ProblemSpec& spec) {
+    spec.vehicles[1].start = at(0);
+    spec.vehicles[1].end.reset();
+  });
+  const ScheduleResult scheduled = schedule_route(*open, 1, {r.steps[1].task});
+  ASSERT_TRUE(scheduled.feasible);
+  Route route = scheduled.route;
+  ASSERT_EQ(route.steps.back().type, StepType::Job);
+  Step end = route.steps.back();
+  end.type = StepType::End;
+  end.id = 0;
+  end.task = kNone;
+  end.arrival = route.steps.back().arrival + route.steps.back().waiting_time + route.steps.back().setup +
+                route.steps.back().service;
+  end.setup = end.service = end.waiting_time = 0;
+  route.steps.push_back(end);
+  Solution with_end = make_solution(*open, {solution.routes[0], route}, solution.unassigned);
+  EXPECT_TRUE(validate(*open, with_end).ok()) << validate(*open, with_end).to_text();
+  with_end.routes[1].steps.back().arrival += 1;
+  EXPECT_VIOLATION(validate(*open, with_end), ViolationKind::ArrivalMismatch, "routes[1].steps[2]");
+  with_end.routes[1].steps.back().arrival -= 1;
+  with_end.routes[1].steps.back().location = 0;
+  EXPECT_VIOLATION(validate(*open, with_end), ViolationKind::WrongLocation, "routes[1].steps[2]");
+}
+
 
 TEST_F(ValidatorTest, Skills) {
   auto p = variant([](ProblemSpec& s) { s.vehicles[1].skills.clear(); });

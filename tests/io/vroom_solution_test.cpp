@@ -236,6 +236,33 @@ TEST(VroomSolution, ScaleOfOneWritesIntegers) {
   EXPECT_TRUE(json["routes"][0]["cost"].is_number_integer());
 }
 
+// A route priced per hour / per km costs, in VROOM, its whole travel priced once and rounded:
+// 3 s at 1000 per hour (0.833) is what `vroom` (pyvroom 1.15.2) writes for these two files, 1
+// with a time window (VROOM's VRPTW rounds half up) and 0 without (its CVRP truncates). The
+// writer writes that integer and the validator recomputes it.
+TEST(VroomSolution, PerHourRouteCostIsVroomsRoundedFigure) {
+  for (const auto& [window, expected] : {std::pair{true, 1}, std::pair{false, 0}}) {
+    const std::string text = std::string(R"({"vehicles": [{"id": 1, "start_index": 0, "end_index": 0,
+        "costs": {"per_hour": 1000}}],
+      "jobs": [{"id": 1, "location_index": 1)") + (window ? R"(, "time_windows": [[0, 100000]])" : "") +
+                             R"(}, {"id": 2, "location_index": 2}],
+      "matrices": {"car": {"durations": [[0, 1, 1], [1, 0, 1], [1, 1, 0]],
+                           "distances": [[0, 1, 1], [1, 0, 1], [1, 1, 0]]}}})";
+    const ProblemPtr p = Problem::create(parse_vroom_problem(text, "per_hour.json"));
+    const ScheduleResult r = schedule_route(*p, 0, {0, 1});
+    ASSERT_TRUE(r.feasible);
+    const Solution s = make_solution(*p, {r.route}, {});
+    auto json = nlohmann::json::parse(vroom_solution_to_string(*p, s));
+    ASSERT_TRUE(json["routes"][0]["cost"].is_number_integer()) << json["routes"][0]["cost"];
+    EXPECT_EQ(json["routes"][0]["cost"].get<int>(), expected);
+    EXPECT_EQ(json["summary"]["cost"].get<int>(), expected);
+    EXPECT_TRUE(validate(*p, parse_vroom_solution(json.dump(), "out.json", *p)).ok());
+    // The exact sum of the arcs (3 s at 1000 per hour) is not VROOM's figure.
+    json["routes"][0]["cost"] = json["summary"]["cost"] = 3 * 1000 / 3600.0;
+    EXPECT_FALSE(validate(*p, parse_vroom_solution(json.dump(), "out.json", *p)).ok());
+  }
+}
+
 TEST(VroomSolution, UnknownIdsAreKeptForTheValidator) {
   const ProblemPtr p = Problem::create(parse_vroom_problem(kRouteProblem, "rt.json"));
   const Solution s = parse_vroom_solution(

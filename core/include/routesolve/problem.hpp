@@ -164,6 +164,15 @@ std::string_view to_string(Timeline timeline) noexcept;
 /// "vroom" or "earliest"; nullopt for any other name.
 std::optional<Timeline> timeline_from_string(std::string_view name) noexcept;
 
+/// What a route whose vehicle is priced per hour and per km reports as its cost (a route priced
+/// by a `costs` matrix reports the sum of its arcs either way).
+enum class RouteCostRule {
+  ArcSum,  ///< the exact sum of its arcs' costs (the benchmark formats)
+  /// VROOM's: the route's whole travel and distance priced once and rounded to the output unit,
+  /// half up where VROOM schedules (time windows or breaks anywhere, and plan mode), else down.
+  Vroom,
+};
+
 struct ProblemSpec {
   std::vector<JobSpec> jobs;
   std::vector<ShipmentSpec> shipments;
@@ -188,6 +197,9 @@ struct ProblemSpec {
   /// `"options": {"timeline": "vroom" | "earliest"}` (earliest is an extension): the instants the
   /// solution reports; unset: the caller's choice (VROOM's by default).
   std::optional<Timeline> timeline;
+  /// How per-hour / per-km routes report their cost (the VROOM JSON reader sets Vroom); the
+  /// search optimises the exact arc sums either way.
+  RouteCostRule route_costs = RouteCostRule::ArcSum;
   std::string name;    ///< instance name, for reports
   std::string source;  ///< file it came from, for error messages ("" = in memory)
 };
@@ -298,6 +310,11 @@ class Problem {
   /// The balance term (ProblemSpec::balance) for a longest route of `longest` internal time
   /// units, in internal cost units (rounded to the nearest unit); 0 without balance.
   [[nodiscard]] Cost balance_cost(Duration longest) const;
+  /// The cost a route of vehicle v reports, in internal units: its fixed cost plus `arcs`, the
+  /// exact cost of its arcs (of `travel` duration and `distance`), under ProblemSpec::route_costs.
+  [[nodiscard]] Cost route_cost(std::size_t v, Duration travel, Distance distance, Cost arcs) const;
+  /// True when route_cost() may differ from the fixed cost plus the arcs' (VROOM's rounding).
+  [[nodiscard]] bool rounds_route_costs() const noexcept { return route_rounding_ != RouteRounding::None; }
 
   /// Task index of a job id, a pickup id or a delivery id; kNone if unknown.
   [[nodiscard]] std::size_t find_task(TaskType type, Id id) const;
@@ -351,6 +368,8 @@ class Problem {
   std::size_t routable_tasks_ = 0;
   bool has_distances_ = false;
   double cost_scale_ = 1.0;
+  enum class RouteRounding : std::uint8_t { None, HalfUp, Down };
+  RouteRounding route_rounding_ = RouteRounding::None;  // from spec.route_costs (derive_cost_units)
 };
 
 using ProblemPtr = std::shared_ptr<const Problem>;

@@ -149,6 +149,9 @@ struct ScheduleResult {
 ScheduleResult schedule_route(const Problem& problem, std::size_t vehicle,
                               const std::vector<std::size_t>& tasks, Timeline timeline = Timeline::Earliest);
 
+/// schedule_route's verdict alone, without building the route (no allocation once warm).
+bool route_feasible(const Problem& problem, std::size_t vehicle, const std::vector<std::size_t>& tasks);
+
 /// Schedules a plan whose visits (breaks included) are in a fixed order.
 ScheduleResult schedule_plan(const Problem& problem, const RoutePlan& plan, Timeline timeline = Timeline::Earliest);
 

@@ -169,6 +169,8 @@ class AnnealingSearch {
   [[nodiscard]] std::size_t iterations() const noexcept { return iterations_; }
   /// Cost steps whose recreate stopped at the acceptance threshold (Parameters::early_reject).
   [[nodiscard]] std::size_t early_rejects() const noexcept { return early_rejects_; }
+  /// Steps the segment model accepted and core's schedule refused (touched_tours_feasible).
+  [[nodiscard]] std::size_t infeasible_steps() const noexcept { return infeasible_steps_; }
   /// The factor on the cost phase's temperatures for the budget (Parameters::
   /// short_budget_per_task): the floor until the pace is known, 1 when not used.
   [[nodiscard]] double temperature_scale() const noexcept {
@@ -210,6 +212,10 @@ class AnnealingSearch {
   double projected_per_task(double phase);
   void restart_cycle(double phase);
   void record_if_best();
+  /// True when core's schedule accepts every tour the open step changed (always where the
+  /// segment model is exact): where it relaxes, a step stands only then, so the walk and its
+  /// best stay feasible and the exactness repair after the search has nothing to drop.
+  [[nodiscard]] bool touched_tours_feasible() const;
   /// Intra-route polish of the touched tours, then the inter-route granular descent and a
   /// polish of what it changed: run on candidates that beat the best solution.
   void intensify();
@@ -244,6 +250,7 @@ class AnnealingSearch {
   bool region_improved_ = false;
   std::size_t iterations_ = 0;
   std::size_t early_rejects_ = 0;
+  std::size_t infeasible_steps_ = 0;  // accepted by the segments, refused by the schedule
   std::size_t last_descent_ = 0;  // iterations_ at the last descent on a new best
   bool descended_ = false;        // whether any descent ran yet
   // fleet minimisation

@@ -70,8 +70,7 @@ class SegmentModel {
   /// One task alone: its service (setup counted, a conservative bound), the span of its time
   /// windows (a relaxation when it has several) and its load effect.
   [[nodiscard]] const RouteSegment& task(std::size_t t) const { return tasks_[t]; }
-  /// The start (resp. end) of vehicle v with its time window; the end carries the service time of
-  /// the vehicle's breaks, which the route must leave before its shift ends.
+  /// The start (resp. end) of vehicle v with its time window (breaks are core's schedule's).
   [[nodiscard]] const RouteSegment& start(std::size_t v) const { return ends_[end_of_[v]]; }
   [[nodiscard]] const RouteSegment& end(std::size_t v) const { return ends_[end_of_[v] + 2]; }
   /// The segments of vehicle v's empty route, in a row: start, start + end, end (prefix 0..1 at

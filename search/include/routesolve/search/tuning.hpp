@@ -45,6 +45,12 @@ inline constexpr std::size_t kExactRuinTasks = 10;
 /// about the CPU time of one SISR iteration at 400 tasks (docs/EXPERIMENTS.md, "Exact search").
 inline constexpr std::size_t kExactStepsPerIteration = 16;
 
+/// Where the segment model relaxes (breaks, several windows) and the recreate's cheapest
+/// position fails core's schedule: the cheapest positions by travel that are tried exactly
+/// instead, at most (each check replays the tour; 8 missed positions that 32 find, trying every
+/// position found little more: docs/EXPERIMENTS.md, "Exact checks where the segments relax").
+inline constexpr std::size_t kExactInsertionChecks = 32;
+
 /// The construction for an instance.
 [[nodiscard]] Construction construction_for(const InstanceTraits& instance) noexcept;
 
