@@ -16,7 +16,7 @@ namespace {
 // regions together and scoring them, O(n)) grows with the instance while a step barely does.
 // With 64 steps at the 5,000-stop, 500-truck scenario (2 threads, 20 s) the cut alone took 26%
 // of the search and two threads made the iterations of one; with 1,024 steps they made 1.9
-// times them (docs/BENCHMARKS.md, "Epochs that grow with the instance").
+// times them (docs/EXPERIMENTS.md, "epochs that grow with the instance").
 constexpr std::size_t kMinEpochSteps = 64;
 constexpr std::size_t kTasksPerEpochStep = 4;
 }

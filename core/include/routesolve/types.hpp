@@ -115,7 +115,7 @@ struct PlanarSource {
 }
 
 /// Largest planar table the readers store as cells (4,096 locations at 4 bytes): a table no larger
-/// than the rest of a solve of that size (docs/BENCHMARKS.md, "Costs from coordinates"), where
+/// than the rest of a solve of that size (docs/EXPERIMENTS.md, "Costs from coordinates"), where
 /// reading an entry is faster than computing it; larger ones hold the points (Matrix::from_points).
 inline constexpr std::size_t kPlanarTableBytes = std::size_t{64} << 20;
 

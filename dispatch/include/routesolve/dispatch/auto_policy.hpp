@@ -21,7 +21,7 @@
 // (context, the problem's upload) takes at most max_fixed_share of the limit. Without a usable
 // device auto is always the CPU backend.
 //
-// Where the rates come from (docs/BENCHMARKS.md, "`--backend auto`"): step_s and pricing_share
+// Where the rates come from (docs/DEVICE.md, "`--backend auto`"): step_s and pricing_share
 // are measured on the host (`--profile` of a cuda-host solve on CVRPLIB X n = 251 and 502:
 // pricing about 32% of the search, 17 us per step). The device rates (round_overhead_s,
 // device_row_s, h2d_bytes_per_s, fixed_s) are measured on the device itself: by its self-test

@@ -10,7 +10,7 @@
 // ruin-and-recreate steps. It polls with a pause a few hundred times, then polls yielding the
 // core (where threads outnumber cores, the thread that the others wait for runs first) for 1-2 ms
 // in all, which bridges the usual difference between two chains' epochs; a longer wait sleeps.
-// Costs per call: docs/BENCHMARKS.md, "The chains' barrier".
+// Costs per call: docs/BENCHMARKS.md, "The worker pool"; the history: docs/EXPERIMENTS.md.
 
 #include <atomic>
 #include <cstddef>
