@@ -69,9 +69,8 @@ void AnnealingSearch::begin_region(std::vector<char> vehicles, std::vector<char>
   current_.set_region(std::move(vehicles), std::move(tasks));
   // The region's first descent examines all of it. The memory would stay valid (set_region
   // counts the tours entering the region as changed) and keeping it makes the every-step
-  // phase's steps cheaper (14-16% more at 2 threads on X-n336 and X-n524, 10 s), but side by
-  // side over eight seeds it found worse routes (the benchmarks/suites/engines/engines threads set, 2 threads,
-  // 10 s: 0.626% against 0.583%; docs/EXPERIMENTS.md, "where two threads' steps go").
+  // phase's steps cheaper, but side by side it found worse routes (docs/EXPERIMENTS.md,
+  // "where two threads' steps go").
   descent_memory_.clear();
   epoch_best_plan_.resize(current_.vehicle_count());
   epoch_best_score_ = current_.score();

@@ -14,9 +14,8 @@ namespace {
 // An epoch is at least 64 steps of every chain, and a step per 4 insertable tasks above 256
 // tasks: what runs between epochs (the cut into regions, O(tours^2) matrix reads; putting the
 // regions together and scoring them, O(n)) grows with the instance while a step barely does.
-// With 64 steps at the 5,000-stop, 500-truck scenario (2 threads, 20 s) the cut alone took 26%
-// of the search and two threads made the iterations of one; with 1,024 steps they made 1.9
-// times them (docs/EXPERIMENTS.md, "epochs that grow with the instance").
+// With 64 steps at 5,000 stops the cut took a large share of the search and two threads made
+// the iterations of one (docs/EXPERIMENTS.md, "epochs that grow with the instance").
 constexpr std::size_t kMinEpochSteps = 64;
 constexpr std::size_t kTasksPerEpochStep = 4;
 }

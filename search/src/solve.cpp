@@ -49,8 +49,8 @@ namespace routesolve::search {
 namespace {
 
 // From this many locations the search runs on a copy of the problem in locality order
-// (locality.hpp): the same routes at fixed work, 5-35% less CPU time from 655 locations on, within
-// the noise at 400 (its table fits a core's L2); not above 1 GiB of copied tables, whose pages
+// (locality.hpp): the same routes at fixed work, less CPU time on tables beyond a core's L2,
+// within the noise at 400 locations; not above 1 GiB of copied tables, whose pages
 // cost more than the cache saves (docs/EXPERIMENTS.md, "Locality order").
 constexpr std::size_t kLocalityLocations = 500;
 constexpr std::uint64_t kLocalityMaxBytes = std::uint64_t{1} << 30;
@@ -495,7 +495,7 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
 }
 
 Solution solve(const Problem& problem, const SolveOptions& options, const Engine& engine) {
-  // The copy counts against the time limit (0.2 s at 5,000 locations, 0.3 s at 10,000).
+  // The copy counts against the time limit (its cost: docs/EXPERIMENTS.md, "Locality order").
   const auto start = std::chrono::steady_clock::now();
   const ProblemPtr ordered = locality_ordered(problem, kLocalityLocations, kLocalityMaxBytes);
   if (!ordered) return solve_on(problem, problem, options, engine);

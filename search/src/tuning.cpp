@@ -10,8 +10,8 @@ namespace routesolve::search {
 namespace {
 
 // ---- construction and neighbour lists ------------------------------------------------------
-// Regret insertion rescans every pending task after each insertion (40 s at 5,000 tasks and 500
-// vehicles); above this the construction is the greedy insertion over the nearest tours.
+// Regret insertion rescans every pending task after each insertion (docs/EXPERIMENTS.md,
+// kRegretTasks); above this the construction is the greedy insertion over the nearest tours.
 constexpr std::size_t kRegretTasks = 1500;
 // Partners the descent tries for each task by travel cost (GranularDescent's granularity).
 constexpr std::size_t kDescentNeighbours = 20;

@@ -22,8 +22,8 @@
 // device auto is always the CPU backend.
 //
 // Where the rates come from (docs/DEVICE.md, "`--backend auto`"): step_s and pricing_share
-// are measured on the host (`--profile` of a cuda-host solve on CVRPLIB X n = 251 and 502:
-// pricing about 32% of the search, 17 us per step). The device rates (round_overhead_s,
+// are measured on the host (`--profile` of a cuda-host solve on CVRPLIB X; the figures are in
+// docs/DEVICE.md). The device rates (round_overhead_s,
 // device_row_s, h2d_bytes_per_s, fixed_s) are measured on the device itself: by its self-test
 // the first time the process asks about it, or read from the calibration file that
 // `routesolve device-check --calibrate` wrote (calibration.hpp). They have no defaults: with no
