@@ -12,7 +12,7 @@
 namespace routesolve::app {
 namespace {
 
-/// The pipeline stages, in pipeline order (docs: README "Stage profile").
+/// The pipeline stages, in pipeline order (docs/CLI.md, "Stage profile").
 constexpr std::string_view kStages[] = {"parse",   "network_load", "snap",   "matrix",   "h2d",
                                         "kernels", "d2h",          "search", "validate", "output"};
 
