@@ -29,7 +29,7 @@ size=$(sed -n 's/^gpu-kit: .* is \([0-9]*\) MiB (\([0-9]*\) bytes).*/\2/p' <<<"$
 [ -n "$size" ] && [ "$size" -le $((60 * 1048576)) ] || fail "kit size '$size' bytes (limit 60 MiB): $out"
 grep -q "^GPU_KIT_RUNTIME=kit: they start through the kit's runtime" <<<"$out" ||
   fail "the check through the kit's own runtime did not run: $out"
-for f in run summary.py device-skips migration manifest.json datasets.txt tests.txt bin/routesolve \
+for f in run summary.py device-skips suites/migration/migration manifest.json datasets.txt tests.txt bin/routesolve \
   runtime/ld-linux-x86-64.so.2 runtime/libc.so.6 runtime/libstdc++.so.6; do
   [ -e "$scratch/gpu-kit/$f" ] || fail "the kit lacks $f"
 done
