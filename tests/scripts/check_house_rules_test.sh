@@ -2,8 +2,8 @@
 # scripts/check-house-rules on a scratch git repository: a clean change passes; a 601-line file,
 # an unlisted environment variable, a listed one read from another file, a read it cannot
 # resolve and a mis-formatted changed line each fail with a message naming the file; drift in
-# lines the change did not touch passes. Exit 77 (skipped) when clang-format is missing, after
-# the other cases passed.
+# lines the change did not touch passes, in a moved file too. Exit 77 (skipped) when
+# clang-format is missing, after the other cases passed.
 # Usage: check_house_rules_test.sh REPO
 set -euo pipefail
 repo=$1
@@ -108,6 +108,12 @@ if [ "$have_format" = 1 ]; then
   run 1 "src/old.cpp: not clang-formatted at line(s) 2" "a mis-formatted working-tree change fails on its line only"
   printf 'int  fresh( ){return 1;}\n' > "$work/src/untracked.cpp"
   run 1 "src/untracked.cpp: not clang-formatted at line(s) 1" "a mis-formatted new file fails"
+  # A file moved with its old drift counts only the lines that changed in it.
+  mkdir -p "$work/moved"
+  git_ mv src/old.cpp moved/old.cpp
+  git_ commit -qm move
+  run 0 "0 problem(s)" "a moved file with old drift passes"
+  git_ reset -q --hard main
   # --all sees the old drift too.
   out=$(python3 "$work/scripts/check-house-rules" --all "$work" 2>&1) && rc=0 || rc=$?
   if [ "$rc" -eq 1 ] && grep -qF "src/old.cpp: not clang-formatted at line(s) 1" <<<"$out"; then echo "ok: --all checks every line"
