@@ -21,10 +21,10 @@
 // rata temporis (rounded to the nearest unit per break, VROOM's step formatting).
 //
 // Waiting is always allowed and no constraint penalises being early, so the earliest schedule of
-// a fixed order decides feasibility and the route's earliest end. Breaks are placed by an exact DP over (tasks done, breaks taken): the
-// state that leaves a stop depends only on its arrival there, and the breaks taken on one leg form
-// a chain from the number done when the leg began, so each (leg, breaks) cell keeps the earliest
-// arrival over the chains that reach it; O(tasks x breaks^2).
+// a fixed order decides feasibility and the route's earliest end. Breaks are placed by an exact DP
+// over (tasks done, breaks taken): the state that leaves a stop depends only on its arrival there,
+// and the breaks taken on one leg form a chain from the number done when the leg began, so each
+// (leg, breaks) cell keeps the earliest arrival over the chains that reach it; O(tasks x breaks^2).
 //
 // Checks run cheapest and most static first, and the first failure is the reported violation:
 // skills, shipment pairing/order (and duplicates: reported as NotRouted, which has no better
@@ -38,7 +38,7 @@
 // as the order allows. Both have the same feasibility, end, travel, distance and cost.
 //
 // The load and visit-timing arithmetic (LoadProfile, visit_time, en_route_break) is
-// routesolve/hd/segment.hpp, the one the searches' segment models and the batched move pricing use.
+// routesolve/hd/segment.hpp, the one the segment models and the batched insertion pricing use.
 
 #include <algorithm>
 #include <cmath>

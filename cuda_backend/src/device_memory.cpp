@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
-#include <limits>
 #include <sstream>
 
 #include "routesolve/error.hpp"
@@ -77,16 +76,6 @@ void PairedBuffer::release() noexcept {
   if (device_ != nullptr) allocator_->free_device(device_);
   host_ = device_ = nullptr;
   host_capacity_ = device_capacity_ = 0;
-}
-
-void check_offset_limit(const char* what, std::uint64_t segments, std::uint64_t per_segment) {
-  constexpr std::uint64_t kLimit = static_cast<std::uint64_t>(std::numeric_limits<int>::max());
-  const bool over = per_segment != 0 && segments > kLimit / per_segment;
-  if (!over && segments <= kLimit) return;
-  throw Error(ErrorCode::Unsupported,
-              std::string(what) + ": " + std::to_string(segments) + " segments x " + std::to_string(per_segment) +
-                  " items exceed the 2^31 - 1 items the device's segmented reduction addresses with 32-bit "
-                  "offsets; use fewer chains or neighbours (--backend cuda-host has no such limit)");
 }
 
 }  // namespace routesolve::cuda::detail

@@ -4,8 +4,7 @@
 //  - check_memory: before allocating, the bytes an engine needs on the device and in pinned host
 //    memory against what is free; refuses with "WHAT needs X on device N, Y available";
 //  - PairedBuffer: a host staging buffer and its device buffer, grown together with the strong
-//    guarantee (a failed growth leaves both as they were), through an injectable allocator;
-//  - check_offset_limit: the 32-bit offsets of the device's segmented reductions.
+//    guarantee (a failed growth leaves both as they were), through an injectable allocator.
 
 #include <cstddef>
 #include <cstdint>
@@ -74,10 +73,5 @@ class PairedBuffer {
   std::byte* device_ = nullptr;
   std::size_t host_capacity_ = 0, device_capacity_ = 0;
 };
-
-/// The device's segmented reductions (CUB) take 32-bit segment counts and offsets: `segments`
-/// segments of `per_segment` items each must stay below 2^31 items. Throws Error(Unsupported)
-/// naming WHAT, the sizes and the limit otherwise (computed, nothing allocated).
-void check_offset_limit(const char* what, std::uint64_t segments, std::uint64_t per_segment);
 
 }  // namespace routesolve::cuda::detail

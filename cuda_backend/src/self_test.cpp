@@ -26,7 +26,6 @@
 #include "routesolve/search/blink_insertion.hpp"
 #include "routesolve/search/neighbours.hpp"
 #include "routesolve/search/vehicle_classes.hpp"
-#include "search/search_engine.hpp"
 
 namespace routesolve::cuda {
 namespace {
@@ -118,22 +117,6 @@ ProblemPtr random_problem(std::size_t jobs, Rng& rng, std::size_t shipments = 0)
   return Problem::create(std::move(spec));
 }
 
-/// Random feasible routes: every task tried at a few random places, kept where feasible.
-batched::RouteSet random_routes(const Problem& p, Rng& rng) {
-  batched::RouteSet routes(p.vehicles().size());
-  for (std::size_t t = 0; t < p.tasks().size(); ++t)
-    for (int attempt = 0; attempt < 8; ++attempt) {
-      const std::size_t v = rng() % routes.size();
-      auto seq = routes[v];
-      seq.insert(seq.begin() + static_cast<std::ptrdiff_t>(rng() % (seq.size() + 1)), static_cast<std::int32_t>(t));
-      if (schedule_route(p, v, {seq.begin(), seq.end()}).feasible) {
-        routes[v] = std::move(seq);
-        break;
-      }
-    }
-  return routes;
-}
-
 /// Thrown by a check that found a difference; the message is the verdict's reason.
 struct Differs {
   std::string what;
@@ -187,52 +170,6 @@ void check_route_eval(SelfTestDevice& device, const Problem& problem, Rng& rng) 
   const std::vector<RouteTotals> expected = evaluate_routes_host(batch);
   for (const TransferMode mode : kModes)
     same(expected, device.evaluate_routes(batch, mode), "route evaluation (" + mode_name(mode) + " transfers)");
-}
-
-bool same_move(const batched::Move& a, const batched::Move& b) {
-  return a.delta == b.delta && a.u == b.u && a.v == b.v && a.type == b.type && a.aux == b.aux;
-}
-
-void check_moves(SelfTestDevice& device, const Problem& problem, Rng& rng) {
-  const batched::PackedProblem packed = batched::pack_problem(problem, 6);
-  std::vector<batched::RouteSet> solutions;
-  for (int s = 0; s < 3; ++s) solutions.push_back(random_routes(problem, rng));
-  std::vector<const batched::RouteSet*> ptrs;
-  for (const auto& s : solutions) ptrs.push_back(&s);
-  batched::PackedBatch host_batch = batched::pack_batch(packed, ptrs), device_batch = host_batch;
-
-  auto host = batched::make_host_engine(1);
-  auto engine = device.move_engine();
-  host->set_problem(packed);
-  engine->set_problem(packed);
-  batched::EngineTimes times;
-  std::vector<batched::Move> expected, found;
-  host->evaluate(host_batch, expected, times);
-  engine->evaluate(device_batch, found, times);
-  if (expected.size() != found.size()) throw Differs{"move pricing and selection: wrong number of results"};
-  for (std::size_t i = 0; i < expected.size(); ++i)
-    if (!same_move(expected[i], found[i]))
-      throw Differs{"move pricing and selection: best move of (solution " + std::to_string(i / packed.tasks) +
-                    ", task " + std::to_string(i % packed.tasks) + ") differs from the host twin"};
-
-  host->load(host_batch, times);
-  engine->load(device_batch, times);
-  std::vector<std::uint32_t> applied_h, applied_d;
-  std::vector<std::int64_t> gain_h, gain_d;
-  for (int round = 0; round < 50; ++round) {
-    host->round(applied_h, gain_h, times);
-    engine->round(applied_d, gain_d, times);
-    const std::string at = "move application, round " + std::to_string(round);
-    same(applied_h, applied_d, at + ", moves applied");
-    same(gain_h, gain_d, at + ", gains");
-    if (std::all_of(applied_h.begin(), applied_h.end(), [](std::uint32_t a) { return a == 0; })) break;
-  }
-  host->fetch(host_batch, times);
-  engine->fetch(device_batch, times);
-  for (std::uint32_t s = 0; s < host_batch.solutions; ++s)
-    if (batched::unpack_solution(host_batch, host_batch.arena.bytes.data(), s, packed.vehicles) !=
-        batched::unpack_solution(device_batch, device_batch.arena.bytes.data(), s, packed.vehicles))
-      throw Differs{"move application: solution " + std::to_string(s) + " after the rounds differs from the host twin"};
 }
 
 /// Partial solutions of a problem and a request for every task left out of each (every tour a
@@ -321,9 +258,6 @@ class CudaSelfTestDevice final : public SelfTestDevice {
   std::vector<RouteTotals> evaluate_routes(const RouteBatch& batch, TransferMode transfer) override {
     return evaluate_routes_device(batch, DeviceEvalOptions{.transfer = transfer, .device = index_});
   }
-  std::unique_ptr<batched::MoveEngine> move_engine() override {
-    return batched::make_device_engine(TransferMode::Pinned, index_);
-  }
   std::unique_ptr<insertion::BatchedEngine> insertion_engine(TransferMode transfer, std::size_t min_store) override {
     return insertion::make_device_engine(DeviceOptions{index_, transfer, {}}, min_store);
   }
@@ -404,14 +338,6 @@ SelfTestResult run_self_test(SelfTestDevice& device, int index, unsigned long lo
     check_insertion(device, *problem, rng);
     const ProblemPtr shipments = random_problem(14, rng, 5);
     check_insertion(device, *shipments, rng);
-    // Not in the verdict: no solve uses the batched move engine.
-    try {
-      check_moves(device, *problem, rng);
-    } catch (const Differs& d) {
-      result.move_engine = "self-test mismatch: " + d.what;
-    } catch (const Error& e) {
-      result.move_engine = std::string(to_string(e.code())) + ": " + e.what();
-    }
     result.seconds = seconds_since(t0);
     result.rates = measure_rates(device, repetitions);
     result.rates.fixed_s = result.seconds;
@@ -432,10 +358,10 @@ SelfTestResult run_self_test(SelfTestDevice& device, int index, unsigned long lo
 
 std::string format_verdict(const SelfTestResult& r) {
   const std::string who = "device " + std::to_string(r.index) + (r.device.empty() ? "" : " (" + r.device + ")");
-  const std::string note = r.move_engine.empty() ? "" : "; batched move engine (not in the verdict): FAILED: " + r.move_engine;
   if (r.passed)
-    return who + ": passed in " + std::to_string(static_cast<long long>(r.seconds * 1000.0 + 0.5)) + " ms" + note;
-  return who + ": FAILED: " + r.reason + note;
+    return who + ": passed in " + std::to_string(static_cast<long long>(r.seconds * 1000.0 + 0.5)) +
+           " ms";
+  return who + ": FAILED: " + r.reason;
 }
 
 }  // namespace routesolve::cuda

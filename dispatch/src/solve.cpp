@@ -72,8 +72,8 @@ Solution solve(const Problem& problem, const SolveOptions& given) {
 namespace {
 
 Solution solve_tasks(const Problem& problem, const SolveOptions& options) {
-  // auto: the device when one is usable and the problem is large enough for the batched move
-  // evaluation to pay for its transfers and launches (cost model: dispatch/auto_policy.hpp).
+  // auto: the device when one is usable and the problem is large enough for the batched insertion
+  // pricing to pay for its transfers and launches (cost model: dispatch/auto_policy.hpp).
   // Checkpoint / resume: the CPU backend's search state only (docs/RELIABILITY.md).
   const bool checkpointing = static_cast<bool>(options.on_checkpoint) || options.resume != nullptr;
   BackendKind kind = options.backend == BackendKind::Auto && !checkpointing &&

@@ -1,6 +1,5 @@
 // Predictable device memory (cuda_backend/src/device_memory.hpp), on the host: the memory check's
-// refusal, the paired host/device buffer under injected allocation failures, and the 32-bit
-// offset limit of the device's segmented reductions at sizes computed, never allocated.
+// refusal and the paired host/device buffer under injected allocation failures.
 
 #include <gtest/gtest.h>
 
@@ -101,29 +100,6 @@ TEST(DeviceMemory, AFailedGrowthLeavesBothBuffersAsTheyWere) {
     EXPECT_TRUE(allocator.hosts.empty());
     EXPECT_TRUE(allocator.devices.empty());
   }
-}
-
-TEST(DeviceMemory, OffsetsPastTwoToTheThirtyOneAreRefusedBeforeAnyAllocation) {
-  // 4,096 chains x 10,000 tasks x K = 64 neighbours: 2.6e9 moves (computed, not allocated).
-  const std::uint64_t segments = 4096ull * 10000ull;
-  try {
-    check_offset_limit("the batched move evaluation", segments, 64);
-    FAIL() << "no refusal";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ErrorCode::Unsupported);
-    const std::string what = e.what();
-    EXPECT_NE(what.find("40960000 segments x 64 items"), std::string::npos) << what;
-    EXPECT_NE(what.find("2^31 - 1"), std::string::npos) << what;
-  }
-  // At the limit and just past it.
-  const std::uint64_t limit = (1ull << 31) - 1;
-  EXPECT_NO_THROW(check_offset_limit("x", limit, 1));
-  EXPECT_THROW(check_offset_limit("x", limit + 1, 1), Error);
-  EXPECT_NO_THROW(check_offset_limit("x", limit / 8, 8));
-  EXPECT_THROW(check_offset_limit("x", limit / 8 + 1, 8), Error);
-  // A product that overflows 64 bits is refused, not wrapped.
-  EXPECT_THROW(check_offset_limit("x", 1ull << 40, 1ull << 40), Error);
-  EXPECT_NO_THROW(check_offset_limit("x", 0, 64));
 }
 
 }  // namespace

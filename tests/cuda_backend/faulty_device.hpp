@@ -1,10 +1,9 @@
 #pragma once
 // Test doubles of a device: the host twin behind the self-test's device interface and the
-// batched descent's move engine and the search's insertion engine, each able to get one result
-// wrong on purpose (a flipped PHAST entry, route total, priced move, round gain or insertion
-// choice), to fail allocating, or, once a test arms it (after the self-test), to throw what a
-// faulty device throws (a launch error, an illegal address, an allocation failure) during a
-// solve; and a count of the device work they were asked for.
+// search's insertion engine, each able to get one result wrong on purpose (a flipped PHAST
+// entry, route total or insertion choice), to fail allocating, or, once a test arms it (after
+// the self-test), to throw what a faulty device throws (a launch error, an illegal address, an
+// allocation failure) during a solve; and a count of the device work they were asked for.
 
 #include <atomic>
 #include <chrono>
@@ -20,7 +19,6 @@
 #include "routesolve/cuda/self_test.hpp"
 #include "routesolve/error.hpp"
 #include "insertion/insertion_engines.hpp"
-#include "search/search_engine.hpp"
 
 namespace routesolve::test {
 
@@ -55,9 +53,7 @@ struct DeviceUse {
 struct Faults {
   bool phast = false;        ///< one PHAST duration off by one
   bool route = false;        ///< one route's distance off by one
-  bool delta = false;        ///< one priced move's delta off by one (evaluate)
-  bool gain = false;         ///< one round's reported gain off by one (round)
-  bool no_memory = false;    ///< the move and insertion engines cannot be allocated
+  bool no_memory = false;    ///< the insertion engine cannot be allocated
   bool insertion = false;    ///< one insertion choice's delta off by one
   bool missed = false;       ///< one found insertion reported as not found
   std::uint64_t flip_after = 0;   ///< the two above from this call of an insertion engine on
@@ -109,44 +105,6 @@ class FaultyInsertion final : public cuda::insertion::BatchedEngine {
   std::uint64_t calls_ = 0, armed_calls_ = 0;
 };
 
-/// The host engine, with the faults asked for.
-class FaultyEngine final : public cuda::batched::MoveEngine {
- public:
-  explicit FaultyEngine(Faults faults) : twin_(cuda::batched::make_host_engine(1)), faults_(faults) {}
-  [[nodiscard]] std::string name() const override { return "faulty twin"; }
-  void set_problem(const cuda::batched::PackedProblem& problem) override { twin_->set_problem(problem); }
-  void evaluate(const cuda::batched::PackedBatch& batch, std::vector<cuda::batched::Move>& best,
-                cuda::batched::EngineTimes& times) override {
-    twin_->evaluate(batch, best, times);
-    if (!faults_.delta) return;
-    for (cuda::batched::Move& m : best)
-      if (m.delta < 0 && m.delta != cuda::detail::batched::kNoMove) {
-        m.delta -= 1;  // priced one better than it is
-        ++flipped;
-        return;
-      }
-  }
-  void load(const cuda::batched::PackedBatch& batch, cuda::batched::EngineTimes& times) override { twin_->load(batch, times); }
-  void round(std::vector<std::uint32_t>& applied, std::vector<std::int64_t>& gain,
-             cuda::batched::EngineTimes& times) override {
-    twin_->round(applied, gain, times);
-    if (!faults_.gain) return;
-    for (std::size_t s = 0; s < applied.size(); ++s)
-      if (applied[s] > 0) {
-        gain[s] -= 1;  // one applied move's priced delta reported one better than it is
-        ++flipped;
-        return;
-      }
-  }
-  void fetch(cuda::batched::PackedBatch& batch, cuda::batched::EngineTimes& times) override { twin_->fetch(batch, times); }
-
-  std::uint64_t flipped = 0;  ///< results made wrong so far
-
- private:
-  std::unique_ptr<cuda::batched::MoveEngine> twin_;
-  Faults faults_;
-};
-
 /// The host twin as a self-test device.
 class TwinDevice final : public cuda::SelfTestDevice {
  public:
@@ -175,10 +133,6 @@ class TwinDevice final : public cuda::SelfTestDevice {
     std::vector<cuda::RouteTotals> out = cuda::evaluate_routes_host(batch);
     if (faults_.route && !out.empty()) out.back().distance += 1;
     return out;
-  }
-  std::unique_ptr<cuda::batched::MoveEngine> move_engine() override {
-    if (faults_.no_memory) throw Error(ErrorCode::OutOfMemory, "cudaMallocAsync: out of memory (test double)");
-    return std::make_unique<FaultyEngine>(faults_);
   }
   std::unique_ptr<cuda::insertion::BatchedEngine> insertion_engine(TransferMode, std::size_t) override {
     if (faults_.no_memory) throw Error(ErrorCode::OutOfMemory, "cudaMallocAsync: out of memory (test double)");

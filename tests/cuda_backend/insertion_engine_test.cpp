@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "batched_fixture.hpp"
 #include "insertion/batched_solve.hpp"
+#include "random_instances.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
 #include "routesolve/io/formats.hpp"
 #include "routesolve/search/blink_insertion.hpp"
@@ -26,8 +26,12 @@
 #include "routesolve/validator.hpp"
 #include "test_support.hpp"
 
-namespace routesolve::cuda::batched {
+namespace routesolve::cuda::insertion {
 namespace {
+
+using test::InstanceKind;
+using test::random_instance;
+using test::routes_of;
 
 Solution solve_on(const Problem& p, BackendKind backend, unsigned threads, std::uint64_t iterations,
                   std::uint64_t seed, Objective objective) {
@@ -236,4 +240,4 @@ TEST(InsertionDevice, DeviceEngineEqualsTheHostTwin) {
 }
 
 }  // namespace
-}  // namespace routesolve::cuda::batched
+}  // namespace routesolve::cuda::insertion

@@ -8,20 +8,20 @@
 #include <numeric>
 #include <random>
 
-#include "batched_fixture.hpp"
 #include "faulty_device.hpp"
 #include "insertion/batched_solve.hpp"
+#include "random_instances.hpp"
 #include "routesolve/search/blink_insertion.hpp"
 #include "routesolve/search/neighbours.hpp"
 #include "routesolve/search/vehicle_classes.hpp"
 #include "routesolve/validator.hpp"
 
 using namespace routesolve;
-using cuda::batched::InstanceKind;
-using cuda::batched::random_instance;
 using cuda::insertion::CheckedEngine;
 using test::Faults;
 using test::FaultyInsertion;
+using test::InstanceKind;
+using test::random_instance;
 
 namespace {
 
@@ -56,7 +56,7 @@ TEST(Mismatches, AWrongDeltaIsCaughtAtOnceAndTheSearchGoesOnOnTheHostTwin) {
   // The search never saw the wrong choice: the same routes as the host twin's search.
   const auto host = cuda::insertion::make_host_engine(1);
   const Solution reference = cuda::insertion::solve_batched(*p, fixed_work(4), *host, "cuda-host");
-  EXPECT_EQ(cuda::batched::routes_of(s), cuda::batched::routes_of(reference));
+  EXPECT_EQ(test::routes_of(s), test::routes_of(reference));
   EXPECT_EQ(s.summary.cost, reference.summary.cost);
 }
 

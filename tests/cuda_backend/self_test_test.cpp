@@ -52,20 +52,6 @@ TEST(SelfTest, EveryKernelFamilyOfTheSolvesIsCompared) {
   expect_fails({.missed = true}, "insertion pricing");
 }
 
-TEST(SelfTest, TheMoveEngineIsANoteOutsideTheVerdict) {
-  // No solve uses the batched move engine: a wrong move leaves the device usable, and says so.
-  for (const Faults faults : {Faults{.delta = true}, Faults{.gain = true}}) {
-    const cuda::SelfTestResult r = self_test(faults);
-    EXPECT_TRUE(r.passed) << r.reason;
-    EXPECT_NE(r.move_engine.find(faults.delta ? "move pricing and selection" : "move application"), std::string::npos)
-        << r.move_engine;
-    EXPECT_NE(cuda::format_verdict(r).find("; batched move engine (not in the verdict): FAILED: " + r.move_engine),
-              std::string::npos)
-        << cuda::format_verdict(r);
-  }
-  EXPECT_TRUE(self_test({}).move_engine.empty());
-}
-
 TEST(SelfTest, TheInsertionEngineIsCalledThriceInBothTransferModes) {
   // Three calls per mode on one engine (reuse, then growth of the store), jobs then shipments.
   const auto use = std::make_shared<test::DeviceUse>();

@@ -4,27 +4,31 @@
 // reclaimed over many calls and chains, and forgets the records of solutions no longer seen;
 // every choice equals the host twin's.
 
+#include "insertion/tour_store.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
-
 #include <memory>
 #include <numeric>
 #include <random>
 #include <string>
 #include <vector>
 
-#include "batched_fixture.hpp"
 #include "insertion/batched_solve.hpp"
-#include "insertion/tour_store.hpp"
+#include "random_instances.hpp"
 #include "routesolve/search/blink_insertion.hpp"
 #include "routesolve/search/neighbours.hpp"
 #include "routesolve/search/segments.hpp"
 #include "routesolve/search/vehicle_classes.hpp"
 #include "routesolve/validator.hpp"
 
-namespace routesolve::cuda::batched {
+namespace routesolve::cuda::insertion {
 namespace {
+
+using test::InstanceKind;
+using test::random_instance;
+using test::routes_of;
 
 /// A problem with the search's views of it, and solutions with part of their tasks inserted.
 struct Scene {
@@ -186,4 +190,4 @@ TEST(TourStore, ChainsInLockstepOverManyCallsMakeTheHostTwinsDecisions) {
 }
 
 }  // namespace
-}  // namespace routesolve::cuda::batched
+}  // namespace routesolve::cuda::insertion

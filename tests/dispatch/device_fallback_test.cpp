@@ -3,6 +3,8 @@
 // with Error(Device) naming it, a correct device is used; and the solution records the backend
 // that ran, the fallback and the mismatches in the VROOM summary.
 
+#include "routesolve/dispatch/device_fallback.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -11,12 +13,11 @@
 #include <sstream>
 #include <string>
 
-#include "batched_fixture.hpp"
 #include "faulty_device.hpp"
-#include "routesolve/cuda/cuda_backend.hpp"
-#include "routesolve/dispatch/device_fallback.hpp"
-#include "routesolve/dispatch/matrices.hpp"
+#include "random_instances.hpp"
 #include "road_graph_fixture.hpp"
+#include "routesolve/cuda/cuda_backend.hpp"
+#include "routesolve/dispatch/matrices.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/vroom_json.hpp"
 #include "routesolve/solve.hpp"
@@ -50,7 +51,7 @@ TEST(DeviceFallback, ExplicitCudaFailsWithDeviceErrorNamingTheReason) {
         << message;
   }
   // solve() asks before it makes the backend: the same error, whatever the build.
-  const auto p = cuda::batched::random_instance(31, 12, {});
+  const auto p = test::random_instance(31, 12, {});
   SolveOptions options;
   options.backend = BackendKind::Cuda;
   try {
@@ -89,7 +90,7 @@ TEST(DeviceFallback, DeviceCheckListsEveryDeviceOrWhyThereIsNone) {
 }
 
 TEST(DeviceFallback, TheVroomSummaryNamesTheBackendTheFallbackAndTheMismatches) {
-  const auto p = cuda::batched::random_instance(32, 12, {});
+  const auto p = test::random_instance(32, 12, {});
   SolveOptions options;
   options.backend = BackendKind::CudaHost;
   Solution s = solve(*p, options);

@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "batched_fixture.hpp"
 #include "faulty_device.hpp"
+#include "random_instances.hpp"
 #include "road_graph_fixture.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
-#include "routesolve/dispatch/matrices.hpp"
 #include "routesolve/dispatch/device_fallback.hpp"
+#include "routesolve/dispatch/matrices.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/solve.hpp"
 #include "routesolve/timing.hpp"
@@ -52,7 +52,7 @@ struct Used {
 }  // namespace
 
 TEST(DeviceFault, AutoGoesOnOnTheHostTwinAndLaterSolvesLeaveTheDevice) {
-  const auto p = cuda::batched::random_instance(41, 36, {true, true, false, false});
+  const auto p = test::random_instance(41, 36, {true, true, false, false});
   for (const Throw kind : {Throw::LaunchError, Throw::IllegalAddress, Throw::NoMemory})
     for (const std::uint64_t at : {0u, 9u}) {  // the first call (the model's upload) or mid-search
       const std::string what = "fault " + text_of(kind) + " at call " + std::to_string(at);
@@ -73,7 +73,7 @@ TEST(DeviceFault, AutoGoesOnOnTheHostTwinAndLaterSolvesLeaveTheDevice) {
       SolveOptions host = o;
       host.backend = BackendKind::CudaHost;
       const Solution h = solve(*p, host);
-      EXPECT_EQ(cuda::batched::routes_of(a), cuda::batched::routes_of(h)) << what;
+      EXPECT_EQ(test::routes_of(a), test::routes_of(h)) << what;
       EXPECT_EQ(a.iterations, h.iterations) << what;
 
       // The device is unusable for the process: auto's next solves and an explicit cuda leave it alone.
@@ -84,7 +84,7 @@ TEST(DeviceFault, AutoGoesOnOnTheHostTwinAndLaterSolvesLeaveTheDevice) {
       const Solution b = dispatch::solve_on_device(*p, o);
       EXPECT_EQ(b.backend, "cuda-host");
       EXPECT_NE(b.fallback.find("device 0 is unusable"), std::string::npos) << b.fallback;
-      EXPECT_EQ(cuda::batched::routes_of(b), cuda::batched::routes_of(h)) << what;
+      EXPECT_EQ(test::routes_of(b), test::routes_of(h)) << what;
       (void)solve(*p, o);
       try {
         (void)solve(*p, options_for(BackendKind::Cuda));
@@ -98,7 +98,7 @@ TEST(DeviceFault, AutoGoesOnOnTheHostTwinAndLaterSolvesLeaveTheDevice) {
 }
 
 TEST(DeviceFault, ExplicitCudaFailsWithExitThreeNamingTheFault) {
-  const auto p = cuda::batched::random_instance(42, 30, {false, true, false, false});
+  const auto p = test::random_instance(42, 30, {false, true, false, false});
   for (const Throw kind : {Throw::LaunchError, Throw::IllegalAddress, Throw::NoMemory}) {
     const auto use = std::make_shared<DeviceUse>();
     const ScopedTwinDevices devices(Faults{.in_search = kind, .throw_at = 4}, use);
@@ -130,7 +130,7 @@ TEST(DeviceFault, ExplicitCudaFailsWithExitThreeNamingTheFault) {
 }
 
 TEST(DeviceFault, AFaultInTheRouteCheckKeepsTheSearchsSolution) {
-  const auto p = cuda::batched::random_instance(43, 30, {true, false, false, false});
+  const auto p = test::random_instance(43, 30, {true, false, false, false});
   {
     const auto use = std::make_shared<DeviceUse>();
     const ScopedTwinDevices devices(Faults{.in_check = Throw::IllegalAddress}, use);
@@ -159,7 +159,7 @@ TEST(DeviceFault, AFaultInTheRouteCheckKeepsTheSearchsSolution) {
 }
 
 TEST(DeviceFault, AFaultOpeningTheDeviceContinuesOnCudaHostWithTheTimeLeft) {
-  const auto p = cuda::batched::random_instance(44, 30, {false, false, false, false});
+  const auto p = test::random_instance(44, 30, {false, false, false, false});
   const auto use = std::make_shared<DeviceUse>();
   const ScopedTwinDevices devices(Faults{.on_open = Throw::NoMemory}, use);
   ASSERT_EQ(dispatch::use_device(BackendKind::Auto, 0).kind, BackendKind::Cuda);

@@ -1,6 +1,8 @@
 // Checkpoint files: the format round trip, every kind of corruption, the checks
 // against a problem, and the atomic writes every output goes through.
 
+#include "routesolve/checkpoint.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -9,13 +11,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "../cpu_backend/test_problems.hpp"
 #include "cli_runner.hpp"
-#include "routesolve/checkpoint.hpp"
+#include "routesolve/backend.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/atomic_file.hpp"
 #include "routesolve/io/checkpoint.hpp"
-#include "routesolve/backend.hpp"
+#include "test_problems.hpp"
 
 namespace fs = std::filesystem;
 using namespace routesolve;

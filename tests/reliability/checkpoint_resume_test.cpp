@@ -8,12 +8,12 @@
 #include <memory>
 #include <vector>
 
-#include "../cpu_backend/test_problems.hpp"
 #include "checkpoint_score.hpp"
 #include "routesolve/checkpoint.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/solve.hpp"
 #include "routesolve/validator.hpp"
+#include "test_problems.hpp"
 
 using namespace routesolve;
 using routesolve::test::score_of;

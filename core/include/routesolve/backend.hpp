@@ -19,7 +19,7 @@
 
 namespace routesolve {
 
-/// CudaHost: the CUDA backend's batched search with its kernels' functors run on the host.
+/// CudaHost: the search with the CUDA backend's batched insertion engine on the host (its twin).
 enum class BackendKind { Cpu, Cuda, Auto, CudaHost };
 
 /// "cpu", "cuda", "auto", "cuda-host".

@@ -7,9 +7,7 @@
 // the batched route evaluation, routes longer than a warp among them; the search's batched
 // insertion pricing, jobs and shipments, three calls on one engine whose tour store is reused
 // and then grows) and compares every result exactly with the host twin. A mismatch, a launch
-// error or an allocation failure makes the device unusable for the rest of the process. The
-// batched descent's move engine (move pricing and selection, rounds of move application) is
-// checked too but stays out of the verdict while no solve uses it: its outcome is a note.
+// error or an allocation failure makes the device unusable for the rest of the process.
 //
 // The device side is an interface (SelfTestDevice) so that the comparison runs without a GPU
 // too: tests inject a device backed by the host twin, faulty on purpose or not. A cuda solve
@@ -28,9 +26,6 @@
 
 namespace routesolve::cuda {
 
-namespace batched {
-class MoveEngine;
-}
 namespace insertion {
 class BatchedEngine;
 }
@@ -64,8 +59,6 @@ class SelfTestDevice {
                              const std::vector<NodeId>& targets, TransferMode transfer) = 0;
   /// The batched route evaluation, its data moved as `transfer` says.
   virtual std::vector<RouteTotals> evaluate_routes(const RouteBatch& batch, TransferMode transfer) = 0;
-  /// The batched descent's move engine on the device.
-  virtual std::unique_ptr<batched::MoveEngine> move_engine() = 0;
   /// The search driver's batched insertion engine on the device, its data moved as `transfer`
   /// says, its tour store at least `min_store` bytes once allocated (0: the engine's default).
   virtual std::unique_ptr<insertion::BatchedEngine> insertion_engine(TransferMode transfer, std::size_t min_store) = 0;
@@ -84,8 +77,6 @@ struct SelfTestResult {
   std::string reason;     ///< why it failed: the first check that did not match, or the error
   double seconds = 0.0;   ///< time the self-test took
   DeviceRates rates;      ///< measured after the checks passed (rates.measured)
-  /// The batched move engine's check, outside the verdict: empty when it passed, else why.
-  std::string move_engine;
 };
 
 /// Runs every check on `device` against the host twin, then, when all passed, measures its rates
@@ -126,8 +117,7 @@ bool devices_replaced();
 /// Self-test runs of this process so far (each device index once).
 std::size_t self_test_runs();
 
-/// "device N (NAME): passed in X ms" or "device N (NAME): FAILED: REASON", followed by
-/// "; batched move engine (not in the verdict): FAILED: WHY" when that check failed.
+/// "device N (NAME): passed in X ms" or "device N (NAME): FAILED: REASON".
 std::string format_verdict(const SelfTestResult& result);
 
 }  // namespace routesolve::cuda

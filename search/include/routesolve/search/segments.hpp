@@ -22,7 +22,7 @@
 namespace routesolve::search {
 
 // The arithmetic is core's (routesolve/hd/segment.hpp), shared with schedule_route and the
-// batched search: LoadSegment (carried, net, peak per dimension, up to kMaxDims) and
+// batched insertion engines: LoadSegment (carried, net, peak per dimension, up to kMaxDims) and
 // DurationSegment (Vidal's duration, time warp, earliest, latest).
 using routesolve::DurationSegment;
 using routesolve::LoadSegment;

@@ -12,15 +12,15 @@
 #include <utility>
 #include <vector>
 
-#include "../test_problems.hpp"
 #include "routesolve/search/blink_insertion.hpp"
 #include "routesolve/search/neighbours.hpp"
 #include "routesolve/search/operators/operator.hpp"
-#include "routesolve/solution.hpp"
 #include "routesolve/search/search_state.hpp"
 #include "routesolve/search/segments.hpp"
 #include "routesolve/search/vehicle_classes.hpp"
 #include "routesolve/search/working_solution.hpp"
+#include "routesolve/solution.hpp"
+#include "test_problems.hpp"
 
 namespace routesolve::test::operators {
 

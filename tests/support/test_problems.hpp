@@ -1,5 +1,5 @@
 #pragma once
-// Small problems built in code for the CPU backend tests.
+// Small problems built in code, for the search, backend, io and reliability tests.
 
 #include <cmath>
 #include <random>

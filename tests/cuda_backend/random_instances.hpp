@@ -1,21 +1,19 @@
 #pragma once
-// Random instances and solutions for the batched move engine's tests (batched_moves_test.cpp,
-// batched_search_test.cpp): capacities in two dimensions, pickups and deliveries, time windows,
-// setup, service, heterogeneous vehicles, open routes, shipments, breaks; and the plain
-// recomputations the engine is checked against.
+// Random instances for the tests of the batched insertion engine and the device paths:
+// capacities in two dimensions, pickups and deliveries, time windows, setup, service,
+// heterogeneous vehicles, open routes, shipments, breaks, priorities; and the routes of a
+// solution as two solves that made the same decisions share them.
 
-#include <algorithm>
 #include <cmath>
-#include <numeric>
+#include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "routesolve/problem.hpp"
 #include "routesolve/solution.hpp"
-#include "search/batched_search.hpp"
-#include "search/search_engine.hpp"
 
-namespace routesolve::cuda::batched {
+namespace routesolve::test {
 
 struct InstanceKind {
   bool shipments = false;
@@ -104,89 +102,6 @@ inline ProblemPtr random_instance(std::uint64_t seed, std::size_t jobs, Instance
   return Problem::create(std::move(spec));
 }
 
-/// A random feasible solution: tasks inserted in random order at random feasible places.
-inline RouteSet random_solution(const Problem& p, std::mt19937_64& rng) {
-  RouteSet routes(p.vehicles().size());
-  std::vector<std::size_t> order(p.tasks().size());
-  std::iota(order.begin(), order.end(), 0);
-  std::shuffle(order.begin(), order.end(), rng);
-  for (const std::size_t t : order) {
-    const Task& task = p.task(t);
-    if (task.type == TaskType::Delivery) continue;
-    for (int attempt = 0; attempt < 30; ++attempt) {
-      const std::size_t v = rng() % routes.size();
-      auto seq = routes[v];
-      const std::size_t a = rng() % (seq.size() + 1);
-      seq.insert(seq.begin() + static_cast<std::ptrdiff_t>(a), static_cast<std::int32_t>(t));
-      if (task.sibling != kNone) {
-        const std::size_t b = a + 1 + rng() % (seq.size() - a);
-        seq.insert(seq.begin() + static_cast<std::ptrdiff_t>(b), static_cast<std::int32_t>(task.sibling));
-      }
-      if (schedule_route(p, v, {seq.begin(), seq.end()}).feasible) {
-        routes[v] = std::move(seq);
-        break;
-      }
-    }
-  }
-  return routes;
-}
-
-/// Independent cost: arc costs from the vehicle's start to its end, plus the fixed cost.
-inline Cost plain_cost(const Problem& p, const RouteSet& routes) {
-  Cost total = 0;
-  for (std::size_t v = 0; v < routes.size(); ++v) {
-    if (routes[v].empty()) continue;
-    const TravelView tv = p.travel(v);
-    std::size_t prev = p.vehicle(v).start;
-    for (const auto t : routes[v]) {
-      const std::size_t loc = p.task(static_cast<std::size_t>(t)).location;
-      if (prev != kNone) total += tv.cost(prev, loc);
-      prev = loc;
-    }
-    if (p.vehicle(v).end != kNone) total += tv.cost(prev, p.vehicle(v).end);
-    total += p.fixed_cost(v);
-  }
-  return total;
-}
-
-struct Where {
-  std::size_t route = kNone, pos = 0;
-};
-inline Where find(const RouteSet& rs, std::int32_t t) {
-  for (std::size_t r = 0; r < rs.size(); ++r)
-    for (std::size_t i = 0; i < rs[r].size(); ++i)
-      if (rs[r][i] == t) return {r, i};
-  return {};
-}
-
-/// Per-route schedule_route costs of a solution.
-inline std::vector<Cost> route_costs(const Problem& p, const RouteSet& rs) {
-  std::vector<Cost> out(rs.size(), 0);
-  for (std::size_t v = 0; v < rs.size(); ++v)
-    if (!rs[v].empty()) out[v] = schedule_route(p, v, {rs[v].begin(), rs[v].end()}).route.cost;
-  return out;
-}
-
-struct Descended {
-  std::vector<RouteSet> routes;
-  std::vector<std::vector<Cost>> costs;
-  SearchStats stats;
-};
-
-inline Descended run_descent(const Problem& p, const PackedProblem& packed, MoveEngine& engine,
-                      const std::vector<RouteSet>& start, ApplyMode mode, bool verify) {
-  Descended d;
-  d.routes = start;
-  for (const auto& rs : start) d.costs.push_back(route_costs(p, rs));
-  BatchedSearchOptions options;
-  options.apply = mode;
-  options.verify_rounds = verify;
-  engine.set_problem(packed);
-  descend(p, packed, engine, d.routes, d.costs, options, d.stats);
-  return d;
-}
-
-
 /// (vehicle, task sequence) of every route of a solution: what two solves that made the same
 /// decisions share.
 inline std::vector<std::pair<std::size_t, std::vector<std::size_t>>> routes_of(const Solution& s) {
@@ -200,11 +115,4 @@ inline std::vector<std::pair<std::size_t, std::vector<std::size_t>>> routes_of(c
   return out;
 }
 
-/// True when every route of a solution passes schedule_route.
-inline bool all_feasible(const Problem& p, const RouteSet& rs) {
-  for (std::size_t v = 0; v < rs.size(); ++v)
-    if (!rs[v].empty() && !schedule_route(p, v, {rs[v].begin(), rs[v].end()}).feasible) return false;
-  return true;
-}
-
-}  // namespace routesolve::cuda::batched
+}  // namespace routesolve::test
