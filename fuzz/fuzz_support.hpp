@@ -44,7 +44,8 @@ struct ScratchFiles {
 };
 
 /// Writes bytes to a scratch file (overwritten on every call) and returns its path.
-inline std::filesystem::path write_scratch(std::string_view suffix, const std::uint8_t* data, std::size_t size) {
+inline std::filesystem::path write_scratch(std::string_view suffix, const std::uint8_t* data,
+                                           std::size_t size) {
   static ScratchFiles written;
   const auto path = scratch_path(suffix);
   written.add(path);
@@ -56,7 +57,8 @@ inline std::filesystem::path write_scratch(std::string_view suffix, const std::u
     std::abort();
   }
   if (size > 0 && std::fwrite(data, 1, size, f) != size) {
-    std::fprintf(stderr, "write_scratch: cannot write %s: %s\n", path.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "write_scratch: cannot write %s: %s\n", path.c_str(),
+                 std::strerror(errno));
     std::abort();
   }
   std::fclose(f);

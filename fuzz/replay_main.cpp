@@ -12,11 +12,15 @@
 #include <string>
 #include <vector>
 
+// One line per pass would reflow differently each time, so the list is laid out by hand.
+// clang-format off
 #define ROUTESOLVE_FUZZ_TARGETS(X) \
-  X(vroom_problem) X(vroom_solution) X(cvrplib) X(cvrplib_solution) X(solomon) X(lilim) X(dimacs) \
-  X(edge_list) X(osm_pbf) X(network_cache) X(checkpoint)
+  X(vroom_problem) X(vroom_solution) X(cvrplib) X(cvrplib_solution) X(solomon) X(lilim) \
+  X(dimacs) X(edge_list) X(osm_pbf) X(network_cache) X(checkpoint)
+// clang-format on
 
-#define DECLARE(name) extern "C" int routesolve_fuzz_##name(const std::uint8_t* data, std::size_t size);
+#define DECLARE(name) \
+  extern "C" int routesolve_fuzz_##name(const std::uint8_t* data, std::size_t size);
 ROUTESOLVE_FUZZ_TARGETS(DECLARE)
 #undef DECLARE
 
@@ -50,9 +54,11 @@ int main(int argc, char** argv) {
   std::sort(files.begin(), files.end());
   for (const auto& f : files) {
     std::ifstream in(f, std::ios::binary);
-    const std::vector<char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const std::vector<char> bytes{std::istreambuf_iterator<char>(in),
+                                  std::istreambuf_iterator<char>()};
     static const std::uint8_t empty = 0;  // libFuzzer never passes a null pointer, even for size 0
-    entry(bytes.empty() ? &empty : reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+    entry(bytes.empty() ? &empty : reinterpret_cast<const std::uint8_t*>(bytes.data()),
+          bytes.size());
   }
   std::printf("fuzz_replay %s: %zu inputs, no crash\n", argv[1], files.size());
   return 0;

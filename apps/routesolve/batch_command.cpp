@@ -63,10 +63,12 @@ std::string csv_field(const std::string& s) {
 std::string batch_options_key(const RunOptions& o) {
   // The matrix engine only when given, so that a status file of an older run still matches.
   const std::string engine = o.matrix_engine.empty() ? "" : ";matrix_engine=" + o.matrix_engine;
-  return fmt::format("format={};output_format={};backend={};objective={};time_limit={};iterations={};chains={};seed={};threads={};"
-                     "truncate={};transfer={};network={};max_snap={}{}",
-                     o.format, o.output_format, o.backend, o.objective, o.time_limit, o.iterations, o.chains, o.seed, o.threads,
-                     o.truncate, o.transfer, o.network, o.max_snap, engine);
+  return fmt::format(
+      "format={};output_format={};backend={};objective={};time_limit={};iterations={};chains={};"
+      "seed={};threads={};"
+      "truncate={};transfer={};network={};max_snap={}{}",
+      o.format, o.output_format, o.backend, o.objective, o.time_limit, o.iterations, o.chains,
+      o.seed, o.threads, o.truncate, o.transfer, o.network, o.max_snap, engine);
 }
 
 #ifdef ROUTESOLVE_TEST_HOOKS
@@ -130,7 +132,8 @@ int run_batch(const std::vector<std::string>& inputs, const std::string& out_dir
   auto solve_file = [&](std::size_t i) {
     Outcome out = solve_one(files[i], o, nullptr);
     write_output(out, output_of(files[i]), format);
-    return nlohmann::json{{"tasks", out.problem->tasks().size()}, {"routes", out.solution.summary.routes},
+    return nlohmann::json{{"tasks", out.problem->tasks().size()},
+                          {"routes", out.solution.summary.routes},
                           {"unassigned", out.solution.summary.unassigned},
                           {"cost", output_cost(*out.problem, out.solution.summary.cost)}}
         .dump();
@@ -154,8 +157,9 @@ int run_batch(const std::vector<std::string>& inputs, const std::string& out_dir
     }
     // An interrupted solve (SIGINT) wrote its best solution, but not a finished one: not "ok".
     const bool finished = row.status == "ok" && !g_stop.load();
-    status.record(row.file, {finished ? "ok" : row.status, stamps[i], output_of(files[i]).filename().string(),
-                             row.tasks, row.routes, row.unassigned, row.cost, row.seconds});
+    status.record(row.file,
+                  {finished ? "ok" : row.status, stamps[i], output_of(files[i]).filename().string(),
+                   row.tasks, row.routes, row.unassigned, row.cost, row.seconds});
   };
 
   if (!distributed::distributed()) {
@@ -172,7 +176,8 @@ int run_batch(const std::vector<std::string>& inputs, const std::string& out_dir
         ok = false;
         text = e.what();
       }
-      record(i, ok, text, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      record(i, ok, text,
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
   } else {
     // Over MPI ranks: largest files first, handed out one at a time; each solved in a child
@@ -192,8 +197,10 @@ int run_batch(const std::vector<std::string>& inputs, const std::string& out_dir
     if (kill_on != nullptr && *kill_on == '\0') kill_on = nullptr;
 #endif
     if (distributed::rank() == 0 && !o.quiet && !distributed::recovery_enabled())
-      fmt::print(stderr, "note: mpirun without --enable-recovery ends the whole job if a rank dies; with it, the "
-                         "batch goes on without that rank (docs/SCALING.md)\n");
+      fmt::print(
+          stderr,
+          "note: mpirun without --enable-recovery ends the whole job if a rank dies; with it, the "
+          "batch goes on without that rank (docs/SCALING.md)\n");
     distributed::QueueOptions queue;
     queue.rank_timeout_seconds = rank_timeout;
     queue.rank0_works = kill_on == nullptr;
@@ -202,15 +209,16 @@ int run_batch(const std::vector<std::string>& inputs, const std::string& out_dir
         [&](std::size_t i) {
 #ifdef ROUTESOLVE_TEST_HOOKS
           if (kill_on != nullptr && distributed::rank() != 0 && files[i].filename() == kill_on) {
-            fmt::print(stderr, "{}: rank {} kills itself on {} (test hook)\n", kTestKillRankOn, distributed::rank(),
-                       files[i].string());
+            fmt::print(stderr, "{}: rank {} kills itself on {} (test hook)\n", kTestKillRankOn,
+                       distributed::rank(), files[i].string());
             std::fflush(stderr);
             std::raise(SIGKILL);
           }
 #endif
           const auto t0 = std::chrono::steady_clock::now();
           distributed::ItemResult r = distributed::run_isolated([&] { return solve_file(i); });
-          const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          const double seconds =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
           r.text = fmt::format("{:.6f} {}", seconds, r.text);
           return r;
         },
@@ -222,21 +230,24 @@ int run_batch(const std::vector<std::string>& inputs, const std::string& out_dir
           const std::size_t space = r.text.find(' ');
           const double seconds = std::strtod(r.text.c_str(), nullptr);
           const std::string text = space == std::string::npos ? r.text : r.text.substr(space + 1);
-          record(i, r.ok, text.starts_with("crashed:") ? files[i].string() + ": " + text : text, seconds);
+          record(i, r.ok, text.starts_with("crashed:") ? files[i].string() + ": " + text : text,
+                 seconds);
         },
         [] { return g_stop.load(); }, queue);
     if (distributed::rank() != 0) return 0;  // rank 0 writes the summary and says how it went
   }
   bar.finish();
   if (skipped > 0 && !o.quiet)
-    fmt::print(stderr, "resume-batch: {} file(s) already solved with these options, skipped\n", skipped);
+    fmt::print(stderr, "resume-batch: {} file(s) already solved with these options, skipped\n",
+               skipped);
 
-  // Machine-readable summary next to the solutions (written atomically), human-readable table on stdout.
+  // Machine-readable summary next to the solutions (written atomically), human-readable table on
+  // stdout.
   std::string csv = "file,tasks,routes,cost,unassigned,seconds,status\n";
   std::erase_if(rows, [](const Row& r) { return !r.done; });
   for (const auto& r : rows)
-    csv += fmt::format("{},{},{},{:.3f},{},{:.3f},{}\n", csv_field(r.file), r.tasks, r.routes, r.cost,
-                       r.unassigned, r.seconds, r.status);
+    csv += fmt::format("{},{},{},{:.3f},{},{:.3f},{}\n", csv_field(r.file), r.tasks, r.routes,
+                       r.cost, r.unassigned, r.seconds, r.status);
   io::write_file_atomically(fs::path(out_dir) / "summary.csv", csv);
   std::size_t width = 4;
   for (const auto& r : rows) width = std::max(width, r.file.size());
@@ -249,8 +260,11 @@ int run_batch(const std::vector<std::string>& inputs, const std::string& out_dir
              rows.size() - static_cast<std::size_t>(failed), failed,
              g_stop.load() ? " (interrupted)" : "");
   if (failed > 0 && distributed::distributed() && distributed::recovery_enabled() && !o.quiet)
-    fmt::print(stderr, "note: under mpirun --enable-recovery, Open MPI 4 ends the job with status 0 whatever the "
-                       "ranks return: summary.csv and {} say which files failed\n", io::kBatchStatusFile);
+    fmt::print(
+        stderr,
+        "note: under mpirun --enable-recovery, Open MPI 4 ends the job with status 0 whatever the "
+        "ranks return: summary.csv and {} say which files failed\n",
+        io::kBatchStatusFile);
   return failed > 0 || g_stop.load() ? 1 : 0;
 }
 
@@ -267,19 +281,25 @@ void add_batch_command(CLI::App& app, int* exit_status) {
   auto s = std::make_shared<State>();
   auto* batch_cmd = app.add_subcommand("batch", "Solve many fleet files or folders of them");
   batch_cmd->footer(
-      "Under `mpirun -n N` the files are shared out over the ranks. Run `mpirun --enable-recovery` so that a rank "
-      "that dies (killed, out of memory, node lost) fails only the file it held while the others finish; without it "
-      "Open MPI ends the whole job. Under --enable-recovery mpirun's exit status is 0 whatever happened: "
+      "Under `mpirun -n N` the files are shared out over the ranks. Run `mpirun --enable-recovery` "
+      "so that a rank "
+      "that dies (killed, out of memory, node lost) fails only the file it held while the others "
+      "finish; without it "
+      "Open MPI ends the whole job. Under --enable-recovery mpirun's exit status is 0 whatever "
+      "happened: "
       "summary.csv says which files failed (docs/SCALING.md).");
   batch_cmd->add_option("INPUT", s->inputs, "Fleet files or folders")->required();
   batch_cmd->add_option("--out-dir", s->out_dir, "Folder for the solutions and summary.csv")
       ->required();
   add_run_options(*batch_cmd, s->run);
-  batch_cmd->add_flag("--resume-batch", s->resume_batch,
-                      "Skip the files OUT_DIR/batch_status.json records as solved with the same options");
-  batch_cmd->add_option("--rank-timeout", s->rank_timeout,
-                        "Under mpirun: seconds without a heartbeat after which a rank solving a file is taken for "
-                        "dead and its file reported failed (ranks beat every fifth of it)")
+  batch_cmd->add_flag(
+      "--resume-batch", s->resume_batch,
+      "Skip the files OUT_DIR/batch_status.json records as solved with the same options");
+  batch_cmd
+      ->add_option("--rank-timeout", s->rank_timeout,
+                   "Under mpirun: seconds without a heartbeat after which a rank solving a file is "
+                   "taken for "
+                   "dead and its file reported failed (ranks beat every fifth of it)")
       ->check(CLI::Range(0.1, 86400.0))
       ->capture_default_str();
   batch_cmd->callback([s, exit_status] {

@@ -1,7 +1,6 @@
 // Shared pieces of the routesolve subcommands (see cli_common.hpp).
 
 #include "cli_common.hpp"
-#include "stage_profile.hpp"
 
 #include <fmt/core.h>
 #include <unistd.h>
@@ -9,8 +8,8 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -19,12 +18,13 @@
 #include <string>
 #include <utility>
 
-#include "routesolve/timing.hpp"
 #include "routesolve/distributed/decompose.hpp"
 #include "routesolve/distributed/world.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/checkpoint.hpp"
 #include "routesolve/io/formats.hpp"
+#include "routesolve/timing.hpp"
+#include "stage_profile.hpp"
 
 namespace fs = std::filesystem;
 
@@ -50,40 +50,49 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
       ->check(CLI::IsMember({"json", "csv", "geojson", "svg", "sol"}))
       ->capture_default_str();
   cmd.add_flag("-g,--geometry", o.geometry,
-               "JSON output: each route's geometry as an encoded polyline (precision 5), along the roads with "
+               "JSON output: each route's geometry as an encoded polyline (precision 5), along the "
+               "roads with "
                "--network (also the problem's \"options\": {\"g\": true})");
-  cmd.add_option("--balance", o.balance,
-                 "Balance objective: add W cost units per time unit of the longest route's working time "
-                 "(the problem's \"options\": {\"balance\": W} otherwise; 0: none)")
+  cmd.add_option(
+         "--balance", o.balance,
+         "Balance objective: add W cost units per time unit of the longest route's working time "
+         "(the problem's \"options\": {\"balance\": W} otherwise; 0: none)")
       ->check(CLI::Range(0.0, 1e9));
   cmd.add_option("--timeline", o.timeline,
-                 "Reported times: vroom (VROOM's: the earliest end, every step as late as it allows, so the "
-                 "least waiting) or earliest (every step at its earliest instant from the shift start); the "
-                 "problem's \"options\": {\"timeline\": ...} otherwise, else vroom. The routes are the same")
+                 "Reported times: vroom (VROOM's: the earliest end, every step as late as it "
+                 "allows, so the "
+                 "least waiting) or earliest (every step at its earliest instant from the shift "
+                 "start); the "
+                 "problem's \"options\": {\"timeline\": ...} otherwise, else vroom. The routes are "
+                 "the same")
       ->check(CLI::IsMember({"vroom", "earliest"}));
   cmd.add_option("--time-limit", o.time_limit,
                  "Search time limit in seconds (0: none, the fixed work of --iterations)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  cmd.add_option("--iterations", o.iterations,
-                 "Search iterations per thread: the fixed work without a time limit, a cap with one "
-                 "(0: 1,000 without a time limit, no cap with one)")
+  cmd.add_option(
+         "--iterations", o.iterations,
+         "Search iterations per thread: the fixed work without a time limit, a cap with one "
+         "(0: 1,000 without a time limit, no cap with one)")
       ->capture_default_str();
   cmd.add_option("--seed", o.seed, "Random seed")->capture_default_str();
   cmd.add_option("--threads", o.threads, "Worker threads")
       ->check(CLI::Range(1u, 1024u))
       ->capture_default_str();
-  cmd.add_option("--chains", o.chains,
-                 "Search chains (0: one per thread; cuda: as many as the device batches well); more chains "
-                 "than threads run in lockstep")
+  cmd.add_option(
+         "--chains", o.chains,
+         "Search chains (0: one per thread; cuda: as many as the device batches well); more chains "
+         "than threads run in lockstep")
       ->check(CLI::Range(0u, 65536u))
       ->capture_default_str();
   cmd.add_option("--backend", o.backend,
-                 "Backend of the search, and the matrix engine on a road network unless --matrix-engine is given")
+                 "Backend of the search, and the matrix engine on a road network unless "
+                 "--matrix-engine is given")
       ->check(CLI::IsMember({"cpu", "cuda", "cuda-host", "auto"}))
       ->capture_default_str();
   cmd.add_option("--matrix-engine", o.matrix_engine,
-                 "Matrix engine on a road network: cpu (Boost.Graph Dijkstra), cuda-host (PHAST on the host), cuda "
+                 "Matrix engine on a road network: cpu (Boost.Graph Dijkstra), cuda-host (PHAST on "
+                 "the host), cuda "
                  "(PHAST on the device) or auto (default: as --backend)")
       ->check(CLI::IsMember({"cpu", "cuda", "cuda-host", "auto"}));
   cmd.add_option("--objective", o.objective, "Objective")
@@ -94,27 +103,32 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
       "Solomon / Li & Lim: truncate each arc to one decimal (distance-only best-known convention)");
   cmd.add_flag("--profile", o.profile, "Print the time spent per stage on stderr");
   cmd.add_option("--transfer", o.transfer,
-                 "cuda backend: batched (pinned, one copy per batch) or naive (pageable, one copy per array) "
+                 "cuda backend: batched (pinned, one copy per batch) or naive (pageable, one copy "
+                 "per array) "
                  "transfers, for the matrices and the search")
       ->check(CLI::IsMember({"batched", "naive"}))
       ->capture_default_str();
   cmd.add_option("--calibration-dir", o.calibration_dir,
                  "auto: the folder of the device calibrations (device-check --calibrate; default: "
                  "$ROUTESOLVE_CALIBRATION_DIR, else ~/.config/routesolve)");
-  cmd.add_option("--device", o.device, "cuda backend: the CUDA device index, for the matrices and the search")
+  cmd.add_option("--device", o.device,
+                 "cuda backend: the CUDA device index, for the matrices and the search")
       ->check(CLI::Range(0, 1023))
       ->capture_default_str();
   cmd.add_option("--devices", o.devices,
-                 "cuda backend: several CUDA devices (0,1,...): the matrix sweeps are split over them, the search "
+                 "cuda backend: several CUDA devices (0,1,...): the matrix sweeps are split over "
+                 "them, the search "
                  "runs on the first")
       ->delimiter(',')
       ->check(CLI::Range(0, 1023))
       ->excludes("--device");
-  cmd.add_option("--network", o.network,
-                 "Road network (.osm.pbf, .gr, edge list or .rsnet cache): travel matrices for input "
-                 "with coordinates and no matrices");
+  cmd.add_option(
+      "--network", o.network,
+      "Road network (.osm.pbf, .gr, edge list or .rsnet cache): travel matrices for input "
+      "with coordinates and no matrices");
   cmd.add_option("--max-snap", o.max_snap,
-                 "With --network: largest distance in metres from a stop to its road (farther: unreachable)")
+                 "With --network: largest distance in metres from a stop to its road (farther: "
+                 "unreachable)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd.add_flag("-q,--quiet", o.quiet, "No progress or notes on stderr");
@@ -215,7 +229,9 @@ dispatch::PrepareOptions prepare_options(const fs::path& input, const RunOptions
 }  // namespace
 
 ProblemPtr load_problem(const fs::path& input, const RunOptions& o) {
-  return dispatch::prepare_problem(read_spec(input, o), make_matrix_options(o), prepare_options(input, o)).problem;
+  return dispatch::prepare_problem(read_spec(input, o), make_matrix_options(o),
+                                   prepare_options(input, o))
+      .problem;
 }
 
 Outcome solve_one(const fs::path& input, const RunOptions& o, ProgressBar* bar,
@@ -233,7 +249,9 @@ Outcome solve_one(const fs::path& input, const RunOptions& o, ProgressBar* bar,
     if (!o.objective_given) options.objective = state->objective;
     if (!o.time_limit_given) options.time_limit_s = state->time_limit_s;
     if (options.objective != state->objective)
-      throw invalid_input(o.resume, "the checkpoint was written with another --objective: resume it with the same one");
+      throw invalid_input(
+          o.resume,
+          "the checkpoint was written with another --objective: resume it with the same one");
     options.resume = std::move(state);
   }
   if (!o.checkpoint.empty()) {
@@ -252,17 +270,19 @@ Outcome solve_one(const fs::path& input, const RunOptions& o, ProgressBar* bar,
       so.on_progress = [bar, name, &o, cost_scale, last, trace, traced](const Progress& p) {
         if (!o.trace.empty() && (p.best_cost != traced->first || p.unassigned != traced->second)) {
           *traced = {p.best_cost, p.unassigned};
-          *trace += fmt::format("{:.4f},{:.3f},{},{}\n", p.elapsed_s, static_cast<double>(p.best_cost) / cost_scale,
-                                p.best_routes, p.unassigned);
+          *trace += fmt::format("{:.4f},{:.3f},{},{}\n", p.elapsed_s,
+                                static_cast<double>(p.best_cost) / cost_scale, p.best_routes,
+                                p.unassigned);
         }
         if (o.verbose && (p.best_cost != last->first || p.unassigned != last->second)) {
           *last = {p.best_cost, p.unassigned};
-          fmt::print(stderr, "{}: {:8.3f}s best cost {:.3f}, {} routes, {} unassigned\n", name, p.elapsed_s,
-                     static_cast<double>(p.best_cost) / cost_scale, p.best_routes, p.unassigned);
+          fmt::print(stderr, "{}: {:8.3f}s best cost {:.3f}, {} routes, {} unassigned\n", name,
+                     p.elapsed_s, static_cast<double>(p.best_cost) / cost_scale, p.best_routes,
+                     p.unassigned);
         }
         if (bar != nullptr)
-          bar->update(p.fraction, fmt::format("{}: {} routes, {} unassigned, {:.1f}s", name, p.best_routes,
-                                              p.unassigned, p.elapsed_s));
+          bar->update(p.fraction, fmt::format("{}: {} routes, {} unassigned, {:.1f}s", name,
+                                              p.best_routes, p.unassigned, p.elapsed_s));
       };
     };
   }
@@ -280,8 +300,8 @@ Outcome solve_one(const fs::path& input, const RunOptions& o, ProgressBar* bar,
   } else {
     run.solver = std::move(solver);
   }
-  Outcome out = dispatch::solve_spec(std::move(spec), make_matrix_options(o), std::move(options), run,
-                                     prepare_options(input, o));
+  Outcome out = dispatch::solve_spec(std::move(spec), make_matrix_options(o), std::move(options),
+                                     run, prepare_options(input, o));
   if (!out.solved) return out;
   if (!o.trace.empty()) io::write_file_atomically(o.trace, *trace);
   out.geometry = out.geometry || o.geometry;
@@ -292,14 +312,16 @@ Outcome solve_one(const fs::path& input, const RunOptions& o, ProgressBar* bar,
 /// The road geometry of the solution's legs, for GeoJSON output on a road network.
 io::LegLines leg_lines(const Outcome& out, io::OutputFormat format) {
   io::LegLines lines;
-  const bool drawn = format == io::OutputFormat::GeoJson || (format == io::OutputFormat::Json && out.geometry);
+  const bool drawn =
+      format == io::OutputFormat::GeoJson || (format == io::OutputFormat::Json && out.geometry);
   if (!drawn || !out.matrices) return lines;
   return io::road_legs(out.solution, *out.matrices->provider, out.matrices->fill);
 }
 
 void write_output(const Outcome& out, const fs::path& file, io::OutputFormat format) {
   if (file.empty() || file == "-") {
-    io::write_solution(std::cout, *out.problem, out.solution, format, leg_lines(out, format), out.geometry);
+    io::write_solution(std::cout, *out.problem, out.solution, format, leg_lines(out, format),
+                       out.geometry);
     std::cout.flush();
     return;
   }
@@ -326,7 +348,8 @@ void print_profile(const Solution& s) {
   fmt::print(stderr, "{}", format_stage_table(table));
 }
 
-void report_profile(const Solution& s, const RunOptions& o, const std::string& input, double total_seconds) {
+void report_profile(const Solution& s, const RunOptions& o, const std::string& input,
+                    double total_seconds) {
   StageTable table = make_stage_table(s.profile, total_seconds, s.backend, input);
   table.mismatches = s.mismatches;
   table.fallback = s.fallback;

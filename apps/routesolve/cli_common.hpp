@@ -5,8 +5,8 @@
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <cstdint>
-#include <functional>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,8 +31,9 @@ void install_signal_handlers();
 struct RunOptions {
   std::string format = "auto";
   std::string output_format = "json";
-  std::string backend = "auto";  ///< the search's backend, and the matrices' engine unless matrix_engine is given
-  std::string matrix_engine;     ///< the matrix engine on a road network; empty: as backend
+  std::string backend =
+      "auto";  ///< the search's backend, and the matrices' engine unless matrix_engine is given
+  std::string matrix_engine;  ///< the matrix engine on a road network; empty: as backend
   std::string objective = "cost";
   double time_limit = 0.0;
   std::uint64_t iterations = 0;
@@ -43,19 +44,21 @@ struct RunOptions {
   bool quiet = false;
   bool verbose = false;  ///< best cost over time on stderr
   bool profile = false;
-  std::string profile_out;          ///< solve: the stage profile as JSON (stage_profile.hpp)
-  std::string trace;                ///< solve: the best solution over time, as CSV
-  int device = 0;                    ///< cuda: the CUDA device index
-  std::vector<int> devices;          ///< cuda: --devices, the matrix engine's devices (first: the search's)
-  std::string calibration_dir;       ///< auto: the device calibrations' folder (empty: the default)
-  std::string transfer = "batched";  ///< cuda: batched (pinned) or naive transfers, matrices and search
-  std::string network;       ///< road network (OSM, DIMACS, edge list, .rsnet) for coordinate-only input
+  std::string profile_out;   ///< solve: the stage profile as JSON (stage_profile.hpp)
+  std::string trace;         ///< solve: the best solution over time, as CSV
+  int device = 0;            ///< cuda: the CUDA device index
+  std::vector<int> devices;  ///< cuda: --devices, the matrix engine's devices (first: the search's)
+  std::string calibration_dir;  ///< auto: the device calibrations' folder (empty: the default)
+  std::string transfer =
+      "batched";        ///< cuda: batched (pinned) or naive transfers, matrices and search
+  std::string network;  ///< road network (OSM, DIMACS, edge list, .rsnet) for coordinate-only input
   double max_snap = 1000.0;  ///< metres between a stop and the road it is attached to
   // solve only: checkpoint / resume (docs/RELIABILITY.md)
-  std::string checkpoint;         ///< write the search state here (atomically) from time to time
-  double checkpoint_every = 60.0; ///< seconds between checkpoints
-  std::string resume;             ///< continue from this checkpoint
-  bool decompose = false;         ///< solve: groups of routes improved over the MPI ranks (docs/SCALING.md)
+  std::string checkpoint;          ///< write the search state here (atomically) from time to time
+  double checkpoint_every = 60.0;  ///< seconds between checkpoints
+  std::string resume;              ///< continue from this checkpoint
+  bool decompose =
+      false;  ///< solve: groups of routes improved over the MPI ranks (docs/SCALING.md)
   unsigned decompose_rounds = 0;  ///< solve --decompose: rounds (0: the default)
   bool check = false;             ///< solve: plan mode, the vehicles' steps as whole routes
   bool geometry = false;          ///< each route's geometry (encoded polyline) in the JSON output
@@ -117,9 +120,10 @@ int chosen_device(int device, const std::vector<int>& devices);
 /// Prints the stage profile of a solution on stderr.
 void print_profile(const Solution& s);
 
-/// solve: prints the stage table (--profile) and writes it as JSON (--profile-out); total_seconds is
-/// the wall time of the run from reading the input to writing the output.
-void report_profile(const Solution& s, const RunOptions& o, const std::string& input, double total_seconds);
+/// solve: prints the stage table (--profile) and writes it as JSON (--profile-out); total_seconds
+/// is the wall time of the run from reading the input to writing the output.
+void report_profile(const Solution& s, const RunOptions& o, const std::string& input,
+                    double total_seconds);
 
 /// `solve`, `batch` and `validate`; each sets *exit_status when it runs.
 void add_fleet_commands(CLI::App& app, int* exit_status);

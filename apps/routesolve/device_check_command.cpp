@@ -8,7 +8,6 @@
 
 #include <string>
 
-
 #include "cli_common.hpp"
 #include "routesolve/dispatch/calibration.hpp"
 #include "routesolve/dispatch/device_fallback.hpp"
@@ -36,16 +35,19 @@ int run_device_check(bool calibrate, const std::string& dir) {
 }  // namespace
 
 void add_device_check_command(CLI::App& app, int* exit_status) {
-  auto* cmd = app.add_subcommand("device-check",
-                                 "Self-test every CUDA device against the host twin; one line per device "
-                                 "(exit 0: all passed, 1: one failed, 3: no device)");
+  auto* cmd =
+      app.add_subcommand("device-check",
+                         "Self-test every CUDA device against the host twin; one line per device "
+                         "(exit 0: all passed, 1: one failed, 3: no device)");
   static bool calibrate = false;
   static std::string dir;
-  cmd->add_flag("--calibrate", calibrate,
-                "Also measure each passing device's rates for --backend auto and write its calibration file "
-                "in --calibration-dir");
+  cmd->add_flag(
+      "--calibrate", calibrate,
+      "Also measure each passing device's rates for --backend auto and write its calibration file "
+      "in --calibration-dir");
   cmd->add_option("--calibration-dir", dir,
-                  "Folder of the calibration files (default: $ROUTESOLVE_CALIBRATION_DIR, else ~/.config/routesolve)");
+                  "Folder of the calibration files (default: $ROUTESOLVE_CALIBRATION_DIR, else "
+                  "~/.config/routesolve)");
   cmd->callback([exit_status] { *exit_status = run_device_check(calibrate, dir); });
 }
 

@@ -32,18 +32,21 @@ int run_solve(const std::string& input, const std::string& output, const RunOpti
   if (distributed::rank() != 0) return 0;  // --decompose under mpirun: rank 0 writes the solution
   const auto t_output = std::chrono::steady_clock::now();
   write_output(out, output, io::parse_output_format(o.output_format));
-  const double output_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_output).count();
+  const double output_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t_output).count();
   out.solution.profile.push_back({"output", output_seconds});
   if (!o.quiet) {
     // Iterations (when the backend counts them) let engineers compare search speed across runs.
-    const std::string iterations =
-        out.solution.iterations > 0 ? fmt::format(", {} iterations", out.solution.iterations) : std::string();
+    const std::string iterations = out.solution.iterations > 0
+                                       ? fmt::format(", {} iterations", out.solution.iterations)
+                                       : std::string();
     fmt::print(stderr, "{}: cost {:.3f}, {} routes, {} unassigned, {:.2f} s ({}){}\n", input,
                output_cost(*out.problem, out.solution.summary.cost), out.solution.summary.routes,
                out.solution.summary.unassigned, out.seconds, out.solution.backend, iterations);
     if (g_stop.load()) fmt::print(stderr, "interrupted: wrote the best solution found so far\n");
   }
-  if (o.profile || !o.profile_out.empty()) report_profile(out.solution, o, input, out.seconds + output_seconds);
+  if (o.profile || !o.profile_out.empty())
+    report_profile(out.solution, o, input, out.seconds + output_seconds);
   return 0;
 }
 
@@ -66,7 +69,8 @@ int run_validate(const std::string& input, const std::string& solution_file, con
   }
   const ValidationReport report = validate(*problem, solution, vo);
   if (!report.ok()) {
-    fmt::print("{}: {} violation(s)\n{}", solution_file, report.violations.size(), report.to_text());
+    fmt::print("{}: {} violation(s)\n{}", solution_file, report.violations.size(),
+               report.to_text());
     return 1;
   }
   if (is_sol) {
@@ -81,22 +85,27 @@ int run_validate(const std::string& input, const std::string& solution_file, con
     solution = std::get<Solution>(std::move(scheduled));
     const ValidationReport whole = validate(*problem, solution);
     if (!whole.ok()) {
-      fmt::print("{}: {} violation(s)\n{}", solution_file, whole.violations.size(), whole.to_text());
+      fmt::print("{}: {} violation(s)\n{}", solution_file, whole.violations.size(),
+                 whole.to_text());
       return 1;
     }
     const double cost = output_cost(*problem, solution.summary.cost);
     if (claimed) {
-      const double tolerance = 0.5 * std::pow(10.0, -claimed->decimals) + 0.5 / problem->cost_scale();
+      const double tolerance =
+          0.5 * std::pow(10.0, -claimed->decimals) + 0.5 / problem->cost_scale();
       if (std::abs(claimed->value - cost) > tolerance) {
-        fmt::print("{}:{}: Cost: the file says {}, its routes cost {:.3f} (recomputed from the instance)\n",
-                   solution_file, claimed->line, claimed->value, cost);
+        fmt::print(
+            "{}:{}: Cost: the file says {}, its routes cost {:.3f} (recomputed from the "
+            "instance)\n",
+            solution_file, claimed->line, claimed->value, cost);
         return 1;
       }
     }
   }
   if (!o.quiet)
-    fmt::print("{}: valid: {} routes, {} unassigned, cost {:.3f}{}\n", solution_file, solution.routes.size(),
-               solution.unassigned.size(), output_cost(*problem, solution.summary.cost),
+    fmt::print("{}: valid: {} routes, {} unassigned, cost {:.3f}{}\n", solution_file,
+               solution.routes.size(), solution.unassigned.size(),
+               output_cost(*problem, solution.summary.cost),
                claimed ? ", as its Cost line says" : "");
   return 0;
 }
@@ -117,26 +126,36 @@ void add_fleet_commands(CLI::App& app, int* exit_status) {
   solve_cmd->add_option("-o,--output", s->output, "Output file (default: standard output)");
   add_run_options(*solve_cmd, s->solve_opts);
   solve_cmd->add_option("--profile-out", s->solve_opts.profile_out,
-                        "Write the stage profile as JSON: {input, backend, total, stages: [{stage, seconds, share, parts}]}");
-  solve_cmd->add_option("--trace", s->solve_opts.trace,
-                        "Write the best solution over time as CSV (elapsed_s,cost,routes,unassigned; one row per "
-                        "improvement, seconds since the solve began)");
-  solve_cmd->add_option("--checkpoint", s->solve_opts.checkpoint,
-                        "Write the search state to this file (atomically, with a checksum) from time to time; "
-                        "cpu backend (auto picks it)");
-  solve_cmd->add_option("--checkpoint-every", s->solve_opts.checkpoint_every, "Seconds between checkpoints")
+                        "Write the stage profile as JSON: {input, backend, total, stages: [{stage, "
+                        "seconds, share, parts}]}");
+  solve_cmd->add_option(
+      "--trace", s->solve_opts.trace,
+      "Write the best solution over time as CSV (elapsed_s,cost,routes,unassigned; one row per "
+      "improvement, seconds since the solve began)");
+  solve_cmd->add_option(
+      "--checkpoint", s->solve_opts.checkpoint,
+      "Write the search state to this file (atomically, with a checksum) from time to time; "
+      "cpu backend (auto picks it)");
+  solve_cmd
+      ->add_option("--checkpoint-every", s->solve_opts.checkpoint_every,
+                   "Seconds between checkpoints")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  solve_cmd->add_option("--resume", s->solve_opts.resume,
-                        "Continue the solve a --checkpoint file recorded (its seed, threads, objective and "
-                        "time limit unless given; the time already spent counts against the limit)");
-  solve_cmd->add_flag("-c,--check", s->solve_opts.check,
-                      "Plan mode: every vehicle's steps are its whole route; report VROOM's violations per step "
-                      "and route instead of solving");
-  solve_cmd->add_flag("--decompose", s->solve_opts.decompose,
-                      "Very large problems under mpirun: the plan is cut into groups of nearby routes that the "
-                      "ranks improve as subproblems, merged after every round (docs/SCALING.md); cpu backend");
-  solve_cmd->add_option("--decompose-rounds", s->solve_opts.decompose_rounds, "--decompose: rounds (default 3)")
+  solve_cmd->add_option(
+      "--resume", s->solve_opts.resume,
+      "Continue the solve a --checkpoint file recorded (its seed, threads, objective and "
+      "time limit unless given; the time already spent counts against the limit)");
+  solve_cmd->add_flag(
+      "-c,--check", s->solve_opts.check,
+      "Plan mode: every vehicle's steps are its whole route; report VROOM's violations per step "
+      "and route instead of solving");
+  solve_cmd->add_flag(
+      "--decompose", s->solve_opts.decompose,
+      "Very large problems under mpirun: the plan is cut into groups of nearby routes that the "
+      "ranks improve as subproblems, merged after every round (docs/SCALING.md); cpu backend");
+  solve_cmd
+      ->add_option("--decompose-rounds", s->solve_opts.decompose_rounds,
+                   "--decompose: rounds (default 3)")
       ->check(CLI::Range(1u, 1000u));
   solve_cmd->callback([s, solve_cmd, exit_status] {
     RunOptions& o = s->solve_opts;
@@ -145,7 +164,8 @@ void add_fleet_commands(CLI::App& app, int* exit_status) {
     o.time_limit_given = solve_cmd->count("--time-limit") > 0;
     o.objective_given = solve_cmd->count("--objective") > 0;
     if (o.decompose && (o.check || !o.checkpoint.empty() || !o.resume.empty()))
-      throw invalid_input("--decompose", "cannot be combined with --check, --checkpoint or --resume");
+      throw invalid_input("--decompose",
+                          "cannot be combined with --check, --checkpoint or --resume");
     if (solve_cmd->count("--checkpoint-every") > 0 && o.checkpoint.empty())
       throw invalid_input("--checkpoint-every", "needs --checkpoint FILE");
     *exit_status = run_solve(s->input, s->output, o);
@@ -166,7 +186,8 @@ void add_fleet_commands(CLI::App& app, int* exit_status) {
                          "Solomon / Li & Lim one-decimal arcs");
   validate_cmd->add_option("--network", s->validate_opts.network,
                            "Road network the solution was solved on (solve --network)");
-  validate_cmd->add_option("--max-snap", s->validate_opts.max_snap, "With --network: as given to solve")
+  validate_cmd
+      ->add_option("--max-snap", s->validate_opts.max_snap, "With --network: as given to solve")
       ->check(CLI::NonNegativeNumber);
   validate_cmd->add_flag("-q,--quiet", s->validate_opts.quiet, "Print violations only");
   validate_cmd->callback([s, exit_status] {

@@ -6,7 +6,8 @@
 //   routesolve network build|info, matrix        road networks and travel matrices
 //   routesolve device-check                      self-test of every CUDA device
 //   routesolve serve --port P --network NAME=FILE  the HTTP routing service
-// Under mpirun, batch, matrix and solve --decompose spread their work over the ranks (docs/SCALING.md).
+// Under mpirun, batch, matrix and solve --decompose spread their work over the ranks
+// (docs/SCALING.md).
 
 #include <fmt/core.h>
 

@@ -22,7 +22,8 @@ namespace fs = std::filesystem;
 namespace routesolve::app {
 namespace {
 
-// ---- network build / info ----------------------------------------------------------------------------
+// ---- network build / info
+// ----------------------------------------------------------------------------
 
 void print_report(const RoadNetwork& net) {
   const NetworkReport& r = net.report;
@@ -31,11 +32,14 @@ void print_report(const RoadNetwork& net) {
   };
   fmt::print("source:      {}\n", net.source);
   fmt::print("read:        {} nodes, {} arcs\n", r.nodes_read, r.arcs_read);
-  fmt::print("kept:        {} nodes ({:.1f}%), {} arcs ({:.1f}%): the largest strongly connected component\n",
-             r.nodes_kept, pct(r.nodes_kept, r.nodes_read), r.arcs_kept, pct(r.arcs_kept, r.arcs_read));
+  fmt::print(
+      "kept:        {} nodes ({:.1f}%), {} arcs ({:.1f}%): the largest strongly connected "
+      "component\n",
+      r.nodes_kept, pct(r.nodes_kept, r.nodes_read), r.arcs_kept, pct(r.arcs_kept, r.arcs_read));
   fmt::print("dropped:     {} nodes, {} arcs ({} components)\n", r.nodes_dropped,
              r.arcs_read >= r.arcs_kept ? r.arcs_read - r.arcs_kept : 0, r.components);
-  fmt::print("coordinates: {}\n", net.graph.has_coordinates() ? "yes" : "no (points must be given as road nodes)");
+  fmt::print("coordinates: {}\n",
+             net.graph.has_coordinates() ? "yes" : "no (points must be given as road nodes)");
   fmt::print("import:      {:.3f} s\n", r.import_seconds);
 }
 
@@ -47,7 +51,8 @@ int run_network_build(const std::string& input, const std::string& output, bool 
   const auto t1 = Clock::now();
   const RoadNetwork back = io::read_network_cache(output);  // proves the file reads back
   const double load_seconds = seconds_since(t1);
-  if (back.graph.node_count() != net.graph.node_count() || back.graph.arc_count() != net.graph.arc_count())
+  if (back.graph.node_count() != net.graph.node_count() ||
+      back.graph.arc_count() != net.graph.arc_count())
     throw Error(ErrorCode::Internal, output + ": the cache did not read back the same network");
   // The contraction hierarchy of the cuda / cuda-host matrix backends, stored beside the graph.
   ChBuildStats ch_stats;
@@ -57,8 +62,8 @@ int run_network_build(const std::string& input, const std::string& output, bool 
     print_report(net);
     fmt::print("cache:       {} ({} bytes), written in {:.3f} s, reads back in {:.3f} s\n", output,
                fs::file_size(output), write_seconds, load_seconds);
-    fmt::print("hierarchy:   {} shortcuts, {} levels, built in {:.3f} s (section '{}')\n", ch_stats.shortcuts,
-               ch_stats.levels, ch_stats.seconds, kChCacheSection);
+    fmt::print("hierarchy:   {} shortcuts, {} levels, built in {:.3f} s (section '{}')\n",
+               ch_stats.shortcuts, ch_stats.levels, ch_stats.seconds, kChCacheSection);
   }
   return 0;
 }
@@ -75,13 +80,15 @@ int run_network_info(const std::string& file) {
       min_lon = std::min(min_lon, c.lon), max_lon = std::max(max_lon, c.lon);
       min_lat = std::min(min_lat, c.lat), max_lat = std::max(max_lat, c.lat);
     }
-    fmt::print("bbox:        lon [{:.6f}, {:.6f}], lat [{:.6f}, {:.6f}]\n", min_lon, max_lon, min_lat, max_lat);
+    fmt::print("bbox:        lon [{:.6f}, {:.6f}], lat [{:.6f}, {:.6f}]\n", min_lon, max_lon,
+               min_lat, max_lat);
   }
   std::uint64_t total_ds = 0, total_m = 0;
   for (std::size_t a = 0; a < g.arc_count(); ++a) total_ds += g.duration[a], total_m += g.length[a];
   fmt::print("arcs total:  {:.1f} km, {:.1f} h of driving\n", static_cast<double>(total_m) / 1000.0,
              static_cast<double>(total_ds) / 36000.0);
-  fmt::print("loaded in:   {:.3f} s{}\n", load_seconds, io::is_network_cache(file) ? " (cache)" : "");
+  fmt::print("loaded in:   {:.3f} s{}\n", load_seconds,
+             io::is_network_cache(file) ? " (cache)" : "");
   return 0;
 }
 
@@ -94,13 +101,17 @@ void add_network_commands(CLI::App& app, int* exit_status) {
   };
   auto s = std::make_shared<State>();
 
-  auto* network = app.add_subcommand("network", "Road networks: build the binary cache, show what a network holds");
+  auto* network = app.add_subcommand(
+      "network", "Road networks: build the binary cache, show what a network holds");
   network->require_subcommand(1);
-  auto* build = network->add_subcommand("build", "Import a road network and write its binary cache (.rsnet)");
-  build->add_option("INPUT", s->input, "OSM .osm.pbf, DIMACS .gr, edge list or PACE .gr(.xz)")->required();
+  auto* build =
+      network->add_subcommand("build", "Import a road network and write its binary cache (.rsnet)");
+  build->add_option("INPUT", s->input, "OSM .osm.pbf, DIMACS .gr, edge list or PACE .gr(.xz)")
+      ->required();
   build->add_option("-o,--output", s->output, "Cache file to write (.rsnet)")->required();
   build->add_flag("-q,--quiet", s->quiet, "Print nothing");
-  build->callback([s, exit_status] { *exit_status = run_network_build(s->input, s->output, s->quiet); });
+  build->callback(
+      [s, exit_status] { *exit_status = run_network_build(s->input, s->output, s->quiet); });
 
   auto* info = network->add_subcommand("info", "Print what a road network or cache holds");
   info->add_option("FILE", s->input, "Road network or .rsnet cache")->required();

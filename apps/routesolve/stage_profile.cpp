@@ -113,7 +113,8 @@ std::string format_stage_table(const StageTable& t) {
       out += fmt::format("    {:<20} {:>10.4f} {:>6.1f}%\n", p.stage, p.seconds, 100.0 * p.share);
   }
   out += fmt::format("  {:<22} {:>10.4f} {:>6.1f}%\n", "total", t.total, t.total > 0 ? 100.0 : 0.0);
-  if (t.mismatches > 0) out += fmt::format("  device results that did not check out: {}\n", t.mismatches);
+  if (t.mismatches > 0)
+    out += fmt::format("  device results that did not check out: {}\n", t.mismatches);
   if (!t.fallback.empty()) out += fmt::format("  fallback: {}\n", t.fallback);
   return out;
 }

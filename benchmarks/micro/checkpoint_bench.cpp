@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -18,20 +19,18 @@
 #include <filesystem>
 #include <random>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
-#include "routesolve/timing.hpp"
 #include "routesolve/checkpoint.hpp"
 #include "routesolve/io/checkpoint.hpp"
 #include "routesolve/io/formats.hpp"
 #include "routesolve/solve.hpp"
+#include "routesolve/timing.hpp"
 
 namespace fs = std::filesystem;
 using namespace routesolve;
 
 namespace {
-
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -109,21 +108,29 @@ int main(int argc, char** argv) {
   a.instance = fs::path(ROUTESOLVE_BENCH_DATASETS) / "cvrp/x/X-n979-k58.vrp";
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
-    if (k == "--instance") a.instance = v;
-    else if (k == "--seconds") a.seconds = std::stod(v);
-    else if (k == "--pairs") a.pairs = std::stoi(v);
-    else if (k == "--every") a.every = parse_list(v);
-    else if (k == "--threads") a.threads = static_cast<unsigned>(std::stoul(v));
+    if (k == "--instance")
+      a.instance = v;
+    else if (k == "--seconds")
+      a.seconds = std::stod(v);
+    else if (k == "--pairs")
+      a.pairs = std::stoi(v);
+    else if (k == "--every")
+      a.every = parse_list(v);
+    else if (k == "--threads")
+      a.threads = static_cast<unsigned>(std::stoul(v));
     else {
       fmt::print(stderr, "unknown option {}\n", k);
       return 2;
     }
   }
-  const fs::path dir = fs::temp_directory_path() / fmt::format("routesolve_bench_checkpoint_{}", ::getpid());
+  const fs::path dir =
+      fs::temp_directory_path() / fmt::format("routesolve_bench_checkpoint_{}", ::getpid());
   fs::create_directories(dir);
 
   // ---- 1. one checkpoint ------------------------------------------------------------------
-  fmt::print("| tasks | file size | encode | write (temp + fsync + rename) | read + decode | overhead of one per 60 s |\n");
+  fmt::print(
+      "| tasks | file size | encode | write (temp + fsync + rename) | read + decode | overhead of "
+      "one per 60 s |\n");
   fmt::print("|---|---|---|---|---|---|\n");
   for (std::size_t n : {std::size_t{1000}, std::size_t{10000}}) {
     const SolveCheckpoint c = synthetic_checkpoint(n);
@@ -141,8 +148,9 @@ int main(int argc, char** argv) {
       (void)io::read_checkpoint(file);
       read.push_back(seconds_since(t0));
     }
-    fmt::print("| {} | {:.1f} KB | {:.3f} ms | {:.2f} ms | {:.3f} ms | {:.4f}% |\n", n, bytes / 1024.0,
-               1e3 * median(encode), 1e3 * median(write), 1e3 * median(read), 100.0 * median(write) / 60.0);
+    fmt::print("| {} | {:.1f} KB | {:.3f} ms | {:.2f} ms | {:.3f} ms | {:.4f}% |\n", n,
+               bytes / 1024.0, 1e3 * median(encode), 1e3 * median(write), 1e3 * median(read),
+               100.0 * median(write) / 60.0);
   }
 
   const auto problem = Problem::create(io::read_problem(a.instance));
@@ -152,12 +160,12 @@ int main(int argc, char** argv) {
     (void)problem_fingerprint(*problem);
     fp.push_back(seconds_since(t0));
   }
-  fmt::print("\nproblem fingerprint ({} locations, once per solve): {:.2f} ms\n\n", problem->locations(),
-             1e3 * median(fp));
+  fmt::print("\nproblem fingerprint ({} locations, once per solve): {:.2f} ms\n\n",
+             problem->locations(), 1e3 * median(fp));
 
   // ---- 2. end to end ----------------------------------------------------------------------
-  fmt::print("{}: {} s per solve, {} thread(s), seed 1, {} alternating rounds\n\n", a.instance.filename().string(),
-             a.seconds, a.threads, a.pairs);
+  fmt::print("{}: {} s per solve, {} thread(s), seed 1, {} alternating rounds\n\n",
+             a.instance.filename().string(), a.seconds, a.threads, a.pairs);
   std::vector<std::string> header = {"| round | without: it/s"};
   for (double e : a.every) header.push_back(fmt::format("every {} s: it/s (checkpoints)", e));
   std::string separator = "|---|---";
@@ -178,7 +186,8 @@ int main(int argc, char** argv) {
   }
   std::string line = fmt::format("| median | {:.0f}", median(base));
   for (std::size_t e = 0; e < a.every.size(); ++e)
-    line += fmt::format(" | {:.0f} ({:+.1f}%)", median(with[e]), 100.0 * (median(with[e]) / median(base) - 1.0));
+    line += fmt::format(" | {:.0f} ({:+.1f}%)", median(with[e]),
+                        100.0 * (median(with[e]) / median(base) - 1.0));
   fmt::print("{} |\n", line);
   fs::remove_all(dir);
   return 0;

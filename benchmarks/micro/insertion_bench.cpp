@@ -26,8 +26,8 @@
 #include <string>
 #include <vector>
 
-#include "insertion/insertion_engines.hpp"
 #include "bench_datasets.hpp"
+#include "insertion/insertion_engines.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
 #include "routesolve/cuda/search_backend.hpp"
 #include "routesolve/io/formats.hpp"
@@ -70,7 +70,8 @@ Fixture& fixture(const std::string& name) {
   return *slot;
 }
 
-void insertion_bench(benchmark::State& state, const std::string& name, const std::string& kind, unsigned chains) {
+void insertion_bench(benchmark::State& state, const std::string& name, const std::string& kind,
+                     unsigned chains) {
   if (!std::filesystem::exists(instance_file(name))) {
     state.SkipWithError("dataset not found");
     return;
@@ -82,10 +83,13 @@ void insertion_bench(benchmark::State& state, const std::string& name, const std
   }
   Fixture& f = fixture(name);
   std::unique_ptr<search::InsertionEngine> engine;
-  if (kind == "cpu") engine = search::make_segment_engine();
-  else if (kind == "cuda-host") engine = cuda::insertion::make_host_engine(1);
-  else engine = cuda::insertion::make_device_engine(
-           DeviceOptions{0, kind == "cuda" ? TransferMode::Pinned : TransferMode::Naive, {}});
+  if (kind == "cpu")
+    engine = search::make_segment_engine();
+  else if (kind == "cuda-host")
+    engine = cuda::insertion::make_host_engine(1);
+  else
+    engine = cuda::insertion::make_device_engine(
+        DeviceOptions{0, kind == "cuda" ? TransferMode::Pinned : TransferMode::Naive, {}});
   // B solutions, each missing a tenth of its tasks (its own random tenth).
   std::vector<search::WorkingSolution> solutions;
   std::vector<std::vector<std::size_t>> out;
@@ -110,14 +114,17 @@ void insertion_bench(benchmark::State& state, const std::string& name, const std
       const std::size_t task = out[c][round % out[c].size()];
       candidates[c].clear();
       for (std::size_t w : f.near->of(task))
-        if (s.assigned(w) && std::find(candidates[c].begin(), candidates[c].end(), s.route_of(w)) == candidates[c].end())
+        if (s.assigned(w) && std::find(candidates[c].begin(), candidates[c].end(), s.route_of(w)) ==
+                                 candidates[c].end())
           candidates[c].push_back(s.route_of(w));
-      requests[c] = search::InsertionRequest{&s, task, candidates[c], round * 7919 + c, search::blink_threshold(0.01)};
+      requests[c] = search::InsertionRequest{&s, task, candidates[c], round * 7919 + c,
+                                             search::blink_threshold(0.01)};
       for (std::size_t v : candidates[c]) rows += s.tour(v).size() + 1;
     }
     const auto t0 = std::chrono::steady_clock::now();
     engine->price(requests, choices);
-    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    state.SetIterationTime(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     benchmark::DoNotOptimize(choices.data());
     for (unsigned c = 0; c < chains; ++c) {  // take the position and give it back: two tour changes
       if (!choices[c].found()) continue;

@@ -29,11 +29,11 @@
 #include "bench_datasets.hpp"
 #include "bench_support.hpp"
 #include "routesolve/contraction_hierarchy.hpp"
-#include "routesolve/network/road_router.hpp"
-#include "routesolve/network/dijkstra_matrix.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
 #include "routesolve/cuda/matrix_engine.hpp"
 #include "routesolve/io/road_formats.hpp"
+#include "routesolve/network/dijkstra_matrix.hpp"
+#include "routesolve/network/road_router.hpp"
 
 namespace fs = std::filesystem;
 using namespace routesolve;
@@ -89,7 +89,8 @@ int g_mismatches = 0;
 
 /// Boost's matrix of (region, n): the one its own row measured, else computed now (so that every
 /// PHAST row is compared, whatever the filter ran before it).
-const Reference& reference(const Region& r, std::size_t n, const Prepared& p, const std::vector<NodeId>& stops) {
+const Reference& reference(const Region& r, std::size_t n, const Prepared& p,
+                           const std::vector<NodeId>& stops) {
   auto& slot = references()[r.name + "/" + std::to_string(n)];
   if (slot.matrices.rows == 0 && !stops.empty()) {
     network::MatrixStats stats;
@@ -136,7 +137,8 @@ void bench_boost(benchmark::State& state, const Region& r, std::size_t n) {
   set_graph_counters(state, p);
 }
 
-void bench_phast(benchmark::State& state, const Region& r, std::size_t n, cuda::PhastOptions options) {
+void bench_phast(benchmark::State& state, const Region& r, std::size_t n,
+                 cuda::PhastOptions options) {
   if (options.device == cuda::MatrixDevice::Cuda && !cuda::device_available()) {
     state.SkipWithError(("no CUDA device: " + cuda::device_unavailable_reason()).c_str());
     return;
@@ -148,7 +150,8 @@ void bench_phast(benchmark::State& state, const Region& r, std::size_t n, cuda::
   const Reference& ref = reference(r, n, p, stops);
   if (m.durations != ref.matrices.durations || m.distances != ref.matrices.distances) {
     ++g_mismatches;
-    std::fprintf(stderr, "MISMATCH: %s %zu stops: the PHAST matrix differs from Boost.Graph's\n", r.name.c_str(), n);
+    std::fprintf(stderr, "MISMATCH: %s %zu stops: the PHAST matrix differs from Boost.Graph's\n",
+                 r.name.c_str(), n);
     state.SkipWithError("PHAST matrix differs from Boost.Graph's");
     return;
   }
@@ -190,14 +193,16 @@ int main(int argc, char** argv) {
       const std::string region = "Matrix/" + r.name + "/";
       std::string size = "/";  // appended, not "/" + to_string(n): GCC 12 -Wrestrict false positive
       size += std::to_string(n);
-      auto* boost = benchmark::RegisterBenchmark((region + "cpu" + size + "/threads:2").c_str(), bench_boost, r, n)
+      auto* boost = benchmark::RegisterBenchmark((region + "cpu" + size + "/threads:2").c_str(),
+                                                 bench_boost, r, n)
                         ->Unit(benchmark::kMillisecond)
                         ->UseRealTime();
       if (n >= 1000) boost->Iterations(1);
       cuda::PhastOptions host;
       host.device = cuda::MatrixDevice::Host;
       host.threads = kThreads;
-      benchmark::RegisterBenchmark((region + "cuda-host" + size + "/threads:2").c_str(), bench_phast, r, n, host)
+      benchmark::RegisterBenchmark((region + "cuda-host" + size + "/threads:2").c_str(),
+                                   bench_phast, r, n, host)
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
       for (const auto mode : {TransferMode::Pinned, TransferMode::Naive}) {
@@ -215,7 +220,8 @@ int main(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   if (g_mismatches > 0) {
-    std::fprintf(stderr, "bench_matrix_backends: %d PHAST matrices differ from Boost.Graph's\n", g_mismatches);
+    std::fprintf(stderr, "bench_matrix_backends: %d PHAST matrices differ from Boost.Graph's\n",
+                 g_mismatches);
     return 1;
   }
   return 0;

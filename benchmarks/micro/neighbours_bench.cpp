@@ -32,7 +32,8 @@ double cpu_seconds() {
 }
 
 /// The lists of `method` and the least CPU seconds of `runs` builds.
-std::pair<Neighbours, double> timed(const Problem& p, std::size_t k, Neighbours::Method method, int runs) {
+std::pair<Neighbours, double> timed(const Problem& p, std::size_t k, Neighbours::Method method,
+                                    int runs) {
   double best = 1e300;
   Neighbours lists(p, 0);
   for (int r = 0; r < runs; ++r) {
@@ -70,28 +71,40 @@ int main(int argc, char** argv) {
   io::ReadOptions read;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--k" && i + 1 < argc) ks = numbers(argv[++i]);
-    else if (a == "--runs" && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
-    else if (a == "--truncate") read.truncate_one_decimal = true;
-    else if (a == "--relocated") relocated = true;
-    else files.push_back(a);
+    if (a == "--k" && i + 1 < argc)
+      ks = numbers(argv[++i]);
+    else if (a == "--runs" && i + 1 < argc)
+      runs = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--truncate")
+      read.truncate_one_decimal = true;
+    else if (a == "--relocated")
+      relocated = true;
+    else
+      files.push_back(a);
   }
   if (files.empty()) {
-    fmt::print(stderr, "usage: bench_neighbours FILE... [--k 30,100] [--runs 3] [--truncate] [--relocated]\n");
+    fmt::print(
+        stderr,
+        "usage: bench_neighbours FILE... [--k 30,100] [--runs 3] [--truncate] [--relocated]\n");
     return 2;
   }
-  fmt::print("| file | tasks | k | scan CPU s | spatial CPU s | spatial index | same lists |\n|---|--:|--:|--:|--:|---|---|\n");
+  fmt::print(
+      "| file | tasks | k | scan CPU s | spatial CPU s | spatial index | same lists "
+      "|\n|---|--:|--:|--:|--:|---|---|\n");
   for (const std::string& file : files) {
     ProblemPtr p = Problem::create(io::read_problem(file, read));
     if (relocated) {
-      if (ProblemPtr ordered = search::locality_ordered(*p, 0, std::uint64_t{1} << 30)) p = std::move(ordered);
-      else fmt::print(stderr, "{}: no copy in locality order (over 1 GiB of tables)\n", file);
+      if (ProblemPtr ordered = search::locality_ordered(*p, 0, std::uint64_t{1} << 30))
+        p = std::move(ordered);
+      else
+        fmt::print(stderr, "{}: no copy in locality order (over 1 GiB of tables)\n", file);
     }
     for (const std::size_t k : ks) {
       const auto [scan, scan_s] = timed(*p, k, Neighbours::Method::Scan, runs);
       const auto [fast, fast_s] = timed(*p, k, Neighbours::Method::Auto, runs);
-      fmt::print("| {} | {} | {} | {:.3f} | {:.3f} | {} | {} |\n", file, p->tasks().size(), k, scan_s, fast_s,
-                 fast.spatial() ? "yes" : "no", same_lists(scan, fast, p->tasks().size()) ? "yes" : "NO");
+      fmt::print("| {} | {} | {} | {:.3f} | {:.3f} | {} | {} |\n", file, p->tasks().size(), k,
+                 scan_s, fast_s, fast.spatial() ? "yes" : "no",
+                 same_lists(scan, fast, p->tasks().size()) ? "yes" : "NO");
     }
   }
   return 0;

@@ -3,10 +3,11 @@
 //   CacheLoad/<Region>                       the same network from its .rsnet cache
 //   Matrix/<Region>/cpu/<n>/threads:<t>      n x n matrix between n random snapped stops
 // Regions come from ../shared/datasets/roads/osm (or $ROUTESOLVE_BENCH_DATASETS, as run-all
-// exports, or $ROUTESOLVE_DATASETS); missing files are skipped. Stops are uniform random points in the network's bounding box (fixed seed), kept when
-// a road lies within 500 m, as dispatch stops would be. The matrix is the many-to-many query only:
-// the Boost graph is built once per network, as a long-running service would keep it.
-// Counters: seconds per matrix, settled nodes per second (summed over threads), nodes, arcs.
+// exports, or $ROUTESOLVE_DATASETS); missing files are skipped. Stops are uniform random points in
+// the network's bounding box (fixed seed), kept when a road lies within 500 m, as dispatch stops
+// would be. The matrix is the many-to-many query only: the Boost graph is built once per network,
+// as a long-running service would keep it. Counters: seconds per matrix, settled nodes per second
+// (summed over threads), nodes, arcs.
 //
 //   bench_network --benchmark_filter='Matrix/Liechtenstein/cpu/1000/threads:2'
 
@@ -23,9 +24,9 @@
 
 #include "bench_datasets.hpp"
 #include "bench_support.hpp"
-#include "routesolve/network/road_router.hpp"
-#include "routesolve/network/dijkstra_matrix.hpp"
 #include "routesolve/io/road_formats.hpp"
+#include "routesolve/network/dijkstra_matrix.hpp"
+#include "routesolve/network/road_router.hpp"
 
 namespace fs = std::filesystem;
 using namespace routesolve;

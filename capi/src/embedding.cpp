@@ -37,7 +37,9 @@ SolveOptions solve_options(const EmbedOptions& o) {
   s.objective = parse_objective(o.objective);
   if (!o.timeline.empty()) {
     s.timeline = timeline_from_string(o.timeline);
-    if (!s.timeline) throw invalid_input("timeline", "expected \"vroom\" or \"earliest\", got \"" + o.timeline + "\"");
+    if (!s.timeline)
+      throw invalid_input("timeline",
+                          "expected \"vroom\" or \"earliest\", got \"" + o.timeline + "\"");
   }
   return s;
 }
@@ -53,13 +55,15 @@ std::shared_ptr<const Problem> problem_from_json(std::string_view text, const st
   return problem_from_spec(std::move(spec), o);
 }
 
-dispatch::Outcome solve_json(std::string_view text, const std::string& source, const EmbedOptions& o,
-                             SolveOptions options, dispatch::SolveRun run) {
+dispatch::Outcome solve_json(std::string_view text, const std::string& source,
+                             const EmbedOptions& o, SolveOptions options, dispatch::SolveRun run) {
   run.check_plan = o.check;
-  return dispatch::solve_spec(io::parse_vroom_problem(text, source), matrix_options(o), std::move(options), run);
+  return dispatch::solve_spec(io::parse_vroom_problem(text, source), matrix_options(o),
+                              std::move(options), run);
 }
 
-Solution solve_or_check(std::shared_ptr<const Problem> problem, const SolveOptions& options, bool check) {
+Solution solve_or_check(std::shared_ptr<const Problem> problem, const SolveOptions& options,
+                        bool check) {
   dispatch::Prepared prepared;
   prepared.problem = std::move(problem);
   dispatch::SolveRun run;
@@ -72,7 +76,8 @@ std::string report_to_json(const ValidationReport& report) {
   out["ok"] = report.ok();
   out["violations"] = nlohmann::json::array();
   for (const Violation& v : report.violations) {
-    out["violations"].push_back({{"where", v.where}, {"kind", std::string(to_string(v.kind))}, {"message", v.message}});
+    out["violations"].push_back(
+        {{"where", v.where}, {"kind", std::string(to_string(v.kind))}, {"message", v.message}});
   }
   return out.dump();
 }
@@ -93,13 +98,15 @@ std::vector<Coordinates> points_from_json(std::string_view text, const std::stri
       throw invalid_input(source + "[" + std::to_string(i) + "]", "expected [lon, lat]");
     const Coordinates c{p[0].get<double>(), p[1].get<double>()};
     if (c.lon < -180 || c.lon > 180 || c.lat < -90 || c.lat > 90)
-      throw invalid_input(source + "[" + std::to_string(i) + "]", "longitude or latitude out of range");
+      throw invalid_input(source + "[" + std::to_string(i) + "]",
+                          "longitude or latitude out of range");
     points.push_back(c);
   }
   return points;
 }
 
-network::ProvidedMatrices travel_matrices(std::span<const Coordinates> points, const EmbedOptions& o) {
+network::ProvidedMatrices travel_matrices(std::span<const Coordinates> points,
+                                          const EmbedOptions& o) {
   const auto provider = dispatch::make_matrix_provider(matrix_options(o));
   return provider->compute(points, network::MatrixScale{});
 }
@@ -129,7 +136,8 @@ NetworkInfo build_network_cache(const std::string& input, const std::string& out
   const RoadNetwork net = io::read_network(input);
   io::write_network_cache(net, output);
   const RoadNetwork back = io::read_network_cache(output);
-  if (back.graph.node_count() != net.graph.node_count() || back.graph.arc_count() != net.graph.arc_count())
+  if (back.graph.node_count() != net.graph.node_count() ||
+      back.graph.arc_count() != net.graph.arc_count())
     throw Error(ErrorCode::Internal, output + ": the cache did not read back the same network");
   const ContractionHierarchy ch = build_contraction_hierarchy(back.graph, {}, nullptr);
   io::add_cache_section(output, io::CacheSection{kChCacheSection, ch.to_bytes()});

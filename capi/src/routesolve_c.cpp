@@ -36,12 +36,18 @@ char* copy_out(const std::string& text) {
 
 rs_status status_of(ErrorCode code) {
   switch (code) {
-    case ErrorCode::InvalidInput: return RS_INVALID_INPUT;
-    case ErrorCode::Infeasible: return RS_INFEASIBLE;
-    case ErrorCode::OutOfMemory: return RS_OUT_OF_MEMORY;
-    case ErrorCode::Device: return RS_DEVICE;
-    case ErrorCode::Unsupported: return RS_UNSUPPORTED;
-    case ErrorCode::Internal: return RS_INTERNAL;
+    case ErrorCode::InvalidInput:
+      return RS_INVALID_INPUT;
+    case ErrorCode::Infeasible:
+      return RS_INFEASIBLE;
+    case ErrorCode::OutOfMemory:
+      return RS_OUT_OF_MEMORY;
+    case ErrorCode::Device:
+      return RS_DEVICE;
+    case ErrorCode::Unsupported:
+      return RS_UNSUPPORTED;
+    case ErrorCode::Internal:
+      return RS_INTERNAL;
   }
   return RS_INTERNAL;
 }
@@ -133,19 +139,21 @@ rs_status rs_solve_json(const char* problem_json, const rs_options* options, cha
     if (o.cancel != nullptr) solve.stop = &o.cancel->flag;
     routesolve::dispatch::SolveRun run;
     if (o.progress != nullptr)
-      run.before_solve = [fn = o.progress, user = o.progress_user](const routesolve::Problem& problem,
-                                                                   routesolve::SolveOptions& so) {
+      run.before_solve = [fn = o.progress, user = o.progress_user](
+                             const routesolve::Problem& problem, routesolve::SolveOptions& so) {
         so.on_progress = [fn, user, scale = problem.cost_scale()](const routesolve::Progress& p) {
-          fn(user, p.elapsed_s, p.fraction, static_cast<double>(p.best_cost) / scale, p.best_routes, p.unassigned);
+          fn(user, p.elapsed_s, p.fraction, static_cast<double>(p.best_cost) / scale, p.best_routes,
+             p.unassigned);
         };
       };
-    const auto out = routesolve::capi::solve_json(problem_json, "problem", embed, std::move(solve), run);
+    const auto out =
+        routesolve::capi::solve_json(problem_json, "problem", embed, std::move(solve), run);
     *solution_json = copy_out(routesolve::io::vroom_solution_to_string(*out.problem, out.solution));
   });
 }
 
-rs_status rs_validate_json(const char* problem_json, const char* solution_json, const rs_options* options,
-                           char** report_json, char** error_message) {
+rs_status rs_validate_json(const char* problem_json, const char* solution_json,
+                           const rs_options* options, char** report_json, char** error_message) {
   if (report_json != nullptr) *report_json = nullptr;
   return guarded(error_message, [&] {
     require(problem_json, "problem_json");
@@ -153,13 +161,15 @@ rs_status rs_validate_json(const char* problem_json, const char* solution_json, 
     if (report_json == nullptr) throw routesolve::invalid_input("report_json", "NULL given");
     const auto embed = embed_options(read_options(options));
     auto problem = routesolve::capi::problem_from_json(problem_json, "problem", embed);
-    const routesolve::Solution solution = routesolve::io::parse_vroom_solution(solution_json, "solution", *problem);
+    const routesolve::Solution solution =
+        routesolve::io::parse_vroom_solution(solution_json, "solution", *problem);
     const routesolve::ValidationReport report = routesolve::validate(*problem, solution);
     *report_json = copy_out(routesolve::capi::report_to_json(report));
   });
 }
 
-rs_status rs_matrix(const char* points_json, const rs_options* options, char** matrices_json, char** error_message) {
+rs_status rs_matrix(const char* points_json, const rs_options* options, char** matrices_json,
+                    char** error_message) {
   if (matrices_json != nullptr) *matrices_json = nullptr;
   return guarded(error_message, [&] {
     require(points_json, "points_json");
@@ -177,7 +187,9 @@ rs_cancel* rs_cancel_create(void) { return new (std::nothrow) rs_cancel; }
 void rs_cancel_request(rs_cancel* cancel) {
   if (cancel != nullptr) cancel->flag.store(true);
 }
-int rs_cancel_requested(const rs_cancel* cancel) { return cancel != nullptr && cancel->flag.load() ? 1 : 0; }
+int rs_cancel_requested(const rs_cancel* cancel) {
+  return cancel != nullptr && cancel->flag.load() ? 1 : 0;
+}
 void rs_cancel_reset(rs_cancel* cancel) {
   if (cancel != nullptr) cancel->flag.store(false);
 }
@@ -185,13 +197,20 @@ void rs_cancel_destroy(rs_cancel* cancel) { delete cancel; }
 
 const char* rs_status_name(rs_status status) {
   switch (status) {
-    case RS_OK: return "ok";
-    case RS_INVALID_INPUT: return "invalid input";
-    case RS_INFEASIBLE: return "infeasible";
-    case RS_OUT_OF_MEMORY: return "out of memory";
-    case RS_DEVICE: return "device";
-    case RS_UNSUPPORTED: return "unsupported";
-    case RS_INTERNAL: return "internal";
+    case RS_OK:
+      return "ok";
+    case RS_INVALID_INPUT:
+      return "invalid input";
+    case RS_INFEASIBLE:
+      return "infeasible";
+    case RS_OUT_OF_MEMORY:
+      return "out of memory";
+    case RS_DEVICE:
+      return "device";
+    case RS_UNSUPPORTED:
+      return "unsupported";
+    case RS_INTERNAL:
+      return "internal";
   }
   return "unknown";
 }

@@ -10,10 +10,14 @@ namespace routesolve {
 
 std::string_view to_string(BackendKind kind) noexcept {
   switch (kind) {
-    case BackendKind::Cpu: return "cpu";
-    case BackendKind::Cuda: return "cuda";
-    case BackendKind::Auto: return "auto";
-    case BackendKind::CudaHost: return "cuda-host";
+    case BackendKind::Cpu:
+      return "cpu";
+    case BackendKind::Cuda:
+      return "cuda";
+    case BackendKind::Auto:
+      return "auto";
+    case BackendKind::CudaHost:
+      return "cuda-host";
   }
   return "?";
 }
@@ -35,7 +39,8 @@ Timeline chosen_timeline(const Problem& problem, const SolveOptions& options) {
 Objective parse_objective(std::string_view text) {
   if (text == "cost") return Objective::Cost;
   if (text == "vehicles-then-cost") return Objective::VehiclesThenCost;
-  throw invalid_input("objective", "expected \"cost\" or \"vehicles-then-cost\", got \"" + std::string(text) + "\"");
+  throw invalid_input("objective", "expected \"cost\" or \"vehicles-then-cost\", got \"" +
+                                       std::string(text) + "\"");
 }
 
 std::string_view to_string(TransferMode mode) noexcept {

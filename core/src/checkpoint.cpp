@@ -4,8 +4,8 @@
 #include <cstring>
 #include <string>
 
-#include "routesolve/error.hpp"
 #include "routesolve/backend.hpp"
+#include "routesolve/error.hpp"
 
 namespace routesolve {
 
@@ -59,7 +59,8 @@ class Hasher {
     std::size_t i = 0;
     for (; i + 4 <= n; i += 4)
       for (std::size_t k = 0; k < 4; ++k) {
-        lane[k] = (lane[k] ^ static_cast<std::uint64_t>(std::int64_t{data[i + k]})) * 0x9FB21C651E98DF25ULL;
+        lane[k] = (lane[k] ^ static_cast<std::uint64_t>(std::int64_t{data[i + k]})) *
+                  0x9FB21C651E98DF25ULL;
         lane[k] ^= lane[k] >> 29;
       }
     for (std::uint64_t l : lane) word(l);
@@ -73,8 +74,8 @@ class Hasher {
 };
 
 [[noreturn]] void bad(const SolveCheckpoint& c, const std::string& field, const std::string& what) {
-  throw Error(ErrorCode::InvalidInput,
-              (c.source.empty() ? std::string("checkpoint") : c.source) + ": " + field + ": " + what);
+  throw Error(ErrorCode::InvalidInput, (c.source.empty() ? std::string("checkpoint") : c.source) +
+                                           ": " + field + ": " + what);
 }
 
 }  // namespace
@@ -129,8 +130,10 @@ std::uint64_t problem_fingerprint(const Problem& problem) {
         h.f64(table.scale_squared()), h.word(static_cast<std::uint64_t>(table.rounding()));
         continue;
       }
-      if (table.narrow()) h.array(static_cast<const std::int32_t*>(table.data()), nn);
-      else h.array(static_cast<const std::int64_t*>(table.data()), nn);
+      if (table.narrow())
+        h.array(static_cast<const std::int32_t*>(table.data()), nn);
+      else
+        h.array(static_cast<const std::int64_t*>(table.data()), nn);
     }
   }
   return h.value();
@@ -140,14 +143,17 @@ void check_checkpoint(const Problem& problem, const SolveCheckpoint& c) {
   const std::uint64_t fingerprint = problem_fingerprint(problem);
   if (c.fingerprint != fingerprint)
     bad(c, "fingerprint",
-        "the checkpoint was written for another problem (or other solve options that change the problem, "
+        "the checkpoint was written for another problem (or other solve options that change the "
+        "problem, "
         "e.g. --truncate-distances or --network): resume it with the input it was written for");
   const std::size_t nt = problem.tasks().size();
   if (c.routes.size() != problem.vehicles().size())
-    bad(c, "routes", std::to_string(c.routes.size()) + " routes for " + std::to_string(problem.vehicles().size()) +
-                         " vehicles");
+    bad(c, "routes",
+        std::to_string(c.routes.size()) + " routes for " +
+            std::to_string(problem.vehicles().size()) + " vehicles");
   if (c.threads == 0) bad(c, "threads", "must be at least 1");
-  if (!(c.elapsed_s >= 0.0) || !(c.time_limit_s >= 0.0)) bad(c, "elapsed_s", "time values must be non-negative");
+  if (!(c.elapsed_s >= 0.0) || !(c.time_limit_s >= 0.0))
+    bad(c, "elapsed_s", "time values must be non-negative");
   // 0: not seen, 1: routed, 2: unassigned
   std::vector<char> seen(nt, 0);
   for (std::size_t v = 0; v < c.routes.size(); ++v) {
@@ -155,26 +161,34 @@ void check_checkpoint(const Problem& problem, const SolveCheckpoint& c) {
     const std::string field = "routes[" + std::to_string(v) + "]";
     for (std::size_t k = 0; k < route.size(); ++k) {
       const std::size_t t = route[k];
-      if (t >= nt) bad(c, field, "task index " + std::to_string(t) + " is out of range (" + std::to_string(nt) + " tasks)");
+      if (t >= nt)
+        bad(c, field,
+            "task index " + std::to_string(t) + " is out of range (" + std::to_string(nt) +
+                " tasks)");
       if (seen[t]) bad(c, field, "task index " + std::to_string(t) + " appears twice");
       seen[t] = 1;
       const Task& task = problem.task(t);
       if (task.type == TaskType::Pickup) {
         bool delivered = false;
-        for (std::size_t j = k + 1; j < route.size() && !delivered; ++j) delivered = route[j] == task.sibling;
-        if (!delivered) bad(c, field, "pickup " + std::to_string(t) + " without its delivery after it on the route");
+        for (std::size_t j = k + 1; j < route.size() && !delivered; ++j)
+          delivered = route[j] == task.sibling;
+        if (!delivered)
+          bad(c, field,
+              "pickup " + std::to_string(t) + " without its delivery after it on the route");
       } else if (task.type == TaskType::Delivery && !seen[task.sibling]) {
         bad(c, field, "delivery " + std::to_string(t) + " before (or without) its pickup");
       }
       if (!problem.compatible(v, t))
-        bad(c, field, "task index " + std::to_string(t) + " lacks a skill of vehicle " + std::to_string(v));
+        bad(c, field,
+            "task index " + std::to_string(t) + " lacks a skill of vehicle " + std::to_string(v));
     }
   }
   for (std::size_t t : c.unassigned) {
     if (t >= nt) bad(c, "unassigned", "task index " + std::to_string(t) + " is out of range");
     if (problem.task(t).type == TaskType::Delivery)
       bad(c, "unassigned", "task index " + std::to_string(t) + " is a delivery (list the pickup)");
-    if (seen[t]) bad(c, "unassigned", "task index " + std::to_string(t) + " is also routed or listed twice");
+    if (seen[t])
+      bad(c, "unassigned", "task index " + std::to_string(t) + " is also routed or listed twice");
     seen[t] = 2;
   }
   for (std::size_t t = 0; t < nt; ++t)

@@ -8,22 +8,32 @@ namespace routesolve {
 
 std::string_view to_string(ErrorCode code) noexcept {
   switch (code) {
-    case ErrorCode::InvalidInput: return "invalid input";
-    case ErrorCode::Infeasible: return "infeasible";
-    case ErrorCode::OutOfMemory: return "out of memory";
-    case ErrorCode::Device: return "device error";
-    case ErrorCode::Unsupported: return "unsupported";
-    case ErrorCode::Internal: return "internal error";
+    case ErrorCode::InvalidInput:
+      return "invalid input";
+    case ErrorCode::Infeasible:
+      return "infeasible";
+    case ErrorCode::OutOfMemory:
+      return "out of memory";
+    case ErrorCode::Device:
+      return "device error";
+    case ErrorCode::Unsupported:
+      return "unsupported";
+    case ErrorCode::Internal:
+      return "internal error";
   }
   return "unknown error";
 }
 
 int exit_code(ErrorCode code) noexcept {
   switch (code) {
-    case ErrorCode::InvalidInput: return 2;
-    case ErrorCode::Device: return 3;
-    case ErrorCode::Unsupported: return 4;
-    default: return 1;
+    case ErrorCode::InvalidInput:
+      return 2;
+    case ErrorCode::Device:
+      return 3;
+    case ErrorCode::Unsupported:
+      return 4;
+    default:
+      return 1;
   }
 }
 

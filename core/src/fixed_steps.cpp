@@ -20,7 +20,9 @@ std::string step_path(std::size_t v, std::size_t k) {
 }
 
 /// The fixed prefix of a vehicle's steps (Vehicle::fixed_steps).
-std::span<const StepVisit> fixed_of(const Vehicle& veh) { return {veh.steps.data(), veh.fixed_steps}; }
+std::span<const StepVisit> fixed_of(const Vehicle& veh) {
+  return {veh.steps.data(), veh.fixed_steps};
+}
 
 /// Skills, and no delivery without its pickup before it, on the vehicle's steps (VROOM refuses
 /// both in solving mode).
@@ -32,11 +34,13 @@ void check_order(const Problem& problem, std::size_t v, std::span<const StepVisi
     const Task& task = problem.task(s.index);
     const std::string what = std::string(to_string(task.type)) + " " + std::to_string(task.id);
     if (!problem.compatible(v, s.index))
-      throw invalid_input(step_path(v, s.step) + ".id", "vehicle " + std::to_string(veh.id) + " lacks the skills of " + what);
+      throw invalid_input(step_path(v, s.step) + ".id",
+                          "vehicle " + std::to_string(veh.id) + " lacks the skills of " + what);
     if (task.type == TaskType::Delivery &&
         std::none_of(steps.begin(), steps.begin() + static_cast<long>(i),
                      [&](const StepVisit& x) { return !x.is_break && x.index == task.sibling; }))
-      throw invalid_input(step_path(v, s.step) + ".id", what + " is given without its pickup before it on this vehicle");
+      throw invalid_input(step_path(v, s.step) + ".id",
+                          what + " is given without its pickup before it on this vehicle");
   }
 }
 
@@ -94,8 +98,9 @@ ScheduleResult schedule_given(const Problem& p, std::size_t v, std::size_t count
     } else if (task.type == TaskType::Delivery) {
       order.emplace_back(true, shipment_at.at(task.sibling));
     } else {
-      const bool delivered = std::any_of(veh.steps.begin(), veh.steps.begin() + static_cast<long>(count),
-                                         [&](const StepVisit& x) { return !x.is_break && x.index == task.sibling; });
+      const bool delivered =
+          std::any_of(veh.steps.begin(), veh.steps.begin() + static_cast<long>(count),
+                      [&](const StepVisit& x) { return !x.is_break && x.index == task.sibling; });
       const ShipmentSpec& ship = src.shipments[task.source_index];
       if (delivered) {
         shipment_at[visit.index] = s.shipments.size();
@@ -141,8 +146,9 @@ ScheduleResult schedule_given(const Problem& p, std::size_t v, std::size_t count
 
 Duration departure_of(const Route& r, Duration fallback) {
   if (r.steps.empty()) return fallback;
-  const Step& last = r.steps.back().type == StepType::End && r.steps.size() > 1 ? r.steps[r.steps.size() - 2]
-                                                                                 : r.steps.back();
+  const Step& last = r.steps.back().type == StepType::End && r.steps.size() > 1
+                         ? r.steps[r.steps.size() - 2]
+                         : r.steps.back();
   if (last.type == StepType::Start) return last.arrival;
   return last.arrival + last.waiting_time + last.setup + last.service;
 }
@@ -201,9 +207,10 @@ StepSplit split_steps(const Problem& problem) {
     std::size_t tasks = 0, breaks = 0;
     for (const StepVisit& s : steps) (s.is_break ? breaks : tasks) += 1;
     if (r.duration > veh.max_travel_time || r.distance > veh.max_distance)
-      throw invalid_input(step_path(v, steps.back().step),
-                          std::string("the vehicle's steps exceed its ") +
-                              (r.duration > veh.max_travel_time ? "max_travel_time" : "max_distance"));
+      throw invalid_input(
+          step_path(v, steps.back().step),
+          std::string("the vehicle's steps exceed its ") +
+              (r.duration > veh.max_travel_time ? "max_travel_time" : "max_distance"));
     RoutePlan& plan = out.given[v];
     plan.vehicle = v;
     for (const StepVisit& s : steps) plan.visits.push_back({s.is_break, s.index});
@@ -233,7 +240,8 @@ StepSplit split_steps(const Problem& problem) {
     // Shipments picked up in the steps and delivered after them: jobs only this vehicle serves.
     bool pinned = false;
     for (const StepVisit& s : steps) {
-      if (s.is_break || problem.task(s.index).type != TaskType::Pickup || in_steps[problem.task(s.index).sibling])
+      if (s.is_break || problem.task(s.index).type != TaskType::Pickup ||
+          in_steps[problem.task(s.index).sibling])
         continue;
       const Task& d = problem.task(problem.task(s.index).sibling);
       const ShipmentSpec& ship = src.shipments[d.source_index];
@@ -270,12 +278,15 @@ Solution join_steps(const Problem& problem, const StepSplit& split, const Proble
   for (std::size_t v = 0; v < plans.size(); ++v) plans[v].vehicle = v;
   std::vector<char> has_rest(plans.size(), 0);
   for (const Route& r : rest_solution.routes) {
-    const std::size_t given_breaks = static_cast<std::size_t>(std::count_if(
-        split.given[r.vehicle].visits.begin(), split.given[r.vehicle].visits.end(), [](const PlannedVisit& x) { return x.is_break; }));
+    const std::size_t given_breaks = static_cast<std::size_t>(
+        std::count_if(split.given[r.vehicle].visits.begin(), split.given[r.vehicle].visits.end(),
+                      [](const PlannedVisit& x) { return x.is_break; }));
     std::size_t next_break = given_breaks;
     for (const Step& st : r.steps) {
-      if (st.type == StepType::Break) plans[r.vehicle].visits.push_back({true, next_break++});
-      else if (st.task != kNone) plans[r.vehicle].visits.push_back({false, origin(st.task)});
+      if (st.type == StepType::Break)
+        plans[r.vehicle].visits.push_back({true, next_break++});
+      else if (st.task != kNone)
+        plans[r.vehicle].visits.push_back({false, origin(st.task)});
     }
     has_rest[r.vehicle] = 1;
   }
@@ -288,7 +299,8 @@ Solution join_steps(const Problem& problem, const StepSplit& split, const Proble
       std::size_t given_breaks = 0;
       for (const PlannedVisit& x : plan.visits) given_breaks += x.is_break ? 1 : 0;
       if (given_breaks > 0)
-        for (std::size_t b = given_breaks; b < veh.breaks.size(); ++b) plan.visits.push_back({true, b});
+        for (std::size_t b = given_breaks; b < veh.breaks.size(); ++b)
+          plan.visits.push_back({true, b});
     }
     ScheduleResult r = schedule_plan(problem, plan, timeline);
     if (!r.feasible && !has_rest[v]) {
@@ -297,7 +309,8 @@ Solution join_steps(const Problem& problem, const StepSplit& split, const Proble
     }
     if (!r.feasible)
       throw Error(ErrorCode::Internal, "steps: the route of vehicle " + std::to_string(veh.id) +
-                                           " after its steps is infeasible (" + std::string(to_string(*r.violation)) + ")");
+                                           " after its steps is infeasible (" +
+                                           std::string(to_string(*r.violation)) + ")");
     routes.push_back(std::move(r.route));
   }
   std::vector<Unassigned> unassigned;
@@ -307,8 +320,10 @@ Solution join_steps(const Problem& problem, const StepSplit& split, const Proble
       for (std::size_t v = 0; v < problem.vehicles().size(); ++v)
         for (const StepVisit& s : fixed_of(problem.vehicle(v)))
           if (!s.is_break && s.index == problem.task(t).sibling)
-            throw invalid_input(step_path(v, s.step), "the delivery of the shipment picked up here cannot be routed after the steps (" +
-                                                          std::string(to_string(u.reason)) + ")");
+            throw invalid_input(
+                step_path(v, s.step),
+                "the delivery of the shipment picked up here cannot be routed after the steps (" +
+                    std::string(to_string(u.reason)) + ")");
     }
     Unassigned out = u;
     out.task = t;
@@ -359,12 +374,14 @@ std::vector<std::vector<std::size_t>> starting_routes(const Problem& problem) {
           std::none_of(veh.steps.begin() + static_cast<long>(i), veh.steps.end(),
                        [&](const StepVisit& x) { return !x.is_break && x.index == task.sibling; }))
         throw invalid_input(step_path(v, s.step) + ".id",
-                            "pickup " + std::to_string(task.id) + " is given without its delivery after it on this vehicle");
+                            "pickup " + std::to_string(task.id) +
+                                " is given without its delivery after it on this vehicle");
       out[v].push_back(s.index);
     }
     // The whole route of the steps must be feasible (VROOM refuses it otherwise); its breaks are
     // placed by the schedule, as VROOM places them for a starting solution.
-    const ScheduleResult whole = schedule_route(problem, v, step_tasks(problem, veh, veh.steps.size()));
+    const ScheduleResult whole =
+        schedule_route(problem, v, step_tasks(problem, veh, veh.steps.size()));
     if (whole.feasible) continue;
     // The first step whose prefix fails alone names the refusal; else the last (the end, or a
     // break not given, is what fails).
@@ -378,13 +395,15 @@ std::vector<std::vector<std::size_t>> starting_routes(const Problem& problem) {
       }
     }
     throw invalid_input(step_path(v, veh.steps[std::min(k, veh.steps.size()) - 1].step),
-                        "the vehicle's steps up to this one cannot be scheduled (" + std::string(to_string(why)) + ")");
+                        "the vehicle's steps up to this one cannot be scheduled (" +
+                            std::string(to_string(why)) + ")");
   }
   return out;
 }
 
-std::vector<std::vector<std::size_t>> rest_routes(const Problem& problem, const StepSplit& split, const Problem& rest,
-                                                  const std::vector<std::vector<std::size_t>>& routes) {
+std::vector<std::vector<std::size_t>> rest_routes(
+    const Problem& problem, const StepSplit& split, const Problem& rest,
+    const std::vector<std::vector<std::size_t>>& routes) {
   std::vector<std::size_t> to_rest(problem.tasks().size(), kNone);
   for (std::size_t rt = 0; rt < rest.routable_tasks(); ++rt) {
     const Task& t = rest.task(rt);

@@ -14,7 +14,8 @@ void Matrix::materialise(std::string_view what) {
   const Cells& from = *data_;
   for (std::size_t i = 0; i < n_; ++i)
     for (std::size_t j = 0; j < n_; ++j)
-      cells->narrow.push_back(planar_arc(from.points.data(), i, j, from.scale_squared, from.rounding));
+      cells->narrow.push_back(
+          planar_arc(from.points.data(), i, j, from.scale_squared, from.rounding));
   data_ = std::move(cells);
   narrow_ = true;
   computed_ = false;

@@ -49,7 +49,8 @@ std::uint64_t available_memory_bytes() {
   std::uint64_t bytes = meminfo_available();
   if (bytes == 0) {
     const long pages = ::sysconf(_SC_AVPHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
-    if (pages > 0 && page > 0) bytes = static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page);
+    if (pages > 0 && page > 0)
+      bytes = static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page);
   }
   if (const char* limit = std::getenv("ROUTESOLVE_MEMORY_LIMIT_MB"); limit && *limit) {
     char* end = nullptr;
@@ -64,8 +65,10 @@ std::uint64_t available_memory_bytes() {
 
 std::uint64_t matrix_bytes(std::size_t n, std::size_t matrices, std::size_t entry_bytes) noexcept {
   std::uint64_t cells = 0, per_cell = 0, bytes = 0;
-  if (__builtin_mul_overflow(static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(n), &cells) ||
-      __builtin_mul_overflow(static_cast<std::uint64_t>(entry_bytes), static_cast<std::uint64_t>(matrices), &per_cell) ||
+  if (__builtin_mul_overflow(static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(n),
+                             &cells) ||
+      __builtin_mul_overflow(static_cast<std::uint64_t>(entry_bytes),
+                             static_cast<std::uint64_t>(matrices), &per_cell) ||
       __builtin_mul_overflow(cells, per_cell, &bytes))
     return std::numeric_limits<std::uint64_t>::max();
   return bytes;
@@ -81,14 +84,15 @@ void check_memory(std::uint64_t needed, std::string_view what, std::string_view 
   throw Error(ErrorCode::OutOfMemory, msg);
 }
 
-void check_matrix_memory(std::size_t n, std::size_t matrices, std::string_view what, std::size_t entry_bytes) {
+void check_matrix_memory(std::size_t n, std::size_t matrices, std::string_view what,
+                         std::size_t entry_bytes) {
   const std::uint64_t needed = matrix_bytes(n, matrices, entry_bytes);
   const std::uint64_t available = available_memory_bytes();
   if (available == 0 || needed <= available) return;  // unknown: let the allocator decide
   std::ostringstream msg;
   msg << n << " locations need " << gib(needed) << " for " << matrices
-      << (matrices == 1 ? " travel matrix of " : " travel matrices of ") << n << " x " << n << " (" << entry_bytes
-      << " bytes per entry), but only " << gib(available)
+      << (matrices == 1 ? " travel matrix of " : " travel matrices of ") << n << " x " << n << " ("
+      << entry_bytes << " bytes per entry), but only " << gib(available)
       << " of memory is available: use fewer locations or a machine with more memory";
   throw Error(ErrorCode::OutOfMemory, std::string(what) + (what.empty() ? "" : ": ") + msg.str());
 }
@@ -97,8 +101,10 @@ std::size_t distinct_locations(const ProblemSpec& spec) {
   std::set<std::pair<double, double>> seen;
   std::size_t without = 0;
   const auto add = [&](const LocationSpec& loc) {
-    if (loc.coords) seen.emplace(loc.coords->lon, loc.coords->lat);
-    else ++without;
+    if (loc.coords)
+      seen.emplace(loc.coords->lon, loc.coords->lat);
+    else
+      ++without;
   };
   for (const JobSpec& j : spec.jobs) add(j.location);
   for (const ShipmentSpec& s : spec.shipments) {

@@ -28,7 +28,8 @@ void add(std::vector<PlanViolation>& list, const std::string& cause, Duration du
 
 Distance pro_rata(Duration driven, Distance distance, Duration duration) {
   if (duration <= 0 || driven <= 0) return 0;
-  return static_cast<Distance>(std::llround(static_cast<double>(driven * distance) / static_cast<double>(duration)));
+  return static_cast<Distance>(
+      std::llround(static_cast<double>(driven * distance) / static_cast<double>(duration)));
 }
 
 bool fits(const Amount& load, const Amount& limit) {
@@ -78,7 +79,8 @@ void vroom_lower_bounds(plan_eta::Route& r) {
 /// A plan route laid out for plan_eta: start, the visits, end; the legs between non-break steps.
 struct Layout {
   plan_eta::Route route;
-  std::vector<std::size_t> spec_step;  ///< each step's index in the vehicle's spec steps (kNone: implied)
+  std::vector<std::size_t>
+      spec_step;  ///< each step's index in the vehicle's spec steps (kNone: implied)
   std::vector<std::size_t> locations;  ///< the matrix index of each non-break step (kNone: none)
   std::vector<Distance> leg_distance;
 };
@@ -150,9 +152,12 @@ void check_bounds(const Layout& l, std::size_t v) {
   const std::size_t bad = plan_eta::first_unreachable(l.route);
   if (bad == kNone) return;
   const std::size_t k = l.spec_step[bad];
-  const std::string where = k == kNone ? "vehicles[" + std::to_string(v) + "].steps" : step_path(v, k);
-  throw invalid_input(where, "infeasible route: the service_at / service_after / service_before bounds of the steps "
-                             "cannot all hold with the travel and service times between them");
+  const std::string where =
+      k == kNone ? "vehicles[" + std::to_string(v) + "].steps" : step_path(v, k);
+  throw invalid_input(
+      where,
+      "infeasible route: the service_at / service_after / service_before bounds of the steps "
+      "cannot all hold with the travel and service times between them");
 }
 
 Route check_route(const Problem& p, std::size_t v) {
@@ -185,8 +190,10 @@ Route check_route(const Problem& p, std::size_t v) {
   }
   auto time_violations = [&](Step& st, std::size_t i) {
     const Duration begin = times.begin[i];
-    if (const Duration lead = plan_eta::lead_time(ps[i], times.window[i], begin); lead > 0) add(st.violations, "lead_time", lead);
-    if (const Duration late = plan_eta::delay(ps[i], times.window[i], begin); late > 0) add(st.violations, "delay", late);
+    if (const Duration lead = plan_eta::lead_time(ps[i], times.window[i], begin); lead > 0)
+      add(st.violations, "lead_time", lead);
+    if (const Duration late = plan_eta::delay(ps[i], times.window[i], begin); late > 0)
+      add(st.violations, "delay", late);
   };
   auto limits = [&](Step& st) {
     if (!fits(st.load, veh.capacity)) add(st.violations, "load");
@@ -203,8 +210,10 @@ Route check_route(const Problem& p, std::size_t v) {
   if (!fits(load, veh.capacity)) add(first.violations, "load");
   // A vehicle without a start has no start step; what it breaks goes to its first step.
   std::vector<PlanViolation> carried;
-  if (veh.start != kNone) out.steps.push_back(std::move(first));
-  else carried = std::move(first.violations);
+  if (veh.start != kNone)
+    out.steps.push_back(std::move(first));
+  else
+    carried = std::move(first.violations);
 
   Duration travel = 0;
   Distance distance = 0, leg_done = 0;
@@ -227,9 +236,11 @@ Route check_route(const Problem& p, std::size_t v) {
       const Duration late = plan_eta::delay(ps[i], ps[i].windows.empty() ? kNone : 0, arrival);
       if (late > 0) add(st.violations, "delay", late);
       limits(st);
-      if (veh.end != kNone) out.steps.push_back(std::move(st));
+      if (veh.end != kNone)
+        out.steps.push_back(std::move(st));
       else if (!out.steps.empty())
-        for (const PlanViolation& pv : st.violations) add(out.steps.back().violations, pv.cause, pv.duration);
+        for (const PlanViolation& pv : st.violations)
+          add(out.steps.back().violations, pv.cause, pv.duration);
       break;
     }
     st.waiting_time = times.begin[i] - arrival;
@@ -274,8 +285,9 @@ Route check_route(const Problem& p, std::size_t v) {
       if (veh.max_tasks != kNone && ++tasks > veh.max_tasks) add(st.violations, "max_tasks");
       if (task.sibling != kNone) {
         const auto other = position.find(task.sibling);
-        const bool ordered = other != position.end() &&
-                             (task.type == TaskType::Pickup ? other->second > i - 1 : other->second < i - 1);
+        const bool ordered =
+            other != position.end() &&
+            (task.type == TaskType::Pickup ? other->second > i - 1 : other->second < i - 1);
         if (!ordered) add(st.violations, "precedence");
       }
       out.setup += st.setup;
@@ -288,7 +300,8 @@ Route check_route(const Problem& p, std::size_t v) {
   }
   out.duration = travel;
   out.distance = distance;
-  // VROOM's cost of a route priced per hour and per km (Problem::route_cost; plan mode rounds half up).
+  // VROOM's cost of a route priced per hour and per km (Problem::route_cost; plan mode rounds half
+  // up).
   out.cost = p.route_cost(v, travel, distance, out.cost - p.fixed_cost(v));
 
   if (breaks < veh.breaks.size()) add(out.violations, "missing_break");
@@ -307,7 +320,9 @@ Solution check_plan_built(const Problem& problem) {
   sum.pickup = Amount(dims);
   for (std::size_t v = 0; v < problem.vehicles().size(); ++v) {
     const Vehicle& veh = problem.vehicle(v);
-    if (std::none_of(veh.steps.begin(), veh.steps.end(), [](const StepVisit& s) { return !s.is_break; })) continue;
+    if (std::none_of(veh.steps.begin(), veh.steps.end(),
+                     [](const StepVisit& s) { return !s.is_break; }))
+      continue;
     Route r = check_route(problem, v);
     for (const StepVisit& s : veh.steps)
       if (!s.is_break) routed[s.index] = 1;
@@ -329,7 +344,8 @@ Solution check_plan_built(const Problem& problem) {
     sol.unassigned.push_back({t, task.id, task.type, UnassignedReason::NotRouted});
   }
   if (problem.spec().balance > 0.0) {  // the objective's balance term, as make_solution adds it
-    for (const Route& r : sol.routes) sum.longest_working_time = std::max(sum.longest_working_time, working_time(problem, r));
+    for (const Route& r : sol.routes)
+      sum.longest_working_time = std::max(sum.longest_working_time, working_time(problem, r));
     sum.balance_cost = problem.balance_cost(sum.longest_working_time);
     sum.cost += sum.balance_cost;
   }

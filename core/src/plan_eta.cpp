@@ -35,7 +35,8 @@ using Lp = std::unique_ptr<glp_prob, LpDeleter>;
 
 class Programme {
  public:
-  explicit Programme(const Route& r) : r_(r), n_(static_cast<int>(r.steps.size())), lp_(glp_create_prob()) {
+  explicit Programme(const Route& r)
+      : r_(r), n_(static_cast<int>(r.steps.size())), lp_(glp_create_prob()) {
     set_origin_and_horizon();
     add_columns();
     add_rows();
@@ -76,7 +77,9 @@ class Programme {
       std::size_t chosen = s.windows.empty() ? kNone : 0;
       if (s.windows.size() > 1)
         for (std::size_t k = 0; k < s.windows.size(); ++k)
-          if (glp_mip_col_val(lp, x_first_[static_cast<std::size_t>(i)] + static_cast<int>(k)) > 0.5) chosen = k;
+          if (glp_mip_col_val(lp, x_first_[static_cast<std::size_t>(i)] + static_cast<int>(k)) >
+              0.5)
+            chosen = k;
       out.window.push_back(chosen);
     }
     return out;
@@ -87,7 +90,9 @@ class Programme {
   int y(int i) const { return 1 + n_ + i; }
   int d(int i) const { return 1 + 2 * n_ + i; }
 
-  double shifted(Duration time) const { return static_cast<double>(std::min(time, horizon_) - origin_); }
+  double shifted(Duration time) const {
+    return static_cast<double>(std::min(time, horizon_) - origin_);
+  }
 
   void set_origin_and_horizon() {
     Duration first = kMaxTime, last = 0, route = 0;
@@ -133,7 +138,8 @@ class Programme {
     }
   }
 
-  int row(const std::vector<int>& cols, const std::vector<double>& coefs, int type, double lo, double hi) {
+  int row(const std::vector<int>& cols, const std::vector<double>& coefs, int type, double lo,
+          double hi) {
     glp_prob* lp = lp_.get();
     const int r = glp_add_rows(lp, 1);
     std::vector<int> ind(1, 0);
@@ -165,7 +171,8 @@ class Programme {
       if (s.windows.empty()) continue;
       if (s.windows.size() == 1) {
         row({t(i), y(i)}, {1.0, 1.0}, GLP_LO, shifted(s.windows[0].start), 0.0);
-        if (finite(s.windows[0].end)) row({t(i), y(i)}, {1.0, -1.0}, GLP_UP, 0.0, shifted(s.windows[0].end));
+        if (finite(s.windows[0].end))
+          row({t(i), y(i)}, {1.0, -1.0}, GLP_UP, 0.0, shifted(s.windows[0].end));
         continue;
       }
       std::vector<int> lead_cols{t(i), y(i)}, delay_cols{t(i), y(i)}, choice;
@@ -202,7 +209,9 @@ class Programme {
     glp_set_row_bnds(lp_.get(), r, GLP_FX, v, v);
   }
 
-  Duration value(int col) const { return static_cast<Duration>(std::llround(glp_mip_col_val(lp_.get(), col))); }
+  Duration value(int col) const {
+    return static_cast<Duration>(std::llround(glp_mip_col_val(lp_.get(), col)));
+  }
 
   void run() {
     glp_iocp parm;
@@ -213,8 +222,9 @@ class Programme {
     const int rc = glp_intopt(lp_.get(), &parm);
     const int status = glp_mip_status(lp_.get());
     if (rc != 0 || status != GLP_OPT)
-      throw Error(ErrorCode::Internal, "plan mode: GLPK found no optimal schedule (glp_intopt " + std::to_string(rc) +
-                                           ", status " + std::to_string(status) + ")");
+      throw Error(ErrorCode::Internal, "plan mode: GLPK found no optimal schedule (glp_intopt " +
+                                           std::to_string(rc) + ", status " +
+                                           std::to_string(status) + ")");
   }
 
   const Route& r_;
@@ -237,7 +247,8 @@ std::size_t first_unreachable(const Route& route) {
     if (i > 0) e = std::max(e, prev + route.steps[i - 1].action);
     if (i > 0 && !s.is_break) e = std::max(e, leg_from + breaks + route.legs.at(leg++));
     if (e > s.latest) return i;
-    if (s.is_break) breaks += s.action;
+    if (s.is_break)
+      breaks += s.action;
     else {
       leg_from = e + s.action;
       breaks = 0;
@@ -257,7 +268,8 @@ Duration lead_time(const Step& s, std::size_t w, Duration begin) {
 }
 
 Duration delay(const Step& s, std::size_t w, Duration begin) {
-  return w == kNone || !finite(s.windows[w].end) ? 0 : std::max<Duration>(0, begin - s.windows[w].end);
+  return w == kNone || !finite(s.windows[w].end) ? 0
+                                                 : std::max<Duration>(0, begin - s.windows[w].end);
 }
 
 }  // namespace routesolve::plan_eta

@@ -23,9 +23,9 @@ struct Step {
 };
 
 struct Route {
-  std::vector<Step> steps;    ///< [0] the start, back() the end, never breaks
-  std::vector<Duration> legs; ///< travel from each non-break step (the start included) to the next
-  double weight = 1.0;        ///< makespan units one unit of violation is worth (step 1)
+  std::vector<Step> steps;     ///< [0] the start, back() the end, never breaks
+  std::vector<Duration> legs;  ///< travel from each non-break step (the start included) to the next
+  double weight = 1.0;         ///< makespan units one unit of violation is worth (step 1)
 };
 
 struct Times {

@@ -1,11 +1,12 @@
 // Problem: Problem::create as a sequence of named steps (problem_build.hpp says which file holds
 // each), and the accessors of the built Problem.
 
+#include "routesolve/problem.hpp"
+
 #include <cmath>
 #include <utility>
 
 #include "problem_build.hpp"
-#include "routesolve/problem.hpp"
 
 namespace routesolve {
 
@@ -49,7 +50,8 @@ const PlanarSource* Problem::planar_costs(std::size_t v) const {
   const TravelData& td = travel_[vehicles_[v].travel];
   const ProfileMatrices& m = spec_.matrices.at(profile_names_[td.profile]);
   for (const Matrix* x : {&m.durations, &m.distances, m.costs ? &*m.costs : nullptr})
-    if (x != nullptr && x->planar() != nullptr && x->storage() == td.costs.data()) return x->planar();
+    if (x != nullptr && x->planar() != nullptr && x->storage() == td.costs.data())
+      return x->planar();
   return nullptr;
 }
 
@@ -60,9 +62,11 @@ Cost Problem::fixed_cost(std::size_t v) const {
 
 Cost Problem::balance_cost(Duration longest) const {
   if (spec_.balance <= 0.0 || longest <= 0) return 0;
-  const long double units = static_cast<long double>(spec_.balance) * static_cast<long double>(longest) *
-                            static_cast<long double>(cost_scale_) / static_cast<long double>(spec_.scale.time);
-  return units >= static_cast<long double>(kMaxTime) ? kMaxTime : static_cast<Cost>(std::llround(units));
+  const long double units =
+      static_cast<long double>(spec_.balance) * static_cast<long double>(longest) *
+      static_cast<long double>(cost_scale_) / static_cast<long double>(spec_.scale.time);
+  return units >= static_cast<long double>(kMaxTime) ? kMaxTime
+                                                     : static_cast<Cost>(std::llround(units));
 }
 
 // Per-hour / per-km arcs cost travel * c.hour + distance * c.km internal units (problem_costs.cpp),
@@ -70,13 +74,16 @@ Cost Problem::balance_cost(Duration longest) const {
 Cost Problem::route_cost(std::size_t v, Duration travel, Distance distance, Cost arcs) const {
   const Cost fixed = fixed_cost(v);
   const Vehicle& veh = vehicles_[v];
-  if (route_rounding_ == RouteRounding::None || spec_.matrices.at(profile_names_[veh.profile]).costs) return fixed + arcs;
+  if (route_rounding_ == RouteRounding::None ||
+      spec_.matrices.at(profile_names_[veh.profile]).costs)
+    return fixed + arcs;
   const auto scale = static_cast<Cost>(cost_scale_);
   if (route_rounding_ == RouteRounding::Down) return fixed + arcs / scale * scale;
   if (spec_.scale.time == 1.0 && spec_.scale.distance == 1.0) {
     // VROOM's own arithmetic (CostWrapper::user_cost_from_user_metrics): doubles, then + 0.5.
-    const double user = static_cast<double>(travel) * static_cast<double>(veh.costs.per_hour) / 3600.0 +
-                        static_cast<double>(distance) * static_cast<double>(veh.costs.per_km) / 1000.0;
+    const double user =
+        static_cast<double>(travel) * static_cast<double>(veh.costs.per_hour) / 3600.0 +
+        static_cast<double>(distance) * static_cast<double>(veh.costs.per_km) / 1000.0;
     return fixed + static_cast<Cost>(user + 0.5) * scale;
   }
   return fixed + (arcs + scale / 2) / scale * scale;  // scaled units (an extension): exact half up

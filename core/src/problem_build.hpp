@@ -49,7 +49,9 @@ std::vector<std::uint32_t> sorted_unique(std::vector<std::uint32_t> v);
 /// `a` when it has `dims` entries, else `dims` copies of `fill`.
 Amount filled(const Amount& a, std::size_t dims, std::int64_t fill);
 
-inline bool mul_ok(std::int64_t a, std::int64_t b, std::int64_t& out) { return !__builtin_mul_overflow(a, b, &out); }
+inline bool mul_ok(std::int64_t a, std::int64_t b, std::int64_t& out) {
+  return !__builtin_mul_overflow(a, b, &out);
+}
 
 }  // namespace problem_build
 
@@ -90,8 +92,9 @@ struct ProblemBuilder {
 
   std::int64_t scale_time = 1, scale_distance = 1, scale_cost = 1;
   std::size_t dims = 0;
-  std::map<std::string, std::size_t> profile_index;  ///< profiles used by vehicles, in order of first use
-  std::size_t min_size = kNone;                      ///< locations every used profile has
+  std::map<std::string, std::size_t>
+      profile_index;             ///< profiles used by vehicles, in order of first use
+  std::size_t min_size = kNone;  ///< locations every used profile has
 
   /// Per travel combination: coefficients of duration, distance and matrix cost, in cost units.
   struct Coef {

@@ -40,10 +40,12 @@ void Checker::amount(const Amount& a, std::size_t dims, const std::string& path)
   if (!a.empty() && a.size() != dims)
     fail(path, "has " + std::to_string(a.size()) + " dimensions, expected " + std::to_string(dims));
   for (std::size_t d = 0; d < a.size(); ++d)
-    if (a[d] < 0) fail(idx(path, d), "amount must not be negative (found " + std::to_string(a[d]) + ")");
+    if (a[d] < 0)
+      fail(idx(path, d), "amount must not be negative (found " + std::to_string(a[d]) + ")");
 }
 
-std::vector<TimeWindow> Checker::windows(const std::vector<TimeWindow>& in, const std::string& path) const {
+std::vector<TimeWindow> Checker::windows(const std::vector<TimeWindow>& in,
+                                         const std::string& path) const {
   std::vector<TimeWindow> out;
   for (std::size_t w = 0; w < in.size(); ++w) {
     const TimeWindow& tw = in[w];
@@ -59,8 +61,10 @@ std::vector<TimeWindow> Checker::windows(const std::vector<TimeWindow>& in, cons
   });
   std::size_t k = 0;
   for (std::size_t i = 1; i < out.size(); ++i) {
-    if (out[i].start <= out[k].end) out[k].end = std::max(out[k].end, out[i].end);
-    else out[++k] = out[i];
+    if (out[i].start <= out[k].end)
+      out[k].end = std::max(out[k].end, out[i].end);
+    else
+      out[++k] = out[i];
   }
   out.resize(k + 1);
   return out;
@@ -89,8 +93,9 @@ using problem_build::idx;
 
 void ProblemBuilder::check_presence_and_scales() {
   if (spec.matrices.empty())
-    check.fail("matrices", "no travel matrices: give them in the input, or fill them from a matrix provider "
-                           "(great-circle or a road network) before creating the problem");
+    check.fail("matrices",
+               "no travel matrices: give them in the input, or fill them from a matrix provider "
+               "(great-circle or a road network) before creating the problem");
 
   if (spec.vehicles.empty()) check.fail("vehicles", "at least one vehicle is required");
 
@@ -98,7 +103,8 @@ void ProblemBuilder::check_presence_and_scales() {
   scale_distance = check.scale(spec.scale.distance, "scale.distance");
   scale_cost = check.scale(spec.scale.cost, "scale.cost");
   if (!std::isfinite(spec.balance) || spec.balance < 0.0 || spec.balance > 1e9)
-    check.fail("options.balance", "expected a number from 0 to 1e9, got " + std::to_string(spec.balance));
+    check.fail("options.balance",
+               "expected a number from 0 to 1e9, got " + std::to_string(spec.balance));
 }
 
 // The first non-empty amount sets the dimensions; every other must agree.
@@ -110,20 +116,24 @@ void ProblemBuilder::read_dimensions() {
       dims = a.size();
       dims_known = true;
     } else if (a.size() != dims) {
-      check.fail(path, "has " + std::to_string(a.size()) + " dimensions, expected " + std::to_string(dims));
+      check.fail(path, "has " + std::to_string(a.size()) + " dimensions, expected " +
+                           std::to_string(dims));
     }
   };
   for (std::size_t i = 0; i < spec.jobs.size(); ++i) {
     see_dims(spec.jobs[i].delivery, idx("jobs", i) + ".delivery");
     see_dims(spec.jobs[i].pickup, idx("jobs", i) + ".pickup");
   }
-  for (std::size_t i = 0; i < spec.shipments.size(); ++i) see_dims(spec.shipments[i].amount, idx("shipments", i) + ".amount");
+  for (std::size_t i = 0; i < spec.shipments.size(); ++i)
+    see_dims(spec.shipments[i].amount, idx("shipments", i) + ".amount");
   for (std::size_t i = 0; i < spec.vehicles.size(); ++i) {
     see_dims(spec.vehicles[i].capacity, idx("vehicles", i) + ".capacity");
-    if (spec.vehicles[i].current_load) see_dims(*spec.vehicles[i].current_load, idx("vehicles", i) + ".current_load");
+    if (spec.vehicles[i].current_load)
+      see_dims(*spec.vehicles[i].current_load, idx("vehicles", i) + ".current_load");
     for (std::size_t b = 0; b < spec.vehicles[i].breaks.size(); ++b)
       if (spec.vehicles[i].breaks[b].max_load)
-        see_dims(*spec.vehicles[i].breaks[b].max_load, idx(idx("vehicles", i) + ".breaks", b) + ".max_load");
+        see_dims(*spec.vehicles[i].breaks[b].max_load,
+                 idx(idx("vehicles", i) + ".breaks", b) + ".max_load");
   }
 }
 
@@ -136,7 +146,8 @@ void ProblemBuilder::check_matrices() const {
     const std::size_t n = m.durations.size();
     auto check_matrix = [&](const Matrix& mat, const std::string& path) {
       if (mat.size() != n)
-        check.fail(path, "size " + std::to_string(mat.size()) + " differs from durations size " + std::to_string(n));
+        check.fail(path, "size " + std::to_string(mat.size()) + " differs from durations size " +
+                             std::to_string(n));
       // Rounded planar distances are not negative; any write since the reader forgot the points.
       if (mat.planar() != nullptr) return;
       auto scan = [&](const auto* d) {
@@ -147,16 +158,20 @@ void ProblemBuilder::check_matrices() const {
         if (least >= 0) return;
         for (std::size_t k = 0; k < n * n; ++k)
           if (d[k] < 0)
-            check.fail(path, "entry (" + std::to_string(k / n) + ", " + std::to_string(k % n) + ") is negative (" +
-                                 std::to_string(d[k]) + ")");
+            check.fail(path, "entry (" + std::to_string(k / n) + ", " + std::to_string(k % n) +
+                                 ") is negative (" + std::to_string(d[k]) + ")");
       };
-      if (mat.narrow()) scan(mat.data32());
-      else scan(mat.data64());
+      if (mat.narrow())
+        scan(mat.data32());
+      else
+        scan(mat.data64());
     };
     // A table the durations' storage holds too (CVRPLIB, Solomon: one table) is checked once.
     check_matrix(m.durations, base + ".durations");
-    if (!m.distances.empty() && !m.distances.shares(m.durations)) check_matrix(m.distances, base + ".distances");
-    if (m.costs && !m.costs->shares(m.durations) && !m.costs->shares(m.distances)) check_matrix(*m.costs, base + ".costs");
+    if (!m.distances.empty() && !m.distances.shares(m.durations))
+      check_matrix(m.distances, base + ".distances");
+    if (m.costs && !m.costs->shares(m.durations) && !m.costs->shares(m.distances))
+      check_matrix(*m.costs, base + ".costs");
   }
 }
 

@@ -37,7 +37,8 @@ void ProblemBuilder::derive_cost_units() {
     std::map<std::tuple<std::size_t, double, Cost, Cost>, std::size_t> by_key;
     for (std::size_t v = 0; v < pr.vehicles_.size(); ++v) {
       Vehicle& veh = pr.vehicles_[v];
-      const auto key = std::make_tuple(veh.profile, veh.speed_factor, veh.costs.per_hour, veh.costs.per_km);
+      const auto key =
+          std::make_tuple(veh.profile, veh.speed_factor, veh.costs.per_hour, veh.costs.per_km);
       auto [it, inserted] = by_key.emplace(key, pr.travel_.size());
       if (inserted) {
         Problem::TravelData td;
@@ -97,13 +98,15 @@ void ProblemBuilder::derive_route_rounding() {
   }
   // VROOM's default window is [0, the largest 32-bit duration].
   auto windowed = [](const std::vector<TimeWindow>& tws) {
-    return !tws.empty() && !(tws.size() == 1 && tws[0].start == 0 && tws[0].end >= std::int64_t{UINT32_MAX});
+    return !tws.empty() &&
+           !(tws.size() == 1 && tws[0].start == 0 && tws[0].end >= std::int64_t{UINT32_MAX});
   };
   bool timed = spec.plan;
   for (const JobSpec& j : spec.jobs) timed = timed || windowed(j.time_windows);
   for (const ShipmentSpec& s : spec.shipments)
     timed = timed || windowed(s.pickup.time_windows) || windowed(s.delivery.time_windows);
-  for (const VehicleSpec& v : spec.vehicles) timed = timed || windowed({v.time_window}) || !v.breaks.empty();
+  for (const VehicleSpec& v : spec.vehicles)
+    timed = timed || windowed({v.time_window}) || !v.breaks.empty();
   pr.route_rounding_ = timed ? Rounding::HalfUp : Rounding::Down;
 }
 
@@ -115,18 +118,21 @@ void ProblemBuilder::fill_travel_tables() {
   // A 32-bit (or computed) matrix is below kUnreachable throughout.
   auto capped = [](const Matrix& m) {
     const std::int64_t* x = m.data64();
-    return x == nullptr || std::all_of(x, x + m.size() * m.size(), [](std::int64_t v) { return v <= kUnreachable; });
+    return x == nullptr || std::all_of(x, x + m.size() * m.size(),
+                                       [](std::int64_t v) { return v <= kUnreachable; });
   };
   auto table = [](const Matrix& m) { return m.table(); };
   // The cost of arc k from the (final) durations and distances.
-  auto arc_cost = [&](const Coef& c, const ProfileMatrices& m, const std::string& name, std::size_t n, std::size_t k,
-                      std::int64_t dur, std::int64_t dist) {
+  auto arc_cost = [&](const Coef& c, const ProfileMatrices& m, const std::string& name,
+                      std::size_t n, std::size_t k, std::int64_t dur, std::int64_t dist) {
     std::int64_t cost = 0;
     bool ok = true;
     if (m.costs) {
       const std::int64_t raw = m.costs->at(k);
-      if (raw >= kUnreachable || dur >= kUnreachable) cost = kUnreachable;
-      else ok = mul_ok(raw, c.matrix, cost);
+      if (raw >= kUnreachable || dur >= kUnreachable)
+        cost = kUnreachable;
+      else
+        ok = mul_ok(raw, c.matrix, cost);
     } else if (dur >= kUnreachable || dist >= kUnreachable) {
       cost = kUnreachable;
     } else {
@@ -134,7 +140,8 @@ void ProblemBuilder::fill_travel_tables() {
       ok = mul_ok(dur, c.hour, a) && mul_ok(dist, c.km, b) && !__builtin_add_overflow(a, b, &cost);
     }
     if (!ok || cost > kUnreachable)
-      check.fail("matrices." + name, "arc (" + std::to_string(k / n) + ", " + std::to_string(k % n) +
+      check.fail("matrices." + name, "arc (" + std::to_string(k / n) + ", " +
+                                         std::to_string(k % n) +
                                          ") cost overflows exact integer costs");
     return cost;
   };
@@ -152,14 +159,17 @@ void ProblemBuilder::fill_travel_tables() {
     td.n = n;
     Plan& plan = plans[t];
     plan.share_durations = td.speed_factor == 1.0 && capped(m.durations);
-    plan.share_distances = !m.distances.empty() && (m.distances.shares(m.durations) ? plan.share_durations
-                                                                                       : capped(m.distances));
+    plan.share_distances =
+        !m.distances.empty() &&
+        (m.distances.shares(m.durations) ? plan.share_durations : capped(m.distances));
     // The costs may be one of the shared tables when every arc's cost is that table's entry
     // (computed from the final durations and distances, which are the spec's here).
     if (plan.share_durations) {
       const TravelTable dur = table(m.durations);
       const TravelTable dist = m.distances.empty() ? TravelTable() : table(m.distances);
-      auto distance = [&](std::size_t k) { return dist != nullptr ? std::min<std::int64_t>(dist[k], kUnreachable) : 0; };
+      auto distance = [&](std::size_t k) {
+        return dist != nullptr ? std::min<std::int64_t>(dist[k], kUnreachable) : 0;
+      };
       for (const TravelTable like : {dur, plan.share_distances ? dist : TravelTable()}) {
         if (like == nullptr || plan.costs_like != nullptr) continue;
         // Costs given as the durations' own table at coefficient 1 are that table (entries
@@ -174,11 +184,12 @@ void ProblemBuilder::fill_travel_tables() {
         if (equal) plan.costs_like = like;
       }
     }
-    copies += static_cast<std::size_t>(!plan.share_durations) + static_cast<std::size_t>(!plan.share_distances) +
+    copies += static_cast<std::size_t>(!plan.share_durations) +
+              static_cast<std::size_t>(!plan.share_distances) +
               static_cast<std::size_t>(plan.costs_like == nullptr);
   }
-  check_matrix_memory(spec.matrices.empty() ? 0 : spec.matrices.begin()->second.durations.size(), copies,
-                      spec.source.empty() ? "travel tables" : spec.source);
+  check_matrix_memory(spec.matrices.empty() ? 0 : spec.matrices.begin()->second.durations.size(),
+                      copies, spec.source.empty() ? "travel tables" : spec.source);
   for (std::size_t t = 0; t < pr.travel_.size(); ++t) {
     Problem::TravelData& td = pr.travel_[t];
     const std::string& name = pr.profile_names_[td.profile];
@@ -192,9 +203,12 @@ void ProblemBuilder::fill_travel_tables() {
       const TravelTable dur = table(m.durations);
       td.own_durations.resize(nn);
       for (std::size_t k = 0; k < nn; ++k) {
-        if (dur[k] >= kUnreachable) td.own_durations[k] = kUnreachable;
-        else if (td.speed_factor == 1.0) td.own_durations[k] = dur[k];
-        else td.own_durations[k] = std::llround(static_cast<double>(dur[k]) / td.speed_factor);
+        if (dur[k] >= kUnreachable)
+          td.own_durations[k] = kUnreachable;
+        else if (td.speed_factor == 1.0)
+          td.own_durations[k] = dur[k];
+        else
+          td.own_durations[k] = std::llround(static_cast<double>(dur[k]) / td.speed_factor);
       }
       td.durations = td.own_durations.data();
     }
@@ -214,7 +228,8 @@ void ProblemBuilder::fill_travel_tables() {
       td.costs = plan.costs_like;
     } else {
       td.own_costs.resize(nn);
-      for (std::size_t k = 0; k < nn; ++k) td.own_costs[k] = arc_cost(coefs[t], m, name, n, k, td.durations[k], td.distances[k]);
+      for (std::size_t k = 0; k < nn; ++k)
+        td.own_costs[k] = arc_cost(coefs[t], m, name, n, k, td.durations[k], td.distances[k]);
       td.costs = td.own_costs.data();
     }
   }

@@ -37,7 +37,8 @@ Matrix permuted(const Matrix& m, const std::vector<std::size_t>& order) {
   }
   if (m.computed()) return Matrix::from_points(std::move(moved));
   Matrix out = m.narrow() ? Matrix::from32(m.size(), permuted(m.data32(), m.size(), order))
-                          : Matrix(m.size(), permuted(m.data64(), m.size(), order));  // stays 64-bit: some entry needs it
+                          : Matrix(m.size(), permuted(m.data64(), m.size(),
+                                                      order));  // stays 64-bit: some entry needs it
   if (moved) out.set_planar(std::move(moved));
   return out;
 }
@@ -46,11 +47,14 @@ Matrix permuted(const Matrix& m, const std::vector<std::size_t>& order) {
 
 std::shared_ptr<const Problem> Problem::relocated(const std::vector<std::size_t>& order) const {
   const std::size_t n = locations_;
-  if (order.size() != n) throw std::invalid_argument("Problem::relocated: the order is not a permutation of the locations");
+  if (order.size() != n)
+    throw std::invalid_argument(
+        "Problem::relocated: the order is not a permutation of the locations");
   std::vector<std::size_t> rank(n, kNone);
   for (std::size_t k = 0; k < n; ++k) {
     if (order[k] >= n || rank[order[k]] != kNone)
-      throw std::invalid_argument("Problem::relocated: the order is not a permutation of the locations");
+      throw std::invalid_argument(
+          "Problem::relocated: the order is not a permutation of the locations");
     rank[order[k]] = k;
   }
   auto to = [&](std::size_t l) { return l < n ? rank[l] : l; };
@@ -128,7 +132,8 @@ std::shared_ptr<const Problem> Problem::relocated(const std::vector<std::size_t>
     td.per_hour = from.per_hour;
     td.per_km = from.per_km;
     td.n = from.n;
-    for (auto [own, mine] : {std::pair{&from.own_durations, &td.own_durations}, std::pair{&from.own_distances, &td.own_distances},
+    for (auto [own, mine] : {std::pair{&from.own_durations, &td.own_durations},
+                             std::pair{&from.own_distances, &td.own_distances},
                              std::pair{&from.own_costs, &td.own_costs}}) {
       if (own->empty()) continue;
       *mine = permuted(own->data(), td.n, order);
@@ -137,7 +142,8 @@ std::shared_ptr<const Problem> Problem::relocated(const std::vector<std::size_t>
     auto place = [&](const TravelTable& table) {
       if (table == nullptr) return TravelTable();
       const auto it = tables.find(table.data());
-      if (it == tables.end()) throw std::logic_error("Problem::relocated: a travel table of unknown storage");
+      if (it == tables.end())
+        throw std::logic_error("Problem::relocated: a travel table of unknown storage");
       return it->second;
     };
     td.durations = place(from.durations);

@@ -25,12 +25,18 @@ namespace {
 
 std::string_view step_name(VehicleStepType t) {
   switch (t) {
-    case VehicleStepType::Start: return "start";
-    case VehicleStepType::Job: return "job";
-    case VehicleStepType::Pickup: return "pickup";
-    case VehicleStepType::Delivery: return "delivery";
-    case VehicleStepType::Break: return "break";
-    case VehicleStepType::End: return "end";
+    case VehicleStepType::Start:
+      return "start";
+    case VehicleStepType::Job:
+      return "job";
+    case VehicleStepType::Pickup:
+      return "pickup";
+    case VehicleStepType::Delivery:
+      return "delivery";
+    case VehicleStepType::Break:
+      return "break";
+    case VehicleStepType::End:
+      return "end";
   }
   return "?";
 }
@@ -60,8 +66,9 @@ void ProblemBuilder::add_steps() {
     for (std::size_t k = 0; k < vs.steps.size(); ++k) {
       const VehicleStepSpec& st = vs.steps[k];
       const std::string base = idx(idx("vehicles", v) + ".steps", k);
-      for (const auto& [value, field] : {std::pair{st.service_at, "service_at"}, std::pair{st.service_after, "service_after"},
-                                         std::pair{st.service_before, "service_before"}})
+      for (const auto& [value, field] :
+           {std::pair{st.service_at, "service_at"}, std::pair{st.service_after, "service_after"},
+            std::pair{st.service_before, "service_before"}})
         if (value) check.duration(*value, base + "." + field);
       if (st.type == VehicleStepType::Start) {
         if (k != 0) check.fail(base + ".type", "a start step must come first");
@@ -75,21 +82,25 @@ void ProblemBuilder::add_steps() {
       visit.step = k;
       std::vector<TimeWindow>* windows = nullptr;
       if (st.type == VehicleStepType::Break) {
-        const auto it = std::find_if(veh.breaks.begin(), veh.breaks.end(), [&](const Break& b) { return b.id == st.id; });
+        const auto it = std::find_if(veh.breaks.begin(), veh.breaks.end(),
+                                     [&](const Break& b) { return b.id == st.id; });
         if (it == veh.breaks.end())
-          check.fail(base + ".id", "vehicle " + std::to_string(veh.id) + " has no break " + std::to_string(st.id));
+          check.fail(base + ".id", "vehicle " + std::to_string(veh.id) + " has no break " +
+                                       std::to_string(st.id));
         const auto b = static_cast<std::size_t>(it - veh.breaks.begin());
         // Plan mode may leave breaks out (missing_break), never reorder them.
         if (spec.plan && b > breaks_given) breaks_given = b;
         if (b != breaks_given)
-          check.fail(base + ".id", b < breaks_given && !(spec.plan && !given_breaks.count(b))
-                                       ? "break " + std::to_string(st.id) + " is given twice"
-                                   : b < breaks_given ? "break " + std::to_string(st.id) + " is given after break " +
-                                                            std::to_string(veh.breaks[breaks_given - 1].id) +
-                                                            ", which the vehicle takes later"
-                                                    : "break " + std::to_string(st.id) + " is given before break " +
-                                                          std::to_string(veh.breaks[breaks_given].id) +
-                                                          ", which the vehicle takes first");
+          check.fail(base + ".id",
+                     b < breaks_given && !(spec.plan && !given_breaks.count(b))
+                         ? "break " + std::to_string(st.id) + " is given twice"
+                     : b < breaks_given
+                         ? "break " + std::to_string(st.id) + " is given after break " +
+                               std::to_string(veh.breaks[breaks_given - 1].id) +
+                               ", which the vehicle takes later"
+                         : "break " + std::to_string(st.id) + " is given before break " +
+                               std::to_string(veh.breaks[breaks_given].id) +
+                               ", which the vehicle takes first");
         given_breaks.insert(b);
         ++breaks_given;
         visit.is_break = true;
@@ -119,12 +130,15 @@ void ProblemBuilder::add_steps() {
       if (lo > 0 || hi < kMaxTime) {
         std::vector<TimeWindow> kept;
         for (const TimeWindow& w : *windows)
-          if (std::max(w.start, lo) <= std::min(w.end, hi)) kept.push_back({std::max(w.start, lo), std::min(w.end, hi)});
+          if (std::max(w.start, lo) <= std::min(w.end, hi))
+            kept.push_back({std::max(w.start, lo), std::min(w.end, hi)});
         if (kept.empty())
-          check.fail(base + (st.service_at ? ".service_at" : st.service_after ? ".service_after" : ".service_before"),
+          check.fail(base + (st.service_at      ? ".service_at"
+                             : st.service_after ? ".service_after"
+                                                : ".service_before"),
                      "service cannot begin in [" + std::to_string(lo) + ", " +
-                         (hi >= kMaxTime ? std::string("open") : std::to_string(hi)) + "] and inside the windows " +
-                         window_text(*windows));
+                         (hi >= kMaxTime ? std::string("open") : std::to_string(hi)) +
+                         "] and inside the windows " + window_text(*windows));
         *windows = std::move(kept);
       }
       veh.steps.push_back(visit);
@@ -151,7 +165,8 @@ void ProblemBuilder::check_dispatch_state() {
     const std::string what = std::string(to_string(ref.type)) + " " + std::to_string(ref.id);
     if (ref.type == TaskType::Reload) check.fail(path, "a reload is not a task to be done");
     if (pr.find_task(ref.type, ref.id) == kNone) check.fail(path, "unknown " + what);
-    if (!seen.insert({static_cast<int>(ref.type), ref.id}).second) check.fail(path, what + " is given twice");
+    if (!seen.insert({static_cast<int>(ref.type), ref.id}).second)
+      check.fail(path, what + " is given twice");
   }
   for (std::size_t v = 0; v < spec.vehicles.size(); ++v) {
     const VehicleSpec& vs = spec.vehicles[v];
@@ -162,7 +177,8 @@ void ProblemBuilder::check_dispatch_state() {
     const Amount& capacity = pr.vehicles_[v].capacity;
     for (std::size_t d = 0; d < vs.current_load->size(); ++d)
       if ((*vs.current_load)[d] > capacity[d])
-        check.fail(idx(base + ".current_load", d), std::to_string((*vs.current_load)[d]) + " exceeds the capacity " +
+        check.fail(idx(base + ".current_load", d), std::to_string((*vs.current_load)[d]) +
+                                                       " exceeds the capacity " +
                                                        std::to_string(capacity[d]));
   }
 }

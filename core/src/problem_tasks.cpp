@@ -16,8 +16,9 @@ using problem_build::sorted_unique;
 std::size_t ProblemBuilder::location(const LocationSpec& loc, const std::string& path) const {
   if (!loc.index) check.fail(path, "has no location index");
   if (*loc.index >= min_size)
-    check.fail(path, "location index " + std::to_string(*loc.index) + " is out of range (matrices have " +
-                         std::to_string(min_size) + " locations)");
+    check.fail(path, "location index " + std::to_string(*loc.index) +
+                         " is out of range (matrices have " + std::to_string(min_size) +
+                         " locations)");
   return *loc.index;
 }
 
@@ -26,7 +27,8 @@ void ProblemBuilder::add_jobs() {
   for (std::size_t i = 0; i < spec.jobs.size(); ++i) {
     const JobSpec& j = spec.jobs[i];
     const std::string base = idx("jobs", i);
-    if (!seen.insert(j.id).second) check.fail(base + ".id", "duplicate job id " + std::to_string(j.id));
+    if (!seen.insert(j.id).second)
+      check.fail(base + ".id", "duplicate job id " + std::to_string(j.id));
     Task t;
     t.type = TaskType::Job;
     t.id = j.id;
@@ -42,7 +44,8 @@ void ProblemBuilder::add_jobs() {
     t.pickup = filled(j.pickup, dims, 0);
     t.skills = sorted_unique(j.skills);
     if (j.priority < 0 || j.priority > 100)
-      check.fail(base + ".priority", "must be in 0..100 (found " + std::to_string(j.priority) + ")");
+      check.fail(base + ".priority",
+                 "must be in 0..100 (found " + std::to_string(j.priority) + ")");
     t.priority = j.priority;
     t.time_windows = check.windows(j.time_windows, base + ".time_windows");
     t.source_index = i;
@@ -59,14 +62,15 @@ void ProblemBuilder::add_shipments() {
     const std::string base = idx("shipments", i);
     check.amount(s.amount, dims, base + ".amount");
     if (s.priority < 0 || s.priority > 100)
-      check.fail(base + ".priority", "must be in 0..100 (found " + std::to_string(s.priority) + ")");
+      check.fail(base + ".priority",
+                 "must be in 0..100 (found " + std::to_string(s.priority) + ")");
     const std::size_t pickup_index = pr.tasks_.size();
     for (int half = 0; half < 2; ++half) {
       const ShipmentStepSpec& step = half == 0 ? s.pickup : s.delivery;
       const std::string sbase = base + (half == 0 ? ".pickup" : ".delivery");
       if (!(half == 0 ? seen_pickups : seen_deliveries).insert(step.id).second)
-        check.fail(sbase + ".id", std::string("duplicate ") + (half == 0 ? "pickup" : "delivery") + " id " +
-                                      std::to_string(step.id));
+        check.fail(sbase + ".id", std::string("duplicate ") + (half == 0 ? "pickup" : "delivery") +
+                                      " id " + std::to_string(step.id));
       Task t;
       t.type = half == 0 ? TaskType::Pickup : TaskType::Delivery;
       t.id = step.id;

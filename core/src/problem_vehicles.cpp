@@ -23,7 +23,8 @@ void ProblemBuilder::index_profiles() {
     const std::string& name = spec.vehicles[v].profile;
     if (profile_index.count(name)) continue;
     const auto it = spec.matrices.find(name);
-    if (it == spec.matrices.end()) check.fail(idx("vehicles", v) + ".profile", "no matrices for profile '" + name + "'");
+    if (it == spec.matrices.end())
+      check.fail(idx("vehicles", v) + ".profile", "no matrices for profile '" + name + "'");
     profile_index.emplace(name, pr.profile_names_.size());
     pr.profile_names_.push_back(name);
     min_size = std::min(min_size, it->second.durations.size());
@@ -38,17 +39,20 @@ void ProblemBuilder::index_profiles() {
 void ProblemBuilder::add_reloads(const VehicleSpec& vs, const std::string& base, Vehicle& veh) {
   check.duration(vs.reload_service, base + ".reload_service");
   veh.reload_service = vs.reload_service;
-  if (vs.max_trips && *vs.max_trips == 0) check.fail(base + ".max_trips", "must be at least 1 (found 0)");
+  if (vs.max_trips && *vs.max_trips == 0)
+    check.fail(base + ".max_trips", "must be at least 1 (found 0)");
   if (vs.reload_locations.empty()) {
     veh.max_trips = 1;
     return;
   }
   if (vs.reload_locations.size() > kMaxReloadLocations)
-    check.fail(base + ".reload_locations", "at most " + std::to_string(kMaxReloadLocations) + " locations (found " +
+    check.fail(base + ".reload_locations", "at most " + std::to_string(kMaxReloadLocations) +
+                                               " locations (found " +
                                                std::to_string(vs.reload_locations.size()) + ")");
   if (!spec.shipments.empty())
-    throw Error(ErrorCode::Unsupported, (spec.source.empty() ? std::string() : spec.source + ": ") + base +
-                                            ".reload_locations: multi-trip vehicles with shipments are not supported");
+    throw Error(ErrorCode::Unsupported,
+                (spec.source.empty() ? std::string() : spec.source + ": ") + base +
+                    ".reload_locations: multi-trip vehicles with shipments are not supported");
   const std::size_t routable = pr.routable_tasks_;
   std::size_t trips = 1;
   if (vs.max_trips) {
@@ -58,8 +62,10 @@ void ProblemBuilder::add_reloads(const VehicleSpec& vs, const std::string& base,
     for (std::size_t d = 0; d < dims; ++d) {
       if (veh.capacity[d] <= 0 || veh.capacity[d] >= kMaxTime) continue;
       std::int64_t total = 0;
-      for (std::size_t t = 0; t < routable; ++t) total += pr.tasks_[t].delivery[d] + pr.tasks_[t].pickup[d];
-      trips = std::max<std::size_t>(trips, static_cast<std::size_t>((total + veh.capacity[d] - 1) / veh.capacity[d]));
+      for (std::size_t t = 0; t < routable; ++t)
+        total += pr.tasks_[t].delivery[d] + pr.tasks_[t].pickup[d];
+      trips = std::max<std::size_t>(
+          trips, static_cast<std::size_t>((total + veh.capacity[d] - 1) / veh.capacity[d]));
     }
   }
   veh.max_trips = trips;
@@ -91,7 +97,8 @@ void ProblemBuilder::add_vehicles() {
   for (std::size_t v = 0; v < spec.vehicles.size(); ++v) {
     const VehicleSpec& vs = spec.vehicles[v];
     const std::string base = idx("vehicles", v);
-    if (!seen_vehicles.insert(vs.id).second) check.fail(base + ".id", "duplicate vehicle id " + std::to_string(vs.id));
+    if (!seen_vehicles.insert(vs.id).second)
+      check.fail(base + ".id", "duplicate vehicle id " + std::to_string(vs.id));
     Vehicle veh;
     veh.id = vs.id;
     veh.profile = profile_index.at(vs.profile);
@@ -115,7 +122,8 @@ void ProblemBuilder::add_vehicles() {
     for (std::size_t b = 0; b < vs.breaks.size(); ++b) {
       const BreakSpec& bs = vs.breaks[b];
       const std::string bbase = idx(base + ".breaks", b);
-      if (!seen_breaks.insert(bs.id).second) check.fail(bbase + ".id", "duplicate break id " + std::to_string(bs.id));
+      if (!seen_breaks.insert(bs.id).second)
+        check.fail(bbase + ".id", "duplicate break id " + std::to_string(bs.id));
       Break br;
       br.id = bs.id;
       br.time_windows = check.windows(bs.time_windows, bbase + ".time_windows");
@@ -143,7 +151,8 @@ void ProblemBuilder::add_vehicles() {
     check.non_negative(vs.costs.per_km, base + ".costs.per_km");
     veh.costs = vs.costs;
     if (!(vs.speed_factor > 0.0) || vs.speed_factor > 5.0)
-      check.fail(base + ".speed_factor", "must be in (0, 5] (found " + std::to_string(vs.speed_factor) + ")");
+      check.fail(base + ".speed_factor",
+                 "must be in (0, 5] (found " + std::to_string(vs.speed_factor) + ")");
     veh.speed_factor = vs.speed_factor;
     if (vs.max_working_time) {
       check.non_negative(*vs.max_working_time, base + ".max_working_time");

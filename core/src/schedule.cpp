@@ -73,7 +73,8 @@ const TimeWindow* window_at(const std::vector<TimeWindow>& windows, Duration t) 
 /// temporis, rounded to the nearest unit (halves away from zero), as VROOM reports break steps.
 Distance pro_rata(Duration driven, Distance distance, Duration duration) {
   if (duration <= 0 || driven <= 0) return 0;
-  return static_cast<Distance>(std::llround(static_cast<double>(driven * distance) / static_cast<double>(duration)));
+  return static_cast<Distance>(
+      std::llround(static_cast<double>(driven * distance) / static_cast<double>(duration)));
 }
 
 /// One task of a route reached at `arrival` from `from`: its begin (kInf when every window has
@@ -82,7 +83,8 @@ VisitTime visit_task(const Task& task, std::size_t from, Duration arrival) {
   VisitTime out;
   for (const TimeWindow& w : task.time_windows)
     if (w.end >= arrival)
-      return visit_time(arrival, w.start, w.end, setup_from(from == task.location, task.setup), task.service);
+      return visit_time(arrival, w.start, w.end, setup_from(from == task.location, task.setup),
+                        task.service);
   out.begin = kInf;
   out.in_window = false;
   return out;
@@ -95,13 +97,13 @@ ScheduleResult infeasible(UnassignedReason reason) {
   return r;
 }
 
-
 /// Timed pass over tasks with breaks_at[i] breaks taken after i tasks (null: no breaks), leaving
 /// at `depart` (>= time_window.start). Builds the route's steps and totals into `out` when given
 /// and sets *end to the route's end when given. Requires check_static() to have passed on the
 /// same tasks (its load profile gives the start load).
 Reason simulate(const Problem& p, std::size_t v, const std::size_t* tasks, std::size_t n,
-                const std::size_t* breaks_at, Scratch& s, Route* out, Duration depart, Duration* end = nullptr) {
+                const std::size_t* breaks_at, Scratch& s, Route* out, Duration depart,
+                Duration* end = nullptr) {
   const Vehicle& veh = p.vehicle(v);
   const TravelView tv = p.travel(v);
   const std::size_t dims = p.dimensions();
@@ -257,7 +259,8 @@ Reason simulate(const Problem& p, std::size_t v, const std::size_t* tasks, std::
 /// earliest departure onto leg i with k breaks done, reach[i][k] the earliest arrival at the end
 /// of leg i with k breaks done (the breaks k0..k-1 taken on the leg, from the best k0) and
 /// from[i][k] that k0. Fills scratch.breaks_at; false when no placement is feasible.
-bool place_breaks(const Problem& p, std::size_t v, const std::size_t* tasks, std::size_t n, Scratch& s) {
+bool place_breaks(const Problem& p, std::size_t v, const std::size_t* tasks, std::size_t n,
+                  Scratch& s) {
   const Vehicle& veh = p.vehicle(v);
   const TravelView tv = p.travel(v);
   const std::size_t breaks = veh.breaks.size();
@@ -358,7 +361,8 @@ Duration latest_start(const Problem& p, std::size_t v, const std::size_t* tasks,
     }
     const Task& task = p.task(tasks[i - 1]);
     const std::size_t before = i == 1 ? veh.start : p.task(tasks[i - 2]).location;
-    const Duration candidate = t - (setup_from(before == task.location, task.setup) + task.service + left);
+    const Duration candidate =
+        t - (setup_from(before == task.location, task.setup) + task.service + left);
     const TimeWindow* w = last_window_from(task.time_windows, candidate);
     if (!w) return veh.time_window.start;
     t = std::min(candidate, w->end);
@@ -369,8 +373,8 @@ Duration latest_start(const Problem& p, std::size_t v, const std::size_t* tasks,
 ScheduleResult build(const Problem& p, std::size_t v, const std::size_t* tasks, std::size_t n,
                      const std::size_t* breaks_at, Scratch& s, Timeline timeline, Duration end) {
   ScheduleResult result;
-  const Duration depart =
-      timeline == Timeline::Vroom ? latest_start(p, v, tasks, n, breaks_at, end) : p.vehicle(v).time_window.start;
+  const Duration depart = timeline == Timeline::Vroom ? latest_start(p, v, tasks, n, breaks_at, end)
+                                                      : p.vehicle(v).time_window.start;
   if (simulate(p, v, tasks, n, breaks_at, s, &result.route, depart))
     throw Error(ErrorCode::Internal, "schedule: a feasible schedule failed when built");
   result.feasible = true;
@@ -387,15 +391,17 @@ ScheduleResult empty_route(const Problem& p, std::size_t v) {
   return result;
 }
 
-ScheduleResult schedule_tasks(const Problem& p, std::size_t v, const std::size_t* tasks, std::size_t n,
-                              Timeline timeline) {
-  if (v >= p.vehicles().size()) throw Error(ErrorCode::Internal, "schedule: vehicle index out of range");
+ScheduleResult schedule_tasks(const Problem& p, std::size_t v, const std::size_t* tasks,
+                              std::size_t n, Timeline timeline) {
+  if (v >= p.vehicles().size())
+    throw Error(ErrorCode::Internal, "schedule: vehicle index out of range");
   if (n == 0) return empty_route(p, v);
   Scratch& s = scratch();
   const Duration shift_start = p.vehicle(v).time_window.start;
   if (const Reason r = check_static(p, v, tasks, n, s)) return infeasible(*r);
   Duration end = 0;
-  if (const Reason r = simulate(p, v, tasks, n, nullptr, s, nullptr, shift_start, &end)) return infeasible(*r);
+  if (const Reason r = simulate(p, v, tasks, n, nullptr, s, nullptr, shift_start, &end))
+    return infeasible(*r);
   if (p.vehicle(v).breaks.empty()) return build(p, v, tasks, n, nullptr, s, timeline, end);
   if (!place_breaks(p, v, tasks, n, s)) return infeasible(UnassignedReason::Break);
   return build(p, v, tasks, n, s.breaks_at.data(), s, timeline, s.earliest_end);
@@ -403,24 +409,30 @@ ScheduleResult schedule_tasks(const Problem& p, std::size_t v, const std::size_t
 
 }  // namespace
 
-ScheduleResult schedule_route(const Problem& problem, std::size_t vehicle, const std::vector<std::size_t>& tasks,
-                              Timeline timeline) {
+ScheduleResult schedule_route(const Problem& problem, std::size_t vehicle,
+                              const std::vector<std::size_t>& tasks, Timeline timeline) {
   return schedule_tasks(problem, vehicle, tasks.data(), tasks.size(), timeline);
 }
 
-bool route_feasible(const Problem& problem, std::size_t vehicle, const std::vector<std::size_t>& tasks) {
-  if (vehicle >= problem.vehicles().size()) throw Error(ErrorCode::Internal, "schedule: vehicle index out of range");
+bool route_feasible(const Problem& problem, std::size_t vehicle,
+                    const std::vector<std::size_t>& tasks) {
+  if (vehicle >= problem.vehicles().size())
+    throw Error(ErrorCode::Internal, "schedule: vehicle index out of range");
   const std::size_t n = tasks.size();
   if (n == 0) return true;
   Scratch& s = scratch();
   if (check_static(problem, vehicle, tasks.data(), n, s)) return false;
-  if (simulate(problem, vehicle, tasks.data(), n, nullptr, s, nullptr, problem.vehicle(vehicle).time_window.start)) return false;
-  return problem.vehicle(vehicle).breaks.empty() || place_breaks(problem, vehicle, tasks.data(), n, s);
+  if (simulate(problem, vehicle, tasks.data(), n, nullptr, s, nullptr,
+               problem.vehicle(vehicle).time_window.start))
+    return false;
+  return problem.vehicle(vehicle).breaks.empty() ||
+         place_breaks(problem, vehicle, tasks.data(), n, s);
 }
 
 ScheduleResult schedule_plan(const Problem& problem, const RoutePlan& plan, Timeline timeline) {
   const std::size_t v = plan.vehicle;
-  if (v >= problem.vehicles().size()) throw Error(ErrorCode::Internal, "schedule: vehicle index out of range");
+  if (v >= problem.vehicles().size())
+    throw Error(ErrorCode::Internal, "schedule: vehicle index out of range");
   const Vehicle& veh = problem.vehicle(v);
   Scratch& s = scratch();
 
@@ -432,7 +444,8 @@ ScheduleResult schedule_plan(const Problem& problem, const RoutePlan& plan, Time
   for (const PlannedVisit& visit : plan.visits)
     if (!visit.is_break) tasks.push_back(visit.index);
   const std::size_t n = tasks.size();
-  if (break_visits == 0) return schedule_tasks(problem, v, tasks.data(), n, timeline);  // breaks left to us
+  if (break_visits == 0)
+    return schedule_tasks(problem, v, tasks.data(), n, timeline);  // breaks left to us
 
   // Breaks given: every break of the vehicle, once, in the vehicle's order.
   if (break_visits != veh.breaks.size()) return infeasible(UnassignedReason::Break);
@@ -452,9 +465,11 @@ ScheduleResult schedule_plan(const Problem& problem, const RoutePlan& plan, Time
   if (const Reason r = check_static(problem, v, tasks.data(), n, s)) return infeasible(*r);
   const Duration shift_start = veh.time_window.start;
   Duration end = 0;
-  if (const Reason r = simulate(problem, v, tasks.data(), n, breaks_at.data(), s, nullptr, shift_start, &end)) {
+  if (const Reason r =
+          simulate(problem, v, tasks.data(), n, breaks_at.data(), s, nullptr, shift_start, &end)) {
     // A task window missed only because of the breaks is reported as a break violation.
-    if (*r == UnassignedReason::TimeWindow && !simulate(problem, v, tasks.data(), n, nullptr, s, nullptr, shift_start))
+    if (*r == UnassignedReason::TimeWindow &&
+        !simulate(problem, v, tasks.data(), n, nullptr, s, nullptr, shift_start))
       return infeasible(UnassignedReason::Break);
     return infeasible(*r);
   }

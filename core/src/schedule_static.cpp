@@ -12,7 +12,8 @@
 namespace routesolve::schedule_detail {
 
 /// Everything that does not depend on timing. Fills scratch.load_ok for the break DP.
-Reason check_static(const Problem& p, std::size_t v, const std::size_t* tasks, std::size_t n, Scratch& s) {
+Reason check_static(const Problem& p, std::size_t v, const std::size_t* tasks, std::size_t n,
+                    Scratch& s) {
   const Vehicle& veh = p.vehicle(v);
   const std::size_t task_count = p.tasks().size();
 
@@ -44,7 +45,8 @@ Reason check_static(const Problem& p, std::size_t v, const std::size_t* tasks, s
     const Task& task = p.task(tasks[i]);
     if (task.sibling == kNone) continue;
     if (s.stamp[task.sibling] != gen) return UnassignedReason::NotRouted;
-    if (task.type == TaskType::Pickup && s.pos[task.sibling] < i) return UnassignedReason::NotRouted;
+    if (task.type == TaskType::Pickup && s.pos[task.sibling] < i)
+      return UnassignedReason::NotRouted;
   }
 
   std::size_t reloads = 0;
@@ -77,7 +79,8 @@ Reason check_static(const Problem& p, std::size_t v, const std::size_t* tasks, s
       continue;
     }
     const bool job = task.type == TaskType::Job;
-    for (std::size_t d = 0; d < dims; ++d) profile[d] = merge(profile[d], visit_load(task.delivery[d], task.pickup[d], job));
+    for (std::size_t d = 0; d < dims; ++d)
+      profile[d] = merge(profile[d], visit_load(task.delivery[d], task.pickup[d], job));
   }
   if (!close_trip()) return UnassignedReason::Capacity;
   if (breaks > 0) {

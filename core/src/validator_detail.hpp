@@ -67,7 +67,6 @@ inline std::string str(const std::vector<TimeWindow>& windows) {
   return s.empty() ? std::string("(none)") : s;
 }
 
-
 inline std::optional<TaskType> task_type_of(StepType t) noexcept {
   switch (t) {
     case StepType::Job:
@@ -173,7 +172,8 @@ class Validator {
     std::optional<std::size_t> open_start, open_end;  // markers of a vehicle without them
   };
   /// Replays the route in time, load, travel and cost.
-  void simulate(std::size_t r, const Vehicle& veh, std::size_t v, const Ends& ends, const std::vector<Visit>& visits);
+  void simulate(std::size_t r, const Vehicle& veh, std::size_t v, const Ends& ends,
+                const std::vector<Visit>& visits);
 
   // validator_summary.cpp
   void check_summary();

@@ -152,7 +152,8 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v, const
       if (!leg_open) {
         // The next stop: the next task of the route, else the vehicle's end.
         std::size_t to = veh.end;
-        for (std::size_t j = static_cast<std::size_t>(&vis - visits.data()) + 1; j < visits.size(); ++j)
+        for (std::size_t j = static_cast<std::size_t>(&vis - visits.data()) + 1; j < visits.size();
+             ++j)
           if (visits[j].kind == VisitKind::Task) {
             to = p_.task(visits[j].index).location;
             break;
@@ -169,7 +170,8 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v, const
         if (arrival < departure)
           report(ViolationKind::ArrivalMismatch, w,
                  "arrival " + str(arrival) + " before the previous departure " + str(departure));
-        else if (anchored && arrival > sat_add(departure, leg_left))  // unanchored: it may leave later
+        else if (anchored &&
+                 arrival > sat_add(departure, leg_left))  // unanchored: it may leave later
           report(ViolationKind::ArrivalMismatch, w,
                  "arrival " + str(arrival) + " after the next stop is reached (departure " +
                      str(departure) + " + travel left " + str(leg_left) + ")");
@@ -198,7 +200,8 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v, const
         arrival = std::min(start, sat_add(departure, leg_left));
       }
       Duration gap = 0;
-      if (__builtin_sub_overflow(arrival, departure, &gap)) gap = arrival > departure ? leg_left : 0;
+      if (__builtin_sub_overflow(arrival, departure, &gap))
+        gap = arrival > departure ? leg_left : 0;
       const Duration driven = std::clamp<Duration>(gap, 0, leg_left);
       leg_left -= driven;
       leg_done = sat_add(leg_done, leg_share(driven, leg_distance, leg_duration));
@@ -255,9 +258,8 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v, const
       const auto s = earliest_in(task.time_windows, arrival);
       if (!s)
         report(ViolationKind::TimeWindow, w,
-               std::string(to_string(task.type)) + " " + std::to_string(task.id) +
-                   " reached at " + str(arrival) + ", after its windows " +
-                   str(task.time_windows));
+               std::string(to_string(task.type)) + " " + std::to_string(task.id) + " reached at " +
+                   str(arrival) + ", after its windows " + str(task.time_windows));
       else
         start = *s;
     }
@@ -286,13 +288,15 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v, const
 
   // End: travel back (or stop at the last task) within the vehicle's window.
   Duration finish = departure;
-  const std::string ew = end_step ? step_where(r, *end_step) : ends.open_end ? step_where(r, *ends.open_end) : rw;
+  const std::string ew = end_step        ? step_where(r, *end_step)
+                         : ends.open_end ? step_where(r, *ends.open_end)
+                                         : rw;
   if (veh.end != kNone) {
     const Arc a = arc(tv, location, veh.end);
     if (a.unreachable)
-      report(ViolationKind::Unreachable, ew,
-             "no path from location " + str_index(location) + " to vehicle end " +
-                 str_index(veh.end));
+      report(
+          ViolationKind::Unreachable, ew,
+          "no path from location " + str_index(location) + " to vehicle end " + str_index(veh.end));
     travel_total = sat_add(travel_total, a.duration);
     distance_total = sat_add(distance_total, a.distance);
     cost_total = sat_add(cost_total, a.cost);
@@ -303,16 +307,16 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v, const
       const Step& step = route.steps[*end_step];
       if (step.arrival < finish || (anchored && step.arrival != finish))
         report(ViolationKind::ArrivalMismatch, ew,
-               "arrival: expected " + str(finish) + " (departure " + str(departure) +
-                   " + travel " + str(travel_in) + "), found " + str(step.arrival));
+               "arrival: expected " + str(finish) + " (departure " + str(departure) + " + travel " +
+                   str(travel_in) + "), found " + str(step.arrival));
       if (step.arrival > finish) finish = step.arrival;
       check_step_figures(step, ew);
     }
   } else if (figures && ends.open_end) {
     // VROOM's marker of a route without end: where and when the last stop is left.
     const Step& step = route.steps[*ends.open_end];
-    expect_equal(ViolationKind::ArrivalMismatch, ew, "arrival (the departure from the last stop)", finish,
-                 step.arrival);
+    expect_equal(ViolationKind::ArrivalMismatch, ew, "arrival (the departure from the last stop)",
+                 finish, step.arrival);
     check_step_figures(step, ew);
   }
   if (finish > veh.time_window.end)
@@ -339,8 +343,9 @@ void Validator::simulate(std::size_t r, const Vehicle& veh, std::size_t v, const
   if (figures) {
     const Cost arcs = cost_total - p_.fixed_cost(v);
     expect_equal(ViolationKind::CostMismatch, rw,
-                 p_.rounds_route_costs() ? "cost (fixed + travel and distance priced once, rounded as VROOM)"
-                                         : "cost (fixed + arcs)",
+                 p_.rounds_route_costs()
+                     ? "cost (fixed + travel and distance priced once, rounded as VROOM)"
+                     : "cost (fixed + arcs)",
                  p_.route_cost(v, travel_total, distance_total, arcs), route.cost);
     expect_equal(ViolationKind::DurationMismatch, rw, "travel duration", travel_total,
                  route.duration);

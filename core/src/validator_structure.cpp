@@ -149,12 +149,13 @@ void Validator::check_route(std::size_t r) {
         ++reloads;
         note_task(t, Occurrence{true, r, i, w});
         if (!p_.compatible(v, t))
-          report(ViolationKind::UnknownTask, w, "reload task " + std::to_string(t) + " is not one of vehicle " +
-                                                    std::to_string(veh.id) + "'s reloads");
+          report(ViolationKind::UnknownTask, w,
+                 "reload task " + std::to_string(t) + " is not one of vehicle " +
+                     std::to_string(veh.id) + "'s reloads");
         if (step.location != p_.task(t).location)
           report(ViolationKind::WrongLocation, w,
-                 "location: expected reload location " + str_index(p_.task(t).location) + ", found " +
-                     str_index(step.location));
+                 "location: expected reload location " + str_index(p_.task(t).location) +
+                     ", found " + str_index(step.location));
         visits.push_back(Visit{VisitKind::Task, i, t});
         break;
       }
@@ -208,8 +209,8 @@ void Validator::check_route(std::size_t r) {
     for (std::size_t k = 0; k < veh.breaks.size(); ++k)
       if (break_seen[k] == 0)
         report(ViolationKind::BreakMissing, rw,
-               "break " + std::to_string(veh.breaks[k].id) + " (vehicle " +
-                   std::to_string(veh.id) + " breaks[" + std::to_string(k) + "]) is not taken");
+               "break " + std::to_string(veh.breaks[k].id) + " (vehicle " + std::to_string(veh.id) +
+                   " breaks[" + std::to_string(k) + "]) is not taken");
   if (veh.max_tasks != kNone && task_count > veh.max_tasks)
     report(ViolationKind::MaxTasks, rw,
            std::to_string(task_count) + " tasks, vehicle " + std::to_string(veh.id) + " allows " +
@@ -228,13 +229,15 @@ void Validator::check_route(std::size_t r) {
       if (first == nullptr) first = &vis;
       last = &vis;
     }
-  for (auto [marker, stop, name] : {std::tuple{open_start, first, "first"}, std::tuple{open_end, last, "last"}}) {
+  for (auto [marker, stop, name] :
+       {std::tuple{open_start, first, "first"}, std::tuple{open_end, last, "last"}}) {
     if (!marker || stop == nullptr) continue;
     const std::size_t at = p_.task(stop->index).location;
     if (route.steps[*marker].location != at)
       report(ViolationKind::WrongLocation, step_where(r, *marker),
-             std::string("location: expected the ") + name + " task's location " + str_index(at) + " (vehicle " +
-                 std::to_string(veh.id) + " has no " + (marker == open_start ? "start" : "end") + "), found " +
+             std::string("location: expected the ") + name + " task's location " + str_index(at) +
+                 " (vehicle " + std::to_string(veh.id) + " has no " +
+                 (marker == open_start ? "start" : "end") + "), found " +
                  str_index(route.steps[*marker].location));
   }
 
@@ -254,7 +257,8 @@ void Validator::check_unassigned() {
     }
     const Task& task = p_.task(u.task);
     if (task.type == TaskType::Reload)
-      report(ViolationKind::UnknownTask, w, "task " + std::to_string(u.task) + " is a reload, never unassigned");
+      report(ViolationKind::UnknownTask, w,
+             "task " + std::to_string(u.task) + " is a reload, never unassigned");
     if (u.type != task.type)
       report(ViolationKind::UnknownTask, w,
              "type: expected " + std::string(to_string(task.type)) + " (task " +

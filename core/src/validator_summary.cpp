@@ -32,14 +32,14 @@ void Validator::check_summary() {
   if (p_.spec().balance > 0.0) {
     // The balance term: the objective's cost is the routes' plus the longest route's share.
     const Cost balance = p_.balance_cost(longest_);
-    expect_equal(ViolationKind::SummaryMismatch, w, "cost (sum over routes + balance for the longest route " + str(longest_) + ")",
+    expect_equal(ViolationKind::SummaryMismatch, w,
+                 "cost (sum over routes + balance for the longest route " + str(longest_) + ")",
                  sat_add(cost, balance), sum.cost);
   } else {
     expect_equal(ViolationKind::SummaryMismatch, w, "cost (sum over routes)", cost, sum.cost);
   }
   expect_equal(ViolationKind::SummaryMismatch, w, "routes",
-               static_cast<std::int64_t>(s_.routes.size()),
-               static_cast<std::int64_t>(sum.routes));
+               static_cast<std::int64_t>(s_.routes.size()), static_cast<std::int64_t>(sum.routes));
   expect_equal(ViolationKind::SummaryMismatch, w, "unassigned",
                static_cast<std::int64_t>(s_.unassigned.size()),
                static_cast<std::int64_t>(sum.unassigned));

@@ -24,18 +24,18 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <string_view>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "routesolve/cuda/route_eval.hpp"
-#include "routesolve/error.hpp"
 #include "host_pin.hpp"
 #include "insertion/batched_solve.hpp"
 #include "insertion/insertion_engines.hpp"
+#include "routesolve/cuda/route_eval.hpp"
 #include "routesolve/cuda/self_test.hpp"
+#include "routesolve/error.hpp"
 
 namespace routesolve::cuda {
 namespace {
@@ -54,7 +54,6 @@ std::string figures(const RouteTotals& t) {
 
 class CudaBackend final : public Backend {
  public:
-
   [[nodiscard]] std::string_view name() const noexcept override { return "cuda"; }
   [[nodiscard]] std::optional<std::string> supports(const Problem& problem) const override {
     return insertion::batched_unsupported(problem);
@@ -71,11 +70,11 @@ class CudaBackend final : public Backend {
     const std::unique_ptr<SelfTestDevice> device = open_device(options.device.index);
     Solution solution;
     {
-      insertion::CheckedEngine engine(device->insertion_engine(options.device.transfer, 0), std::max(1u, options.threads),
-                                      64, contain ? insertion::OnDeviceFault::ContinueOnHost
-                                                  : insertion::OnDeviceFault::Fail);
-      solution = insertion::solve_checked(problem, options, engine,
-                                          insertion::device_chains(problem, options, multiprocessors));
+      insertion::CheckedEngine engine(
+          device->insertion_engine(options.device.transfer, 0), std::max(1u, options.threads), 64,
+          contain ? insertion::OnDeviceFault::ContinueOnHost : insertion::OnDeviceFault::Fail);
+      solution = insertion::solve_checked(
+          problem, options, engine, insertion::device_chains(problem, options, multiprocessors));
     }
     bool on_device = solution.fallback.empty();
     const auto t0 = std::chrono::steady_clock::now();
@@ -88,8 +87,9 @@ class CudaBackend final : public Backend {
         totals = device->evaluate_routes(batch, options.device.transfer);
       } catch (const Error& e) {
         if (e.code() != ErrorCode::Device && e.code() != ErrorCode::OutOfMemory) throw;
-        const std::string what = "the route check on cuda device " + std::to_string(options.device.index) +
-                                 " failed (" + e.what() + ")";
+        const std::string what = "the route check on cuda device " +
+                                 std::to_string(options.device.index) + " failed (" + e.what() +
+                                 ")";
         if (!contain) throw Error(ErrorCode::Device, what);
         solution.fallback = what + "; the routes were checked on the host twin";
         on_device = false;

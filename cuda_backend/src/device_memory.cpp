@@ -27,13 +27,16 @@ std::string format_bytes(std::uint64_t bytes) {
   return text;
 }
 
-void check_memory(const std::string& what, int device, const MemoryNeed& need, const MemoryFree& free) {
+void check_memory(const std::string& what, int device, const MemoryNeed& need,
+                  const MemoryFree& free) {
   if (need.device > free.device)
-    throw Error(ErrorCode::OutOfMemory, what + " needs " + format_bytes(need.device) + " on device " +
-                                            std::to_string(device) + ", " + format_bytes(free.device) + " available");
+    throw Error(ErrorCode::OutOfMemory, what + " needs " + format_bytes(need.device) +
+                                            " on device " + std::to_string(device) + ", " +
+                                            format_bytes(free.device) + " available");
   if (need.pinned > free.host)
-    throw Error(ErrorCode::OutOfMemory, what + " needs " + format_bytes(need.pinned) + " of pinned host memory, " +
-                                            format_bytes(free.host) + " available");
+    throw Error(ErrorCode::OutOfMemory, what + " needs " + format_bytes(need.pinned) +
+                                            " of pinned host memory, " + format_bytes(free.host) +
+                                            " available");
 }
 
 std::uint64_t host_available_bytes() noexcept {
@@ -49,7 +52,9 @@ std::uint64_t host_available_bytes() noexcept {
   } catch (...) {  // no /proc: the page count below
   }
   const long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-  return pages > 0 && size > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(size) : 0;
+  return pages > 0 && size > 0
+             ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(size)
+             : 0;
 }
 
 void PairedBuffer::reserve(std::size_t host_bytes, std::size_t device_bytes) {

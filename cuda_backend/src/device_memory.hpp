@@ -27,7 +27,8 @@ struct MemoryFree {
 
 /// Throws Error(OutOfMemory) "WHAT needs X on device N, Y available" (or "X of pinned host
 /// memory, Y available") when `need` does not fit in `free`.
-void check_memory(const std::string& what, int device, const MemoryNeed& need, const MemoryFree& free);
+void check_memory(const std::string& what, int device, const MemoryNeed& need,
+                  const MemoryFree& free);
 
 /// Host memory available now (MemAvailable of /proc/meminfo, else free pages); 0 when unknown.
 std::uint64_t host_available_bytes() noexcept;

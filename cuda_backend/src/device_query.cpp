@@ -109,7 +109,8 @@ std::shared_ptr<void> pin_matrices(const Problem& problem) {
   for (std::size_t t = 0; t < problem.travel_count(); ++t) {
     const TravelView v = problem.travel_by_index(t);
     for (const TravelTable& m : {v.durations, v.distances, v.costs})
-      if (m != nullptr && seen.insert(m.data()).second) pins->emplace_back(m.data(), m.storage_bytes(v.n));
+      if (m != nullptr && seen.insert(m.data()).second)
+        pins->emplace_back(m.data(), m.storage_bytes(v.n));
   }
   return pins;
 }
@@ -121,7 +122,8 @@ double time_pinned_copy(int device, std::size_t bytes) {
   const DeviceBuffer<std::byte> to(bytes, stream);
   const PinnedBuffer<std::byte> from(bytes);
   start.record(stream);
-  RS_CUDA_CHECK(cudaMemcpyAsync(to.data(), from.data(), bytes, cudaMemcpyHostToDevice, stream.get()));
+  RS_CUDA_CHECK(
+      cudaMemcpyAsync(to.data(), from.data(), bytes, cudaMemcpyHostToDevice, stream.get()));
   stop.record(stream);
   stream.synchronize();
   return Event::seconds_between(start, stop);

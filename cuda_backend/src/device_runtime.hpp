@@ -55,7 +55,8 @@ class DeviceGuard {
   DeviceGuard(int device, std::nothrow_t) noexcept {
     const bool known = cudaGetDevice(&previous_) == cudaSuccess;
     changed_ = known && previous_ != device && cudaSetDevice(device) == cudaSuccess;
-    if (!known || (previous_ != device && !changed_)) (void)cudaGetLastError();  // only our own failure
+    if (!known || (previous_ != device && !changed_))
+      (void)cudaGetLastError();  // only our own failure
   }
   ~DeviceGuard() {
     if (changed_) (void)cudaSetDevice(previous_);

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "host_pin.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
 #include "routesolve/cuda/route_eval.hpp"
-#include "host_pin.hpp"
 #include "routesolve/error.hpp"
 
 namespace routesolve::cuda {

@@ -36,7 +36,8 @@ std::shared_ptr<Verdict> slot(int index, SelfTestDeviceFactory* factory) {
   const std::lock_guard lock(r.mutex);
   auto& at = r.verdicts[index];
   if (!at) at = std::make_shared<Verdict>();
-  if (factory != nullptr) *factory = r.factory ? r.factory : SelfTestDeviceFactory(make_cuda_self_test_device);
+  if (factory != nullptr)
+    *factory = r.factory ? r.factory : SelfTestDeviceFactory(make_cuda_self_test_device);
   return at;
 }
 

@@ -23,7 +23,8 @@ inline void run_grid(const Grid& grid, Body&& body) {
 }
 
 /// Every block, spread over up to `threads` OpenMP threads (one iteration per block; for bodies
-/// whose blocks write disjoint outputs). A translation unit built without OpenMP runs them in order.
+/// whose blocks write disjoint outputs). A translation unit built without OpenMP runs them in
+/// order.
 template <typename Body>
 inline void run_grid_parallel(const Grid& grid, unsigned threads, const Body& body) {
   const auto blocks = static_cast<std::int64_t>(grid.blocks);

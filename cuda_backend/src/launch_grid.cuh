@@ -19,7 +19,9 @@ inline constexpr std::uint32_t kWarp = 32;
 struct Grid {
   std::uint32_t blocks = 0;
   std::uint32_t threads = 0;
-  RS_HD constexpr std::uint64_t total_threads() const noexcept { return std::uint64_t{blocks} * threads; }
+  RS_HD constexpr std::uint64_t total_threads() const noexcept {
+    return std::uint64_t{blocks} * threads;
+  }
 };
 
 /// Blocks of `per_block` items that cover `items` items.
@@ -33,7 +35,8 @@ RS_HD constexpr Grid linear_grid(std::uint64_t items, std::uint32_t threads) noe
 }
 
 /// Global index of a thread of a one-dimensional launch.
-RS_HD constexpr std::uint64_t global_thread(std::uint32_t thread, std::uint32_t block, std::uint32_t block_dim) noexcept {
+RS_HD constexpr std::uint64_t global_thread(std::uint32_t thread, std::uint32_t block,
+                                            std::uint32_t block_dim) noexcept {
   return std::uint64_t{block} * block_dim + thread;
 }
 

@@ -1,7 +1,6 @@
 // PhastMatrixEngine: validation, the cached RPHAST selection, and the dispatch to the host twin
 // (phast_host.cpp) or the device driver (phast_device.cpp, CUDA builds).
 
-#include "routesolve/timing.hpp"
 #include "routesolve/cuda/matrix_engine.hpp"
 
 #include <algorithm>
@@ -17,6 +16,7 @@
 #include "phast_host.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
 #include "routesolve/error.hpp"
+#include "routesolve/timing.hpp"
 #if defined(ROUTESOLVE_WITH_CUDA)
 #include "phast_device.hpp"
 #include "phast_launch.hpp"
@@ -24,8 +24,6 @@
 
 namespace routesolve::cuda {
 namespace {
-
-
 
 /// printf-style formatting into a std::string (the backend does not link fmt).
 template <typename... Args>
@@ -44,13 +42,14 @@ void check_ids(const std::vector<NodeId>& ids, std::size_t n, const char* field)
   for (std::size_t i = 0; i < ids.size(); ++i)
     if (ids[i] >= n)
       throw invalid_input(std::string(field) + "[" + std::to_string(i) + "]",
-                          "node " + std::to_string(ids[i]) + " out of range (the network has " + std::to_string(n) +
-                              " nodes)");
+                          "node " + std::to_string(ids[i]) + " out of range (the network has " +
+                              std::to_string(n) + " nodes)");
 }
 
 }  // namespace
 
-std::pair<std::size_t, std::size_t> tile_share(std::size_t tiles, std::size_t devices, std::size_t d) noexcept {
+std::pair<std::size_t, std::size_t> tile_share(std::size_t tiles, std::size_t devices,
+                                               std::size_t d) noexcept {
   if (devices == 0) return {0, 0};
   const std::size_t base = tiles / devices, extra = tiles % devices;
   const std::size_t first = d * base + std::min(d, extra);
@@ -86,8 +85,10 @@ void on_each_device(std::size_t count, const Job& job) {
 /// Rows [first, first + part.rows) of `m` from `part` (rows are sources: one block each).
 void place_rows(const NodeMatrices& part, std::size_t first, NodeMatrices* m) {
   const std::size_t at = first * m->cols, cells = part.rows * part.cols;
-  std::copy_n(part.durations.begin(), cells, m->durations.begin() + static_cast<std::ptrdiff_t>(at));
-  std::copy_n(part.distances.begin(), cells, m->distances.begin() + static_cast<std::ptrdiff_t>(at));
+  std::copy_n(part.durations.begin(), cells,
+              m->durations.begin() + static_cast<std::ptrdiff_t>(at));
+  std::copy_n(part.distances.begin(), cells,
+              m->distances.begin() + static_cast<std::ptrdiff_t>(at));
 }
 
 }  // namespace
@@ -115,32 +116,39 @@ struct PhastMatrixEngine::Impl {
 #endif
 };
 
-PhastMatrixEngine::PhastMatrixEngine(const RoadGraph& graph, const ContractionHierarchy& ch, const PhastOptions& options)
+PhastMatrixEngine::PhastMatrixEngine(const RoadGraph& graph, const ContractionHierarchy& ch,
+                                     const PhastOptions& options)
     : impl_(std::make_unique<Impl>()) {
   Impl& e = *impl_;
   e.ch = &ch;
   e.options = options;
   if (ch.node_count() != graph.node_count() || ch.graph_fingerprint != graph_fingerprint(graph))
     throw invalid_input("contraction hierarchy",
-                        "was built for another graph (" + std::to_string(ch.node_count()) + " nodes vs " +
-                            std::to_string(graph.node_count()) + ", or different arcs): rebuild it");
+                        "was built for another graph (" + std::to_string(ch.node_count()) +
+                            " nodes vs " + std::to_string(graph.node_count()) +
+                            ", or different arcs): rebuild it");
   const bool on_device = options.device == MatrixDevice::Cuda;
-  e.width = options.tile_width != 0 ? options.tile_width : (on_device ? kDeviceDefaultWidth : kHostDefaultWidth);
+  e.width = options.tile_width != 0 ? options.tile_width
+                                    : (on_device ? kDeviceDefaultWidth : kHostDefaultWidth);
   if (e.width % 8 != 0 || e.width > 256 ||
       (on_device && e.width != 32 && e.width != 64 && e.width != 128 && e.width != 256))
     throw invalid_input("tile_width", std::to_string(e.width) +
                                           (on_device ? ": the device takes 32, 64, 128 or 256"
                                                      : ": must be a multiple of 8 up to 256"));
-  e.threads = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  e.indices = options.device_indices.empty() ? std::vector<int>{options.device_index} : options.device_indices;
+  e.threads =
+      options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  e.indices = options.device_indices.empty() ? std::vector<int>{options.device_index}
+                                             : options.device_indices;
   if (!on_device) {
     e.device_name = format("cuda-host (%u thread%s)", e.threads, e.threads == 1 ? "" : "s");
-    if (e.indices.size() > 1) e.device_name += format(" split over %zu virtual devices", e.indices.size());
+    if (e.indices.size() > 1)
+      e.device_name += format(" split over %zu virtual devices", e.indices.size());
     return;
   }
   if (!device_available())
     throw Error(ErrorCode::Device,
-                "the cuda matrix backend needs a CUDA device, and none is usable: " + device_unavailable_reason());
+                "the cuda matrix backend needs a CUDA device, and none is usable: " +
+                    device_unavailable_reason());
 #if defined(ROUTESOLVE_WITH_CUDA)
   for (const int index : e.indices) {
     Impl::Slot slot;
@@ -158,7 +166,8 @@ PhastMatrixEngine& PhastMatrixEngine::operator=(PhastMatrixEngine&&) noexcept = 
 
 const PhastOptions& PhastMatrixEngine::options() const noexcept { return impl_->options; }
 
-NodeMatrices PhastMatrixEngine::compute(const std::vector<NodeId>& sources, const std::vector<NodeId>& targets,
+NodeMatrices PhastMatrixEngine::compute(const std::vector<NodeId>& sources,
+                                        const std::vector<NodeId>& targets,
                                         MatrixProfile* profile) {
   Impl& e = *impl_;
   const auto start = Clock::now();
@@ -256,7 +265,8 @@ NodeMatrices PhastMatrixEngine::compute(const std::vector<NodeId>& sources, cons
           },
           [&](std::size_t tile, const detail::Key* out) {
             const std::size_t at = (first + tile) * width;
-            detail::unpack_tile(out, width, std::min<std::size_t>(width, sources.size() - at), at, &m);
+            detail::unpack_tile(out, width, std::min<std::size_t>(width, sources.size() - at), at,
+                                &m);
           },
           &part);
     });
@@ -289,16 +299,17 @@ std::string format_profile(const MatrixProfile& p) {
     return format("%s %.2f ms (%.0f%%)", name, s * 1e3, all > 0.0 ? 100.0 * s / all : 0.0);
   };
   std::string out = p.device + ": ";
-  out += part("ch load", p.ch_load) + ", " + part("selection", p.selection) + ", " + part("upward", p.upward) +
-         ", " + part("h2d", p.h2d) + ", " + part("sweeps", p.sweep) + ", " + part("d2h", p.d2h) +
-         ", " + part("unpack", p.unpack);
-  out += format("; total %.2f ms; %zu tiles of %zu, %zu levels, %zu selected nodes, %zu arcs", p.total * 1e3, p.tiles,
-                p.tile_width, p.levels, p.selected_nodes, p.selected_arcs);
+  out += part("ch load", p.ch_load) + ", " + part("selection", p.selection) + ", " +
+         part("upward", p.upward) + ", " + part("h2d", p.h2d) + ", " + part("sweeps", p.sweep) +
+         ", " + part("d2h", p.d2h) + ", " + part("unpack", p.unpack);
+  out += format("; total %.2f ms; %zu tiles of %zu, %zu levels, %zu selected nodes, %zu arcs",
+                p.total * 1e3, p.tiles, p.tile_width, p.levels, p.selected_nodes, p.selected_arcs);
   if (p.sweep > 0.0)
-    out += format("; %.3g relaxations/s in the sweeps", static_cast<double>(p.relaxations) / p.sweep);
+    out +=
+        format("; %.3g relaxations/s in the sweeps", static_cast<double>(p.relaxations) / p.sweep);
   if (p.h2d_copies + p.d2h_copies > 0)
-    out += format("; h2d %zu B in %zu copies, d2h %zu B in %zu copies", p.h2d_bytes, p.h2d_copies, p.d2h_bytes,
-                  p.d2h_copies);
+    out += format("; h2d %zu B in %zu copies, d2h %zu B in %zu copies", p.h2d_bytes, p.h2d_copies,
+                  p.d2h_bytes, p.d2h_copies);
   return out;
 }
 

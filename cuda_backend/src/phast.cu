@@ -23,14 +23,16 @@ __global__ void __launch_bounds__(kPhastBlock)
   sweep_lanes<1>(threadIdx.x, blockIdx.x, blockDim.x, relax_node, first, count);
 }
 
-__global__ void __launch_bounds__(kPhastBlock) gather_kernel(const Key* tile, std::uint32_t width,
-                                                             DeviceSpan<const std::uint32_t> target_local, Key* out) {
+__global__ void __launch_bounds__(kPhastBlock)
+    gather_kernel(const Key* tile, std::uint32_t width,
+                  DeviceSpan<const std::uint32_t> target_local, Key* out) {
   gather_lanes<1>(threadIdx.x, blockIdx.x, blockDim.x, tile, width, target_local, out);
 }
 
 }  // namespace
 
-void launch_seed(DeviceSpan<const Seed> seeds, Key* tile, std::uint32_t width, cudaStream_t stream) {
+void launch_seed(DeviceSpan<const Seed> seeds, Key* tile, std::uint32_t width,
+                 cudaStream_t stream) {
   if (seeds.empty()) return;
   const Grid grid = seed_grid(seeds.size());
   seed_kernel<<<grid.blocks, grid.threads, 0, stream>>>(seeds, tile, width);
@@ -41,12 +43,13 @@ void launch_sweep_level(SweepGraphView graph, Key* tile, std::uint32_t width, st
                         std::uint32_t count, cudaStream_t stream) {
   if (count == 0) return;
   const Grid grid = sweep_grid(count, width);
-  sweep_level_kernel<<<grid.blocks, grid.threads, 0, stream>>>(RelaxNode{graph, tile, width}, first, count);
+  sweep_level_kernel<<<grid.blocks, grid.threads, 0, stream>>>(RelaxNode{graph, tile, width}, first,
+                                                               count);
   RS_CUDA_CHECK_LAUNCH();
 }
 
-void launch_gather(const Key* tile, std::uint32_t width, DeviceSpan<const std::uint32_t> target_local,
-                   Key* out, cudaStream_t stream) {
+void launch_gather(const Key* tile, std::uint32_t width,
+                   DeviceSpan<const std::uint32_t> target_local, Key* out, cudaStream_t stream) {
   if (target_local.empty()) return;
   const Grid grid = gather_grid(target_local.size(), width);
   gather_kernel<<<grid.blocks, grid.threads, 0, stream>>>(tile, width, target_local, out);

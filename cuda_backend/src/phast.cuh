@@ -80,7 +80,9 @@ struct RelaxNode {
 // ---- Launch shapes (used by the launchers and by the host twin) -----------------------------
 
 /// Seed: one thread per seed.
-RS_HD constexpr Grid seed_grid(std::uint64_t seeds) noexcept { return linear_grid(seeds, kPhastBlock); }
+RS_HD constexpr Grid seed_grid(std::uint64_t seeds) noexcept {
+  return linear_grid(seeds, kPhastBlock);
+}
 
 /// Sweep of one level of `count` nodes: a block holds block_dim / width nodes x width columns.
 RS_HD constexpr Grid sweep_grid(std::uint32_t count, std::uint32_t width) noexcept {
@@ -102,8 +104,9 @@ struct SweepCell {
   bool active = false;
 };
 
-RS_HD inline SweepCell sweep_cell(std::uint32_t thread, std::uint32_t block, std::uint32_t block_dim,
-                                  std::uint32_t width, std::uint32_t count) noexcept {
+RS_HD inline SweepCell sweep_cell(std::uint32_t thread, std::uint32_t block,
+                                  std::uint32_t block_dim, std::uint32_t width,
+                                  std::uint32_t count) noexcept {
   const std::uint32_t nodes_per_block = block_dim / width;
   const std::uint32_t slot = thread / width;
   const std::uint32_t local = block * nodes_per_block + slot;
@@ -114,7 +117,8 @@ RS_HD inline SweepCell sweep_cell(std::uint32_t thread, std::uint32_t block, std
 
 /// tile[seed.node * width + seed.column] = seed.key for the thread's seed.
 RS_HD inline void seed_thread(std::uint32_t thread, std::uint32_t block, std::uint32_t block_dim,
-                              DeviceSpan<const Seed> seeds, Key* tile, std::uint32_t width) noexcept {
+                              DeviceSpan<const Seed> seeds, Key* tile,
+                              std::uint32_t width) noexcept {
   const std::uint64_t i = global_thread(thread, block, block_dim);
   if (i >= seeds.size()) return;
   const Seed s = seeds[i];
@@ -128,7 +132,8 @@ RS_HD inline void seed_thread(std::uint32_t thread, std::uint32_t block, std::ui
 /// (tests pass a recorder with the same `width` and `lanes<N>(node, column)`).
 template <std::uint32_t L, typename Relax>
 RS_HD inline void sweep_lanes(std::uint32_t thread, std::uint32_t block, std::uint32_t block_dim,
-                              const Relax& relax_node, std::uint32_t first, std::uint32_t count) noexcept {
+                              const Relax& relax_node, std::uint32_t first,
+                              std::uint32_t count) noexcept {
   static_assert(L >= 1, "a lane group has at least one thread");
   const SweepCell cell = sweep_cell(thread, block, block_dim, relax_node.width, count);
   if (cell.column + L <= relax_node.width) {  // always so for L = 1
@@ -146,8 +151,9 @@ RS_HD inline void sweep_lanes(std::uint32_t thread, std::uint32_t block, std::ui
 /// A group inside one target row and the block copies its L keys in one loop; otherwise each
 /// lane on its own.
 template <std::uint32_t L>
-RS_HD inline void gather_lanes(std::uint32_t thread, std::uint32_t block, std::uint32_t block_dim, const Key* tile,
-                               std::uint32_t width, DeviceSpan<const std::uint32_t> target_local, Key* out) noexcept {
+RS_HD inline void gather_lanes(std::uint32_t thread, std::uint32_t block, std::uint32_t block_dim,
+                               const Key* tile, std::uint32_t width,
+                               DeviceSpan<const std::uint32_t> target_local, Key* out) noexcept {
   static_assert(L >= 1, "a lane group has at least one thread");
   const std::uint64_t i = global_thread(thread, block, block_dim);
   if (i >= target_local.size() * width) return;

@@ -9,16 +9,17 @@
 // while the compute stream already sweeps the next tile. Naive mode: pageable memory, one copy per
 // array and per result row, everything synchronous on one stream.
 
+#include "phast_device.hpp"
+
 #include <chrono>
 #include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
 
-#include "routesolve/timing.hpp"
 #include "device_runtime.hpp"
-#include "phast_device.hpp"
 #include "phast_launch.hpp"
+#include "routesolve/timing.hpp"
 
 namespace routesolve::cuda::detail {
 namespace {
@@ -65,7 +66,9 @@ struct DevicePhast::Impl {
   // Constructed under a DeviceGuard of `device_index` (the streams and events are its own).
   // Naive mode runs on the legacy default stream, where its synchronous pageable copies run.
   Impl(int device_index, TransferMode m)
-      : device(device_index), mode(m), compute(m == TransferMode::Naive ? Stream::legacy() : Stream()) {
+      : device(device_index),
+        mode(m),
+        compute(m == TransferMode::Naive ? Stream::legacy() : Stream()) {
     cudaDeviceProp prop{};
     RS_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
     name = prop.name;
@@ -77,10 +80,12 @@ struct DevicePhast::Impl {
 
   void sweep_tile(std::size_t seed_count, std::uint32_t width, std::size_t b) {
     const cudaStream_t s = compute.get();
-    RS_CUDA_CHECK(cudaMemsetAsync(tile.data(), 0xff, nodes * width * sizeof(Key), s));  // all kNoKey
+    RS_CUDA_CHECK(
+        cudaMemsetAsync(tile.data(), 0xff, nodes * width * sizeof(Key), s));  // all kNoKey
     launch_seed({seeds_dev[b].data(), seed_count}, tile.data(), width, s);
     for (std::size_t l = 0; l + 1 < level_first.size(); ++l)
-      launch_sweep_level(view, tile.data(), width, level_first[l], level_first[l + 1] - level_first[l], s);
+      launch_sweep_level(view, tile.data(), width, level_first[l],
+                         level_first[l + 1] - level_first[l], s);
   }
 };
 
@@ -90,7 +95,8 @@ DevicePhast::DevicePhast(int device_index, TransferMode mode) {
 }
 
 DevicePhast::~DevicePhast() {
-  const DeviceGuard guard(impl_->device, std::nothrow);  // streams synchronised, buffers freed there
+  const DeviceGuard guard(impl_->device,
+                          std::nothrow);  // streams synchronised, buffers freed there
   impl_.reset();
 }
 
@@ -111,7 +117,8 @@ void DevicePhast::upload(const Selection& sel, MatrixProfile* profile) {
     const std::size_t total = align_up(o_targets + sel.target_local.size() * sizeof(std::uint32_t));
     d.compute.synchronize();  // the staging buffer may still feed the previous upload
     if (d.graph.device_capacity() < total)
-      check_device_memory("the PHAST matrix engine", d.device, {total + d.nodes * 256 * sizeof(Key), total});
+      check_device_memory("the PHAST matrix engine", d.device,
+                          {total + d.nodes * 256 * sizeof(Key), total});
     d.graph.reserve(total);
     std::byte* h = d.graph.host();
     const auto put = [h](std::size_t at, const auto& v) {
@@ -121,11 +128,13 @@ void DevicePhast::upload(const Selection& sel, MatrixProfile* profile) {
     put(o_tail, sel.tail);
     put(o_weight, sel.weight);
     put(o_targets, sel.target_local);
-    RS_CUDA_CHECK(cudaMemcpyAsync(d.graph.device(), h, total, cudaMemcpyHostToDevice, d.compute.get()));
+    RS_CUDA_CHECK(
+        cudaMemcpyAsync(d.graph.device(), h, total, cudaMemcpyHostToDevice, d.compute.get()));
     const std::byte* g = d.graph.device();
-    d.view = SweepGraphView{{reinterpret_cast<const std::uint32_t*>(g + o_first), sel.first_in.size()},
-                            {reinterpret_cast<const std::uint32_t*>(g + o_tail), sel.tail.size()},
-                            {reinterpret_cast<const Key*>(g + o_weight), sel.weight.size()}};
+    d.view =
+        SweepGraphView{{reinterpret_cast<const std::uint32_t*>(g + o_first), sel.first_in.size()},
+                       {reinterpret_cast<const std::uint32_t*>(g + o_tail), sel.tail.size()},
+                       {reinterpret_cast<const Key*>(g + o_weight), sel.weight.size()}};
     d.targets = {reinterpret_cast<const std::uint32_t*>(g + o_targets), sel.target_local.size()};
     bytes = total;
     copies = 1;
@@ -133,7 +142,8 @@ void DevicePhast::upload(const Selection& sel, MatrixProfile* profile) {
     const auto send = [&](auto& buffer, const auto& v) {
       buffer = std::decay_t<decltype(buffer)>(v.size(), d.compute);
       if (!v.empty())
-        RS_CUDA_CHECK(cudaMemcpy(buffer.data(), v.data(), v.size() * sizeof(v[0]), cudaMemcpyHostToDevice));
+        RS_CUDA_CHECK(
+            cudaMemcpy(buffer.data(), v.data(), v.size() * sizeof(v[0]), cudaMemcpyHostToDevice));
       bytes += v.size() * sizeof(v[0]);
       ++copies;
     };
@@ -152,11 +162,12 @@ void DevicePhast::upload(const Selection& sel, MatrixProfile* profile) {
   }
 }
 
-void DevicePhast::run(std::size_t tiles, std::uint32_t width, const SeedFn& make_seeds, const UnpackFn& unpack,
-                      MatrixProfile* profile) {
+void DevicePhast::run(std::size_t tiles, std::uint32_t width, const SeedFn& make_seeds,
+                      const UnpackFn& unpack, MatrixProfile* profile) {
   Impl& d = *impl_;
   const DeviceGuard guard(d.device);
-  if (!valid_device_width(width)) throw Error(ErrorCode::Internal, "PHAST device tile width " + std::to_string(width));
+  if (!valid_device_width(width))
+    throw Error(ErrorCode::Internal, "PHAST device tile width " + std::to_string(width));
   const std::size_t targets = d.targets.size();
   const std::size_t out_count = targets * width;
   reserve(d.tile, d.nodes * width, d.compute);
@@ -175,8 +186,8 @@ void DevicePhast::run(std::size_t tiles, std::uint32_t width, const SeedFn& make
       reserve(d.out_dev[0], out_count, d.compute);
       d.h2d_start[0].record(d.compute);
       if (!d.seeds_host.empty())
-        RS_CUDA_CHECK(cudaMemcpy(d.seeds_dev[0].data(), d.seeds_host.data(), d.seeds_host.size() * sizeof(Seed),
-                                 cudaMemcpyHostToDevice));
+        RS_CUDA_CHECK(cudaMemcpy(d.seeds_dev[0].data(), d.seeds_host.data(),
+                                 d.seeds_host.size() * sizeof(Seed), cudaMemcpyHostToDevice));
       d.h2d_done[0].record(d.compute);
       h2d_bytes += d.seeds_host.size() * sizeof(Seed);
       ++h2d_copies;
@@ -184,7 +195,8 @@ void DevicePhast::run(std::size_t tiles, std::uint32_t width, const SeedFn& make
       launch_gather(d.tile.data(), width, d.targets, d.out_dev[0].data(), d.compute.get());
       d.gathered[0].record(d.compute);
       d.out_host.resize(out_count);
-      RS_CUDA_CHECK(cudaMemcpy(d.out_host.data(), d.out_dev[0].data(), out_count * sizeof(Key), cudaMemcpyDeviceToHost));
+      RS_CUDA_CHECK(cudaMemcpy(d.out_host.data(), d.out_dev[0].data(), out_count * sizeof(Key),
+                               cudaMemcpyDeviceToHost));
       d.d2h_done[0].record(d.compute);
       d.compute.synchronize();
       h2d += Event::seconds_between(d.h2d_start[0], d.h2d_done[0]);
@@ -217,25 +229,27 @@ void DevicePhast::run(std::size_t tiles, std::uint32_t width, const SeedFn& make
       upward += seconds_since(at);
       if (pending[b]) finish(i - 2);  // normally done in the previous iteration already
       const std::size_t count = d.seeds_host.size();
-      if (d.seeds_pinned[b].size() < count) d.seeds_pinned[b] = PinnedBuffer<Seed>(count + count / 4);
+      if (d.seeds_pinned[b].size() < count)
+        d.seeds_pinned[b] = PinnedBuffer<Seed>(count + count / 4);
       reserve(d.seeds_dev[b], count, d.compute);
       reserve(d.out_dev[b], out_count, d.compute);
       if (d.out_pinned[b].size() < out_count) d.out_pinned[b] = PinnedBuffer<Key>(out_count);
-      if (count > 0) std::memcpy(d.seeds_pinned[b].data(), d.seeds_host.data(), count * sizeof(Seed));
+      if (count > 0)
+        std::memcpy(d.seeds_pinned[b].data(), d.seeds_host.data(), count * sizeof(Seed));
 
       const cudaStream_t s = d.compute.get();
       d.h2d_start[b].record(d.compute);
       if (count > 0)
-        RS_CUDA_CHECK(cudaMemcpyAsync(d.seeds_dev[b].data(), d.seeds_pinned[b].data(), count * sizeof(Seed),
-                                      cudaMemcpyHostToDevice, s));
+        RS_CUDA_CHECK(cudaMemcpyAsync(d.seeds_dev[b].data(), d.seeds_pinned[b].data(),
+                                      count * sizeof(Seed), cudaMemcpyHostToDevice, s));
       d.h2d_done[b].record(d.compute);
       d.sweep_tile(count, width, b);
       launch_gather(d.tile.data(), width, d.targets, d.out_dev[b].data(), s);
       d.gathered[b].record(d.compute);
       RS_CUDA_CHECK(cudaStreamWaitEvent(d.copy.get(), d.gathered[b].get(), 0));
       d.d2h_start[b].record(d.copy);
-      RS_CUDA_CHECK(cudaMemcpyAsync(d.out_pinned[b].data(), d.out_dev[b].data(), out_count * sizeof(Key),
-                                    cudaMemcpyDeviceToHost, d.copy.get()));
+      RS_CUDA_CHECK(cudaMemcpyAsync(d.out_pinned[b].data(), d.out_dev[b].data(),
+                                    out_count * sizeof(Key), cudaMemcpyDeviceToHost, d.copy.get()));
       d.d2h_done[b].record(d.copy);
       pending[b] = true;
       h2d_bytes += count * sizeof(Seed);

@@ -29,7 +29,6 @@
 namespace routesolve::cuda::detail {
 namespace {
 
-
 inline void store(NodeMatrices* m, std::size_t at, Key key) {
   if (key == kNoKey) {
     m->durations[at] = kUnreachable;
@@ -70,28 +69,34 @@ Selection select_targets(const ContractionHierarchy& ch, const std::vector<NodeI
     }
   }
   // Sweep order: rank descending, which groups the levels top-down.
-  thrust::sort(thrust::omp::par, selected.begin(), selected.end(), thrust::greater<std::uint32_t>());
+  thrust::sort(thrust::omp::par, selected.begin(), selected.end(),
+               thrust::greater<std::uint32_t>());
   s.local_of_rank.assign(n, kNoNode);
-  for (std::size_t i = 0; i < selected.size(); ++i) s.local_of_rank[selected[i]] = static_cast<std::uint32_t>(i);
+  for (std::size_t i = 0; i < selected.size(); ++i)
+    s.local_of_rank[selected[i]] = static_cast<std::uint32_t>(i);
 
   s.first_in.assign(selected.size() + 1, 0);
   for (std::size_t i = 0; i < selected.size(); ++i)
-    s.first_in[i + 1] = s.first_in[i] + (ch.down_first_in[selected[i] + 1] - ch.down_first_in[selected[i]]);
+    s.first_in[i + 1] =
+        s.first_in[i] + (ch.down_first_in[selected[i] + 1] - ch.down_first_in[selected[i]]);
   s.tail.resize(s.first_in.back());
   s.weight.resize(s.first_in.back());
   for (std::size_t i = 0; i < selected.size(); ++i) {
     std::uint32_t out = s.first_in[i];
-    for (std::uint32_t a = ch.down_first_in[selected[i]]; a < ch.down_first_in[selected[i] + 1]; ++a, ++out) {
+    for (std::uint32_t a = ch.down_first_in[selected[i]]; a < ch.down_first_in[selected[i] + 1];
+         ++a, ++out) {
       s.tail[out] = s.local_of_rank[ch.down_tail[a]];
       s.weight[out] = ch.down_weight[a];
     }
   }
   s.level_first.push_back(0);
   for (std::size_t i = 1; i < selected.size(); ++i)
-    if (ch.level[selected[i]] != ch.level[selected[i - 1]]) s.level_first.push_back(static_cast<std::uint32_t>(i));
+    if (ch.level[selected[i]] != ch.level[selected[i - 1]])
+      s.level_first.push_back(static_cast<std::uint32_t>(i));
   if (!selected.empty()) s.level_first.push_back(static_cast<std::uint32_t>(selected.size()));
   s.target_local.resize(targets.size());
-  for (std::size_t j = 0; j < targets.size(); ++j) s.target_local[j] = s.local_of_rank[ch.rank[targets[j]]];
+  for (std::size_t j = 0; j < targets.size(); ++j)
+    s.target_local[j] = s.local_of_rank[ch.rank[targets[j]]];
   return s;
 }
 
@@ -114,7 +119,8 @@ void UpwardSearch::seeds(const ContractionHierarchy& ch, const Selection& select
     const auto [d, u] = heap_.back();
     heap_.pop_back();
     if (d != dist_[u]) continue;
-    if (selection.local_of_rank[u] != kNoNode) out->push_back({selection.local_of_rank[u], column, d});
+    if (selection.local_of_rank[u] != kNoNode)
+      out->push_back({selection.local_of_rank[u], column, d});
     for (std::uint32_t a = ch.up_first_out[u]; a < ch.up_first_out[u + 1]; ++a) {
       const std::uint32_t x = ch.up_head[a];
       const Key nd = saturating_add(d, ch.up_weight[a]);
@@ -129,8 +135,8 @@ void UpwardSearch::seeds(const ContractionHierarchy& ch, const Selection& select
   }
 }
 
-void unpack_tile(const Key* tile_out, std::size_t width, std::size_t columns, std::size_t first_source,
-                 NodeMatrices* matrices) {
+void unpack_tile(const Key* tile_out, std::size_t width, std::size_t columns,
+                 std::size_t first_source, NodeMatrices* matrices) {
   // kBlock columns (one cache line of a result row) at a time: each line of the result tile is
   // read once, and kBlock matrix rows are written front to back side by side.
   constexpr std::size_t kBlock = 8;
@@ -138,7 +144,8 @@ void unpack_tile(const Key* tile_out, std::size_t width, std::size_t columns, st
   for (std::size_t c0 = 0; c0 < columns; c0 += kBlock) {
     const std::size_t c1 = std::min(columns, c0 + kBlock);
     for (std::size_t j = 0; j < targets; ++j)
-      for (std::size_t c = c0; c < c1; ++c) store(matrices, (first_source + c) * targets + j, tile_out[j * width + c]);
+      for (std::size_t c = c0; c < c1; ++c)
+        store(matrices, (first_source + c) * targets + j, tile_out[j * width + c]);
   }
 }
 
@@ -160,13 +167,15 @@ namespace {
 /// The sweep kernel's grid for each level, levels top-down: every block, in steps of L threads,
 /// through sweep_lanes<L>.
 template <std::uint32_t L>
-inline void sweep_levels_in(const RelaxNode& relax_node, const std::uint32_t* level_first, std::size_t levels) {
+inline void sweep_levels_in(const RelaxNode& relax_node, const std::uint32_t* level_first,
+                            std::size_t levels) {
   for (std::size_t l = 0; l < levels; ++l) {
     const std::uint32_t first = level_first[l];
     const std::uint32_t count = level_first[l + 1] - first;
     const Grid grid = sweep_grid(count, relax_node.width);
     for (std::uint32_t b = 0; b < grid.blocks; ++b)
-      for (std::uint32_t t = 0; t < grid.threads; t += L) sweep_lanes<L>(t, b, grid.threads, relax_node, first, count);
+      for (std::uint32_t t = 0; t < grid.threads; t += L)
+        sweep_lanes<L>(t, b, grid.threads, relax_node, first, count);
   }
 }
 
@@ -178,30 +187,39 @@ inline void sweep_levels_in(const RelaxNode& relax_node, const std::uint32_t* le
 // which GCC 12 vectorises the second copy's column loop into scalar loads and inserts) the
 // column loop is plain vector (min,+) on the N keys of the group.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define ROUTESOLVE_SWEEP_CLONES \
-  __attribute__((target_clones("avx512f", "avx2", "default"), flatten, optimize("no-loop-unroll-and-jam")))
+#define ROUTESOLVE_SWEEP_CLONES                                        \
+  __attribute__((target_clones("avx512f", "avx2", "default"), flatten, \
+                 optimize("no-loop-unroll-and-jam")))
 #else
 #define ROUTESOLVE_SWEEP_CLONES
 #endif
 
-ROUTESOLVE_SWEEP_CLONES void sweep_levels_cloned(const RelaxNode& relax_node, const std::uint32_t* level_first,
+ROUTESOLVE_SWEEP_CLONES void sweep_levels_cloned(const RelaxNode& relax_node,
+                                                 const std::uint32_t* level_first,
                                                  std::size_t levels, std::uint32_t lanes) {
   switch (lanes) {
-    case 8: return sweep_levels_in<8>(relax_node, level_first, levels);
-    case 16: return sweep_levels_in<16>(relax_node, level_first, levels);
-    case 32: return sweep_levels_in<32>(relax_node, level_first, levels);
-    case 64: return sweep_levels_in<64>(relax_node, level_first, levels);
-    default: return sweep_levels_in<1>(relax_node, level_first, levels);
+    case 8:
+      return sweep_levels_in<8>(relax_node, level_first, levels);
+    case 16:
+      return sweep_levels_in<16>(relax_node, level_first, levels);
+    case 32:
+      return sweep_levels_in<32>(relax_node, level_first, levels);
+    case 64:
+      return sweep_levels_in<64>(relax_node, level_first, levels);
+    default:
+      return sweep_levels_in<1>(relax_node, level_first, levels);
   }
 }
 
 #undef ROUTESOLVE_SWEEP_CLONES
 
 template <std::uint32_t L>
-void gather_targets_in(const Key* tile, std::uint32_t width, DeviceSpan<const std::uint32_t> targets, Key* out) {
+void gather_targets_in(const Key* tile, std::uint32_t width,
+                       DeviceSpan<const std::uint32_t> targets, Key* out) {
   const Grid grid = gather_grid(targets.size(), width);
   for (std::uint32_t b = 0; b < grid.blocks; ++b)
-    for (std::uint32_t t = 0; t < grid.threads; t += L) gather_lanes<L>(t, b, grid.threads, tile, width, targets, out);
+    for (std::uint32_t t = 0; t < grid.threads; t += L)
+      gather_lanes<L>(t, b, grid.threads, tile, width, targets, out);
 }
 
 }  // namespace
@@ -211,34 +229,43 @@ void sweep_levels(const RelaxNode& relax_node, const std::uint32_t* level_first,
   sweep_levels_cloned(relax_node, level_first, levels, lanes);
 }
 
-void sweep_levels(const RelaxNode& relax_node, const std::uint32_t* level_first, std::size_t levels) {
+void sweep_levels(const RelaxNode& relax_node, const std::uint32_t* level_first,
+                  std::size_t levels) {
   sweep_levels(relax_node, level_first, levels, host_lanes(relax_node.width));
 }
 
-void gather_targets(const Key* tile, std::uint32_t width, const std::vector<std::uint32_t>& target_local, Key* out,
-                    std::uint32_t lanes) {
+void gather_targets(const Key* tile, std::uint32_t width,
+                    const std::vector<std::uint32_t>& target_local, Key* out, std::uint32_t lanes) {
   const DeviceSpan<const std::uint32_t> targets{target_local.data(), target_local.size()};
   switch (lanes) {
-    case 8: return gather_targets_in<8>(tile, width, targets, out);
-    case 16: return gather_targets_in<16>(tile, width, targets, out);
-    case 32: return gather_targets_in<32>(tile, width, targets, out);
-    case 64: return gather_targets_in<64>(tile, width, targets, out);
-    default: return gather_targets_in<1>(tile, width, targets, out);
+    case 8:
+      return gather_targets_in<8>(tile, width, targets, out);
+    case 16:
+      return gather_targets_in<16>(tile, width, targets, out);
+    case 32:
+      return gather_targets_in<32>(tile, width, targets, out);
+    case 64:
+      return gather_targets_in<64>(tile, width, targets, out);
+    default:
+      return gather_targets_in<1>(tile, width, targets, out);
   }
 }
 
-void gather_targets(const Key* tile, std::uint32_t width, const std::vector<std::uint32_t>& target_local, Key* out) {
+void gather_targets(const Key* tile, std::uint32_t width,
+                    const std::vector<std::uint32_t>& target_local, Key* out) {
   gather_targets(tile, width, target_local, out, host_lanes(width));
 }
 
-void host_sweeps(const ContractionHierarchy& ch, const Selection& selection, const std::vector<NodeId>& sources,
-                 unsigned width, unsigned threads, NodeMatrices* matrices, HostStageTimes* times) {
+void host_sweeps(const ContractionHierarchy& ch, const Selection& selection,
+                 const std::vector<NodeId>& sources, unsigned width, unsigned threads,
+                 NodeMatrices* matrices, HostStageTimes* times) {
   const std::size_t tiles = (sources.size() + width - 1) / width;
   const std::size_t nodes = selection.nodes();
   const std::size_t targets = selection.target_local.size();
   double upward = 0.0, sweep = 0.0, unpack = 0.0;
   std::uint64_t upward_relaxations = 0;
-  const int team = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(threads, tiles)));
+  const int team =
+      static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(threads, tiles)));
 #pragma omp parallel num_threads(team) reduction(+ : upward, sweep, unpack, upward_relaxations)
   {
     UpwardSearch search(ch.node_count());

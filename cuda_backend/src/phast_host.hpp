@@ -17,19 +17,25 @@ namespace routesolve::cuda::detail {
 /// RPHAST selection for one target set: the nodes from which a target can be reached through
 /// downward arcs, in sweep order (rank descending), with their arcs renumbered locally.
 struct Selection {
-  std::vector<NodeId> targets;                ///< the target set it was made for
-  std::vector<std::uint32_t> first_in;        ///< nodes() + 1 entries
-  std::vector<std::uint32_t> tail;            ///< local tail of each arc
-  std::vector<Key> weight;                    ///< key of each arc
-  std::vector<std::uint32_t> level_first;     ///< level segments of local nodes, top level first
-  std::vector<std::uint32_t> local_of_rank;   ///< rank -> local index, kNoNode when not selected
-  std::vector<std::uint32_t> target_local;    ///< local index of each target
+  std::vector<NodeId> targets;               ///< the target set it was made for
+  std::vector<std::uint32_t> first_in;       ///< nodes() + 1 entries
+  std::vector<std::uint32_t> tail;           ///< local tail of each arc
+  std::vector<Key> weight;                   ///< key of each arc
+  std::vector<std::uint32_t> level_first;    ///< level segments of local nodes, top level first
+  std::vector<std::uint32_t> local_of_rank;  ///< rank -> local index, kNoNode when not selected
+  std::vector<std::uint32_t> target_local;   ///< local index of each target
 
-  [[nodiscard]] std::size_t nodes() const noexcept { return first_in.empty() ? 0 : first_in.size() - 1; }
+  [[nodiscard]] std::size_t nodes() const noexcept {
+    return first_in.empty() ? 0 : first_in.size() - 1;
+  }
   [[nodiscard]] std::size_t arcs() const noexcept { return tail.size(); }
-  [[nodiscard]] std::size_t levels() const noexcept { return level_first.empty() ? 0 : level_first.size() - 1; }
+  [[nodiscard]] std::size_t levels() const noexcept {
+    return level_first.empty() ? 0 : level_first.size() - 1;
+  }
   [[nodiscard]] SweepGraphView view() const noexcept {
-    return {{first_in.data(), first_in.size()}, {tail.data(), tail.size()}, {weight.data(), weight.size()}};
+    return {{first_in.data(), first_in.size()},
+            {tail.data(), tail.size()},
+            {weight.data(), weight.size()}};
   }
 };
 
@@ -55,8 +61,8 @@ class UpwardSearch {
 
 /// Writes a result tile (targets x width keys, row j = target j) into the matrix rows of the
 /// sources [first_source, first_source + columns).
-void unpack_tile(const Key* tile_out, std::size_t width, std::size_t columns, std::size_t first_source,
-                 NodeMatrices* matrices);
+void unpack_tile(const Key* tile_out, std::size_t width, std::size_t columns,
+                 std::size_t first_source, NodeMatrices* matrices);
 
 /// Thread-seconds spent in each stage of the host twin.
 struct HostStageTimes {
@@ -80,19 +86,22 @@ std::uint32_t host_lanes(std::uint32_t width) noexcept;
 void seed_tile(const std::vector<Seed>& seeds, Key* tile, std::uint32_t width);
 
 /// The sweep kernel once per level, levels top-down (level_first: levels + 1 entries).
-void sweep_levels(const RelaxNode& relax_node, const std::uint32_t* level_first, std::size_t levels);
+void sweep_levels(const RelaxNode& relax_node, const std::uint32_t* level_first,
+                  std::size_t levels);
 void sweep_levels(const RelaxNode& relax_node, const std::uint32_t* level_first, std::size_t levels,
                   std::uint32_t lanes);
 
 /// The gather kernel: out[j * width + c] = tile[target_local[j] * width + c].
-void gather_targets(const Key* tile, std::uint32_t width, const std::vector<std::uint32_t>& target_local, Key* out);
-void gather_targets(const Key* tile, std::uint32_t width, const std::vector<std::uint32_t>& target_local, Key* out,
-                    std::uint32_t lanes);
+void gather_targets(const Key* tile, std::uint32_t width,
+                    const std::vector<std::uint32_t>& target_local, Key* out);
+void gather_targets(const Key* tile, std::uint32_t width,
+                    const std::vector<std::uint32_t>& target_local, Key* out, std::uint32_t lanes);
 
 /// The host twin: tiles of `width` sources spread over `threads` OpenMP threads; on each, the
 /// upward searches, then the device's tile pipeline (kNoKey fill, seed, level sweeps, gather)
 /// and unpack_tile. Fills *matrices (sized by the caller: sources x targets).
-void host_sweeps(const ContractionHierarchy& ch, const Selection& selection, const std::vector<NodeId>& sources,
-                 unsigned width, unsigned threads, NodeMatrices* matrices, HostStageTimes* times);
+void host_sweeps(const ContractionHierarchy& ch, const Selection& selection,
+                 const std::vector<NodeId>& sources, unsigned width, unsigned threads,
+                 NodeMatrices* matrices, HostStageTimes* times);
 
 }  // namespace routesolve::cuda::detail

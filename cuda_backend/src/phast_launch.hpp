@@ -24,7 +24,7 @@ void launch_sweep_level(SweepGraphView graph, Key* tile, std::uint32_t width, st
                         std::uint32_t count, cudaStream_t stream);
 
 /// out[j * width + c] = tile[target_local[j] * width + c]: the target rows, contiguous.
-void launch_gather(const Key* tile, std::uint32_t width, DeviceSpan<const std::uint32_t> target_local,
-                   Key* out, cudaStream_t stream);
+void launch_gather(const Key* tile, std::uint32_t width,
+                   DeviceSpan<const std::uint32_t> target_local, Key* out, cudaStream_t stream);
 
 }  // namespace routesolve::cuda::detail

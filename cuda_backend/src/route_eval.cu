@@ -14,7 +14,8 @@ namespace routesolve::cuda {
 __device__ __forceinline__ RouteTotals shuffle_down(const RouteTotals& v, std::uint32_t offset) {
   constexpr unsigned kFullMask = 0xffffffffu;
   const auto shuffle = [&](std::int64_t x) {
-    return static_cast<std::int64_t>(__shfl_down_sync(kFullMask, static_cast<long long>(x), offset));
+    return static_cast<std::int64_t>(
+        __shfl_down_sync(kFullMask, static_cast<long long>(x), offset));
   };
   return RouteTotals{shuffle(v.duration), shuffle(v.distance), shuffle(v.cost)};
 }
@@ -22,7 +23,8 @@ __device__ __forceinline__ RouteTotals shuffle_down(const RouteTotals& v, std::u
 namespace detail {
 namespace {
 
-__global__ void __launch_bounds__(kRouteEvalBlock) route_eval_kernel(RouteEvalView view, DeviceSpan<RouteTotals> out) {
+__global__ void __launch_bounds__(kRouteEvalBlock)
+    route_eval_kernel(RouteEvalView view, DeviceSpan<RouteTotals> out) {
   route_eval_store(threadIdx.x, blockIdx.x, blockDim.x,
                    warp_sum(route_eval_partial(threadIdx.x, blockIdx.x, blockDim.x, view)), out);
 }

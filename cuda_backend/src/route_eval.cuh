@@ -60,7 +60,8 @@ struct ArcEval {
     const TravelView m = view.travel[view.route_travel[r]];
     const auto i = static_cast<std::size_t>(from);
     const auto j = static_cast<std::size_t>(to);
-    return RouteTotals{m.duration(i, j), m.distances != nullptr ? m.distance(i, j) : 0, m.cost(i, j)};
+    return RouteTotals{m.duration(i, j), m.distances != nullptr ? m.distance(i, j) : 0,
+                       m.cost(i, j)};
   }
 };
 
@@ -75,12 +76,14 @@ struct RouteLane {
   std::uint32_t lane = 0;
 };
 
-RS_HD inline RouteLane route_lane(std::uint32_t thread, std::uint32_t block, std::uint32_t block_dim) noexcept {
+RS_HD inline RouteLane route_lane(std::uint32_t thread, std::uint32_t block,
+                                  std::uint32_t block_dim) noexcept {
   return RouteLane{global_thread(thread, block, block_dim) / kWarp, thread % kWarp};
 }
 
 /// Phase 1: the thread's partial sum over its lane's arc slots (zero past the last route).
-RS_HD inline RouteTotals route_eval_partial(std::uint32_t thread, std::uint32_t block, std::uint32_t block_dim,
+RS_HD inline RouteTotals route_eval_partial(std::uint32_t thread, std::uint32_t block,
+                                            std::uint32_t block_dim,
                                             const RouteEvalView& view) noexcept {
   const RouteLane at = route_lane(thread, block, block_dim);
   RouteTotals sum{};
@@ -94,8 +97,9 @@ RS_HD inline RouteTotals route_eval_partial(std::uint32_t thread, std::uint32_t 
 // Phase 2 is warp_sum (warp_sum.cuh) over the partial sums of each warp.
 
 /// Phase 3: lane 0 of a route's warp writes the warp's sum.
-RS_HD inline void route_eval_store(std::uint32_t thread, std::uint32_t block, std::uint32_t block_dim,
-                                   const RouteTotals& warp_total, DeviceSpan<RouteTotals> out) noexcept {
+RS_HD inline void route_eval_store(std::uint32_t thread, std::uint32_t block,
+                                   std::uint32_t block_dim, const RouteTotals& warp_total,
+                                   DeviceSpan<RouteTotals> out) noexcept {
   const RouteLane at = route_lane(thread, block, block_dim);
   if (at.route < out.size() && at.lane == 0) out[at.route] = warp_total;
 }

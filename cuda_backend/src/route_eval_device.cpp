@@ -20,10 +20,10 @@
 #include "device_runtime.hpp"
 #include "route_eval.cuh"
 #include "route_eval_launch.hpp"
-#include "routesolve/timing.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
 #include "routesolve/cuda/route_eval.hpp"
 #include "routesolve/error.hpp"
+#include "routesolve/timing.hpp"
 
 namespace routesolve::cuda {
 namespace {
@@ -46,7 +46,8 @@ struct Layout {
     bool has_distances = false;
   };
   /// The small arrays lie in [0, small): what the staging buffer holds; the matrices follow.
-  std::size_t table = 0, offsets = 0, visits = 0, travel = 0, start = 0, end = 0, small = 0, total = 0;
+  std::size_t table = 0, offsets = 0, visits = 0, travel = 0, start = 0, end = 0, small = 0,
+              total = 0;
   std::vector<Matrices> matrices;
 
   explicit Layout(const RouteBatch& batch) {
@@ -102,7 +103,9 @@ int checked_device(int device) {
 struct DeviceRouteEvaluator::Impl {
   /// Constructed under a DeviceGuard of `d` (the stream and events are its own).
   Impl(const DeviceEvalOptions& o, int d)
-      : options(o), device(d), stream(o.transfer == TransferMode::Naive ? Stream::legacy() : Stream()) {}
+      : options(o),
+        device(d),
+        stream(o.transfer == TransferMode::Naive ? Stream::legacy() : Stream()) {}
 
   std::vector<RouteTotals> evaluate(const RouteBatch& batch, DeviceEvalTimings& timings);
   void evaluate_pinned(const RouteBatch& batch, DeviceEvalTimings& timings,
@@ -162,9 +165,10 @@ void DeviceRouteEvaluator::Impl::evaluate_pinned(const RouteBatch& batch,
   for (std::size_t t = 0; t < batch.travel.size(); ++t) {
     const TravelView& m = batch.travel[t];
     const Layout::Matrices& at = layout.matrices[t];
-    table[t] = TravelView{m.n, m.durations.moved_to(dev + at.durations),
-                          at.has_distances ? m.distances.moved_to(dev + at.distances) : TravelTable(),
-                          m.costs.moved_to(dev + at.costs)};
+    table[t] =
+        TravelView{m.n, m.durations.moved_to(dev + at.durations),
+                   at.has_distances ? m.distances.moved_to(dev + at.distances) : TravelTable(),
+                   m.costs.moved_to(dev + at.costs)};
   }
   put(host, layout.table, table.data(), table.size());
   put(host, layout.offsets, batch.route_offsets.data(), batch.route_offsets.size());
@@ -184,15 +188,16 @@ void DeviceRouteEvaluator::Impl::evaluate_pinned(const RouteBatch& batch,
 
   std::size_t copies = 1;
   start.record(stream);
-  RS_CUDA_CHECK(cudaMemcpyAsync(inputs.device(), host, layout.small, cudaMemcpyHostToDevice, stream.get()));
+  RS_CUDA_CHECK(
+      cudaMemcpyAsync(inputs.device(), host, layout.small, cudaMemcpyHostToDevice, stream.get()));
   for (std::size_t t = 0; t < batch.travel.size(); ++t) {
     const TravelView& m = batch.travel[t];
     const Layout::Matrices& at = layout.matrices[t];
     const auto copy = [&](std::size_t offset, const TravelTable& from) {
       const std::size_t bytes = from.storage_bytes(m.n);
       if (bytes == 0) return;
-      RS_CUDA_CHECK(
-          cudaMemcpyAsync(inputs.device() + offset, from.data(), bytes, cudaMemcpyHostToDevice, stream.get()));
+      RS_CUDA_CHECK(cudaMemcpyAsync(inputs.device() + offset, from.data(), bytes,
+                                    cudaMemcpyHostToDevice, stream.get()));
       ++copies;
     };
     copy(at.durations, m.durations);
@@ -203,7 +208,8 @@ void DeviceRouteEvaluator::Impl::evaluate_pinned(const RouteBatch& batch,
   auto* results_dev = reinterpret_cast<RouteTotals*>(results.device());
   detail::launch_route_eval(view, {results_dev, routes}, stream.get());
   computed.record(stream);
-  RS_CUDA_CHECK(cudaMemcpyAsync(results.host(), results_dev, result_bytes, cudaMemcpyDeviceToHost, stream.get()));
+  RS_CUDA_CHECK(cudaMemcpyAsync(results.host(), results_dev, result_bytes, cudaMemcpyDeviceToHost,
+                                stream.get()));
   done.record(stream);
   stream.synchronize();
   timings.h2d_bytes = layout.total;
@@ -266,7 +272,8 @@ void DeviceRouteEvaluator::Impl::evaluate_naive(const RouteBatch& batch, DeviceE
   view.route_end = d_end.cview();
   detail::launch_route_eval(view, d_results.view(), stream.get());
   computed.record(stream);
-  RS_CUDA_CHECK(cudaMemcpy(out.data(), d_results.data(), routes * sizeof(RouteTotals), cudaMemcpyDeviceToHost));
+  RS_CUDA_CHECK(cudaMemcpy(out.data(), d_results.data(), routes * sizeof(RouteTotals),
+                           cudaMemcpyDeviceToHost));
   done.record(stream);
   stream.synchronize();
   timings.h2d_bytes = bytes;

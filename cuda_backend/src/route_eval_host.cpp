@@ -101,9 +101,12 @@ void evaluate_routes_grid(const RouteEvalView& view, DeviceSpan<RouteTotals> out
   for (std::int64_t b = 0; b < blocks; ++b) {
     const auto block = static_cast<std::uint32_t>(b);
     RouteTotals lanes[kRouteEvalBlock];
-    for (std::uint32_t t = 0; t < grid.threads; ++t) lanes[t] = route_eval_partial(t, block, grid.threads, view);
-    for (std::uint32_t warp = 0; warp < grid.threads / kWarp; ++warp) warp_sum_lanes(lanes + warp * kWarp);
-    for (std::uint32_t t = 0; t < grid.threads; ++t) route_eval_store(t, block, grid.threads, lanes[t], out);
+    for (std::uint32_t t = 0; t < grid.threads; ++t)
+      lanes[t] = route_eval_partial(t, block, grid.threads, view);
+    for (std::uint32_t warp = 0; warp < grid.threads / kWarp; ++warp)
+      warp_sum_lanes(lanes + warp * kWarp);
+    for (std::uint32_t t = 0; t < grid.threads; ++t)
+      route_eval_store(t, block, grid.threads, lanes[t], out);
   }
 }
 

@@ -15,17 +15,17 @@
 #include <utility>
 #include <vector>
 
+#include "host_pin.hpp"
+#include "insertion/insertion_engines.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
 #include "routesolve/cuda/matrix_engine.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/problem.hpp"
-#include "routesolve/solution.hpp"
-#include "routesolve/timing.hpp"
-#include "host_pin.hpp"
-#include "insertion/insertion_engines.hpp"
 #include "routesolve/search/blink_insertion.hpp"
 #include "routesolve/search/neighbours.hpp"
 #include "routesolve/search/vehicle_classes.hpp"
+#include "routesolve/solution.hpp"
+#include "routesolve/timing.hpp"
 
 namespace routesolve::cuda {
 namespace {
@@ -40,14 +40,18 @@ std::uint32_t draw(Rng& rng, std::uint32_t lo, std::uint32_t hi) {
 RoadGraph random_graph(std::size_t n, Rng& rng) {
   std::vector<std::tuple<NodeId, NodeId, std::uint32_t, std::uint32_t>> arcs;
   const auto add = [&](std::size_t a, std::size_t b) {
-    arcs.emplace_back(static_cast<NodeId>(a), static_cast<NodeId>(b), draw(rng, 1, 40), draw(rng, 1, 4000));
+    arcs.emplace_back(static_cast<NodeId>(a), static_cast<NodeId>(b), draw(rng, 1, 40),
+                      draw(rng, 1, 4000));
   };
   for (std::size_t u = 0; u < n; ++u) {
     add(u, (u + 1) % n);
     add((u + 1) % n, u);
   }
-  for (std::size_t i = 0; i < 2 * n; ++i) add(draw(rng, 0, static_cast<std::uint32_t>(n - 1)), draw(rng, 0, static_cast<std::uint32_t>(n - 1)));
-  std::stable_sort(arcs.begin(), arcs.end(), [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
+  for (std::size_t i = 0; i < 2 * n; ++i)
+    add(draw(rng, 0, static_cast<std::uint32_t>(n - 1)),
+        draw(rng, 0, static_cast<std::uint32_t>(n - 1)));
+  std::stable_sort(arcs.begin(), arcs.end(),
+                   [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
   RoadGraph g;
   g.first_out.assign(n + 1, 0);
   for (const auto& a : arcs) {
@@ -74,7 +78,8 @@ ProblemPtr random_problem(std::size_t jobs, Rng& rng, std::size_t shipments = 0)
   Matrix dur(locations), dist(locations);
   for (std::size_t i = 0; i < locations; ++i)
     for (std::size_t j = 0; j < locations; ++j) {
-      dist(i, j) = (std::llabs(xy[i].first - xy[j].first) + std::llabs(xy[i].second - xy[j].second)) * 10;
+      dist(i, j) =
+          (std::llabs(xy[i].first - xy[j].first) + std::llabs(xy[i].second - xy[j].second)) * 10;
       dur(i, j) = dist(i, j) + (i != j ? draw(rng, 0, 9) : 0);
     }
   ProblemSpec spec;
@@ -125,9 +130,11 @@ struct Differs {
 template <typename T>
 void same(const std::vector<T>& host, const std::vector<T>& device, const std::string& what) {
   if (host.size() != device.size())
-    throw Differs{what + ": " + std::to_string(device.size()) + " results, the host twin has " + std::to_string(host.size())};
+    throw Differs{what + ": " + std::to_string(device.size()) + " results, the host twin has " +
+                  std::to_string(host.size())};
   for (std::size_t i = 0; i < host.size(); ++i)
-    if (!(host[i] == device[i])) throw Differs{what + ": result " + std::to_string(i) + " differs from the host twin"};
+    if (!(host[i] == device[i]))
+      throw Differs{what + ": result " + std::to_string(i) + " differs from the host twin"};
 }
 
 /// "pinned" or "naive", for the reasons.
@@ -149,8 +156,9 @@ void check_phast(SelfTestDevice& device, Rng& rng) {
     const NodeMatrices found = device.phast(graph, ch, sources, targets, mode);
     const std::string at = " (" + mode_name(mode) + " transfers)";
     if (found.rows != expected.rows || found.cols != expected.cols)
-      throw Differs{"PHAST matrices" + at + ": shape " + std::to_string(found.rows) + "x" + std::to_string(found.cols) +
-                    ", expected " + std::to_string(expected.rows) + "x" + std::to_string(expected.cols)};
+      throw Differs{"PHAST matrices" + at + ": shape " + std::to_string(found.rows) + "x" +
+                    std::to_string(found.cols) + ", expected " + std::to_string(expected.rows) +
+                    "x" + std::to_string(expected.cols)};
     same(expected.durations, found.durations, "PHAST durations" + at);
     same(expected.distances, found.distances, "PHAST distances" + at);
   }
@@ -163,13 +171,15 @@ void check_route_eval(SelfTestDevice& device, const Problem& problem, Rng& rng) 
     plan.vehicle = rng() % problem.vehicles().size();
     // Empty routes, short ones, and every fourth longer than a warp (the block's warp sums).
     const std::size_t visits = r % 4 == 3 ? 33 + rng() % 60 : rng() % 9;
-    for (std::size_t i = 0; i < visits; ++i) plan.visits.push_back({false, rng() % problem.tasks().size()});
+    for (std::size_t i = 0; i < visits; ++i)
+      plan.visits.push_back({false, rng() % problem.tasks().size()});
     plans.push_back(std::move(plan));
   }
   const RouteBatch batch = make_route_batch(problem, plans);
   const std::vector<RouteTotals> expected = evaluate_routes_host(batch);
   for (const TransferMode mode : kModes)
-    same(expected, device.evaluate_routes(batch, mode), "route evaluation (" + mode_name(mode) + " transfers)");
+    same(expected, device.evaluate_routes(batch, mode),
+         "route evaluation (" + mode_name(mode) + " transfers)");
 }
 
 /// Partial solutions of a problem and a request for every task left out of each (every tour a
@@ -178,12 +188,12 @@ struct InsertionInputs {
   std::vector<search::WorkingSolution> solutions;
   std::vector<std::size_t> all;  ///< every vehicle
   std::vector<search::InsertionRequest> requests;
-  std::size_t rows = 0;          ///< positions the requests price (tour sizes + 1, summed)
+  std::size_t rows = 0;  ///< positions the requests price (tour sizes + 1, summed)
 };
 
 /// False when the problem has no segment model (nothing to price).
-bool insertion_inputs(const Problem& problem, const search::SegmentModel& model, int count, Rng& rng,
-                      InsertionInputs& in) {
+bool insertion_inputs(const Problem& problem, const search::SegmentModel& model, int count,
+                      Rng& rng, InsertionInputs& in) {
   if (!model.supported()) return false;
   std::vector<std::size_t> insertable;
   for (std::size_t t = 0; t < problem.tasks().size(); ++t)
@@ -197,7 +207,8 @@ bool insertion_inputs(const Problem& problem, const search::SegmentModel& model,
     std::vector<std::size_t> some;
     for (std::size_t t : insertable)
       if (draw(rng, 0, 2) != 0) some.push_back(t);
-    search::BlinkInsertion(near, classes, 0.1).apply(in.solutions.back(), some, rng, problem.vehicles().size(), *reference);
+    search::BlinkInsertion(near, classes, 0.1)
+        .apply(in.solutions.back(), some, rng, problem.vehicles().size(), *reference);
   }
   in.all.resize(problem.vehicles().size());
   std::iota(in.all.begin(), in.all.end(), std::size_t{0});
@@ -219,7 +230,9 @@ constexpr std::size_t kSelfTestStore = std::size_t{16} << 10;
 void check_insertion(SelfTestDevice& device, const Problem& problem, Rng& rng) {
   const search::SegmentModel model(problem);
   InsertionInputs few, many;
-  if (!insertion_inputs(problem, model, 3, rng, few) || !insertion_inputs(problem, model, 8, rng, many)) return;
+  if (!insertion_inputs(problem, model, 3, rng, few) ||
+      !insertion_inputs(problem, model, 8, rng, many))
+    return;
   const auto host = insertion::make_host_engine(1);
   for (const TransferMode mode : kModes) {
     const auto engine = device.insertion_engine(mode, kSelfTestStore);
@@ -232,9 +245,9 @@ void check_insertion(SelfTestDevice& device, const Problem& problem, Rng& rng) {
       engine->price(requests, found);
       for (std::size_t r = 0; r < requests.size(); ++r)
         if (!(expected[r] == found[r]))
-          throw Differs{"insertion pricing (" + mode_name(mode) + " transfers, call " + std::to_string(call) +
-                        "): request " + std::to_string(r) + " (task " + std::to_string(requests[r].task) +
-                        ") differs from the host twin"};
+          throw Differs{"insertion pricing (" + mode_name(mode) + " transfers, call " +
+                        std::to_string(call) + "): request " + std::to_string(r) + " (task " +
+                        std::to_string(requests[r].task) + ") differs from the host twin"};
     }
   }
 }
@@ -244,8 +257,9 @@ class CudaSelfTestDevice final : public SelfTestDevice {
  public:
   CudaSelfTestDevice(int index, std::string name) : index_(index), name_(std::move(name)) {}
   [[nodiscard]] std::string name() const override { return name_; }
-  NodeMatrices phast(const RoadGraph& graph, const ContractionHierarchy& ch, const std::vector<NodeId>& sources,
-                     const std::vector<NodeId>& targets, TransferMode transfer) override {
+  NodeMatrices phast(const RoadGraph& graph, const ContractionHierarchy& ch,
+                     const std::vector<NodeId>& sources, const std::vector<NodeId>& targets,
+                     TransferMode transfer) override {
     PhastOptions options;
     options.device = MatrixDevice::Cuda;
     options.device_index = index_;
@@ -255,13 +269,17 @@ class CudaSelfTestDevice final : public SelfTestDevice {
     PhastMatrixEngine engine(graph, ch, options);
     return engine.compute(sources, targets);
   }
-  std::vector<RouteTotals> evaluate_routes(const RouteBatch& batch, TransferMode transfer) override {
+  std::vector<RouteTotals> evaluate_routes(const RouteBatch& batch,
+                                           TransferMode transfer) override {
     return evaluate_routes_device(batch, DeviceEvalOptions{.transfer = transfer, .device = index_});
   }
-  std::unique_ptr<insertion::BatchedEngine> insertion_engine(TransferMode transfer, std::size_t min_store) override {
+  std::unique_ptr<insertion::BatchedEngine> insertion_engine(TransferMode transfer,
+                                                             std::size_t min_store) override {
     return insertion::make_device_engine(DeviceOptions{index_, transfer, {}}, min_store);
   }
-  double copy_seconds(std::size_t bytes) override { return detail::time_pinned_copy(index_, bytes); }
+  double copy_seconds(std::size_t bytes) override {
+    return detail::time_pinned_copy(index_, bytes);
+  }
 
  private:
   int index_;
@@ -272,11 +290,13 @@ class CudaSelfTestDevice final : public SelfTestDevice {
 
 std::unique_ptr<SelfTestDevice> make_cuda_self_test_device(int index) {
   const std::vector<DeviceInfo> all = devices();
-  if (all.empty()) throw Error(ErrorCode::Device, "no usable CUDA device: " + device_unavailable_reason());
-  const auto at = std::find_if(all.begin(), all.end(), [index](const DeviceInfo& d) { return d.index == index; });
+  if (all.empty())
+    throw Error(ErrorCode::Device, "no usable CUDA device: " + device_unavailable_reason());
+  const auto at = std::find_if(all.begin(), all.end(),
+                               [index](const DeviceInfo& d) { return d.index == index; });
   if (at == all.end())
-    throw Error(ErrorCode::Device, "no CUDA device " + std::to_string(index) + " (" + std::to_string(all.size()) +
-                                       " usable device(s))");
+    throw Error(ErrorCode::Device, "no CUDA device " + std::to_string(index) + " (" +
+                                       std::to_string(all.size()) + " usable device(s))");
   return std::make_unique<CudaSelfTestDevice>(index, at->name);
 }
 
@@ -312,7 +332,8 @@ DeviceRates measure_rates(SelfTestDevice& device, int repetitions, unsigned long
   };
   const double t_one = fastest(one), t_many = fastest(many);
   rates.round_overhead_s = t_one;
-  rates.device_row_s = std::max(1e-12, (t_many - t_one) / static_cast<double>(many_rows - one_rows));
+  rates.device_row_s =
+      std::max(1e-12, (t_many - t_one) / static_cast<double>(many_rows - one_rows));
   constexpr std::size_t kCopy = std::size_t{8} << 20;
   double copy = 0.0;
   for (int r = 0; r <= std::max(1, repetitions); ++r) {
@@ -325,7 +346,8 @@ DeviceRates measure_rates(SelfTestDevice& device, int repetitions, unsigned long
   return rates;
 }
 
-SelfTestResult run_self_test(SelfTestDevice& device, int index, unsigned long long seed, int repetitions) {
+SelfTestResult run_self_test(SelfTestDevice& device, int index, unsigned long long seed,
+                             int repetitions) {
   SelfTestResult result;
   result.index = index;
   const auto t0 = Clock::now();
@@ -357,7 +379,8 @@ SelfTestResult run_self_test(SelfTestDevice& device, int index, unsigned long lo
 }
 
 std::string format_verdict(const SelfTestResult& r) {
-  const std::string who = "device " + std::to_string(r.index) + (r.device.empty() ? "" : " (" + r.device + ")");
+  const std::string who =
+      "device " + std::to_string(r.index) + (r.device.empty() ? "" : " (" + r.device + ")");
   if (r.passed)
     return who + ": passed in " + std::to_string(static_cast<long long>(r.seconds * 1000.0 + 0.5)) +
            " ms";

@@ -14,7 +14,8 @@
 namespace routesolve::cuda::detail {
 
 /// Source lane of `lane` at one step of the tree (the lane itself past the warp's end).
-RS_HD constexpr std::uint32_t shuffle_down_source(std::uint32_t lane, std::uint32_t offset) noexcept {
+RS_HD constexpr std::uint32_t shuffle_down_source(std::uint32_t lane,
+                                                  std::uint32_t offset) noexcept {
   return lane + offset < kWarp ? lane + offset : lane;
 }
 
@@ -22,7 +23,8 @@ RS_HD constexpr std::uint32_t shuffle_down_source(std::uint32_t lane, std::uint3
 /// Device: the tree in registers. Every lane of the warp must call it (full mask).
 template <typename T>
 __device__ __forceinline__ T warp_sum(T value) {
-  for (std::uint32_t offset = kWarp / 2; offset > 0; offset /= 2) value = value + shuffle_down(value, offset);
+  for (std::uint32_t offset = kWarp / 2; offset > 0; offset /= 2)
+    value = value + shuffle_down(value, offset);
   return value;
 }
 #endif
@@ -32,7 +34,8 @@ __device__ __forceinline__ T warp_sum(T value) {
 template <typename T>
 inline void warp_sum_lanes(T* lanes) {
   for (std::uint32_t offset = kWarp / 2; offset > 0; offset /= 2)
-    for (std::uint32_t lane = 0; lane < kWarp; ++lane) lanes[lane] = lanes[lane] + lanes[shuffle_down_source(lane, offset)];
+    for (std::uint32_t lane = 0; lane < kWarp; ++lane)
+      lanes[lane] = lanes[lane] + lanes[shuffle_down_source(lane, offset)];
 }
 
 }  // namespace routesolve::cuda::detail

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "routesolve/cuda/cuda_backend.hpp"
 #include "device_rates.hpp"
+#include "routesolve/cuda/cuda_backend.hpp"
 #include "routesolve/cuda/self_test.hpp"
 #include "routesolve/search/tuning.hpp"
 
@@ -27,27 +27,33 @@ AutoRates with_device(const cuda::DeviceRates& device, AutoRates rates) {
 AutoEstimate estimate_auto(const AutoInputs& in, const AutoRates& r) {
   AutoEstimate e;
   if (in.device && !r.device_measured) {
-    e.why = "device rates not measured (no self-test measurement, no calibration file: "
-            "routesolve device-check --calibrate)";
+    e.why =
+        "device rates not measured (no self-test measurement, no calibration file: "
+        "routesolve device-check --calibrate)";
     return e;
   }
   const double tasks = static_cast<double>(in.tasks);
   const double threads = std::max(1u, in.threads);
-  const double regions = std::max(1.0, std::floor(tasks / static_cast<double>(search::kTasksPerDeviceChain)));
-  const double chains = search::device_chains(in.tasks, in.threads, in.multiprocessors);  // the cuda backend's
+  const double regions =
+      std::max(1.0, std::floor(tasks / static_cast<double>(search::kTasksPerDeviceChain)));
+  const double chains =
+      search::device_chains(in.tasks, in.threads, in.multiprocessors);  // the cuda backend's
   const double effective = std::min(chains, std::max(threads, regions));
   e.chains = static_cast<unsigned>(chains);
   e.cpu_steps_per_s = threads / r.step_s;
   const double host = std::ceil(chains / threads) * (1.0 - r.pricing_share) * r.step_s;
   const double upload = r.h2d_bytes_per_s > 0.0 ? chains * r.upload_bytes / r.h2d_bytes_per_s : 0.0;
   const double device =
-      r.requests_per_step * (r.round_overhead_s + chains * r.rows_per_request * r.device_row_s + upload);
+      r.requests_per_step *
+      (r.round_overhead_s + chains * r.rows_per_request * r.device_row_s + upload);
   e.device_steps_per_s = effective / (host + device);
   e.gain = e.device_steps_per_s / e.cpu_steps_per_s;
   // The problem's one upload: three int64 matrices per travel index, plus O(tasks) segments.
-  const double matrix_bytes = 24.0 * static_cast<double>(in.locations) * static_cast<double>(in.locations) *
+  const double matrix_bytes = 24.0 * static_cast<double>(in.locations) *
+                              static_cast<double>(in.locations) *
                               static_cast<double>(std::max<std::size_t>(1, in.travel_count));
-  e.fixed_s = r.fixed_s + (r.h2d_bytes_per_s > 0.0 ? (matrix_bytes + 300.0 * tasks) / r.h2d_bytes_per_s : 0.0);
+  e.fixed_s = r.fixed_s +
+              (r.h2d_bytes_per_s > 0.0 ? (matrix_bytes + 300.0 * tasks) / r.h2d_bytes_per_s : 0.0);
   if (!in.device) {
     e.why = "no usable device";
     return e;
@@ -60,12 +66,13 @@ AutoEstimate estimate_auto(const AutoInputs& in, const AutoRates& r) {
   const bool fixed_ok = in.time_limit_s <= 0.0 || e.fixed_s <= r.max_fixed_share * in.time_limit_s;
   e.use_device = e.use_device && fixed_ok;
   char line[512];
-  std::snprintf(line, sizeof line,
-                "%s: %.3g chain steps/s on %u cpu thread(s), %.3g with %u chains in lockstep on the device "
-                "(%.2fx; fixed %.3g s%s; device rates: %s)",
-                e.use_device ? "device" : "cpu", e.cpu_steps_per_s, in.threads, e.device_steps_per_s, e.chains,
-                e.gain, e.fixed_s, fixed_ok ? "" : ", over its share of the limit",
-                r.device_source.empty() ? "given" : r.device_source.c_str());
+  std::snprintf(
+      line, sizeof line,
+      "%s: %.3g chain steps/s on %u cpu thread(s), %.3g with %u chains in lockstep on the device "
+      "(%.2fx; fixed %.3g s%s; device rates: %s)",
+      e.use_device ? "device" : "cpu", e.cpu_steps_per_s, in.threads, e.device_steps_per_s,
+      e.chains, e.gain, e.fixed_s, fixed_ok ? "" : ", over its share of the limit",
+      r.device_source.empty() ? "given" : r.device_source.c_str());
   e.why = line;
   return e;
 }
@@ -80,13 +87,16 @@ AutoInputs auto_inputs(const Problem& problem, const SolveOptions& options) {
   in.device = cuda::device_available();
   if (in.device)
     for (const cuda::DeviceInfo& d : cuda::devices())
-      if (d.index == options.device.index) in.multiprocessors = static_cast<unsigned>(std::max(1, d.multiprocessors));
+      if (d.index == options.device.index)
+        in.multiprocessors = static_cast<unsigned>(std::max(1, d.multiprocessors));
   return in;
 }
 
 AutoEstimate estimate_auto(const Problem& problem, const SolveOptions& options) {
   const AutoInputs in = auto_inputs(problem, options);
-  return estimate_auto(in, in.device ? with_device(device_rates(options.device.index, options.device.calibration_dir)) : AutoRates{});
+  return estimate_auto(in, in.device ? with_device(device_rates(options.device.index,
+                                                                options.device.calibration_dir))
+                                     : AutoRates{});
 }
 
 bool device_pays_for(std::size_t tasks) noexcept {

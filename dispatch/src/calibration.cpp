@@ -1,13 +1,12 @@
 // Device calibration files and the rates auto uses (calibration.hpp).
 
-#include "device_rates.hpp"
-
 #include <cstdio>
 #include <cstdlib>
-#include <memory>
 #include <fstream>
+#include <memory>
 #include <sstream>
 
+#include "device_rates.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/timing.hpp"
@@ -17,7 +16,8 @@ namespace fs = std::filesystem;
 
 fs::path calibration_dir(const std::string& given) {
   if (!given.empty()) return given;
-  if (const char* dir = std::getenv("ROUTESOLVE_CALIBRATION_DIR"); dir != nullptr && *dir != '\0') return dir;
+  if (const char* dir = std::getenv("ROUTESOLVE_CALIBRATION_DIR"); dir != nullptr && *dir != '\0')
+    return dir;
   if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg != nullptr && *xdg != '\0')
     return fs::path(xdg) / "routesolve";
   if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0')
@@ -29,7 +29,8 @@ fs::path calibration_file(int index, const std::string& dir) {
   return calibration_dir(dir) / ("device-" + std::to_string(index) + ".calibration");
 }
 
-void write_calibration(const fs::path& file, const std::string& device, const cuda::DeviceRates& r) {
+void write_calibration(const fs::path& file, const std::string& device,
+                       const cuda::DeviceRates& r) {
   std::error_code ec;
   if (file.has_parent_path()) fs::create_directories(file.parent_path(), ec);
   std::ofstream out(file);
@@ -37,7 +38,8 @@ void write_calibration(const fs::path& file, const std::string& device, const cu
   char line[256];
   out << "# routesolve device calibration (routesolve device-check --calibrate)\n";
   out << "device " << device << "\n";
-  std::snprintf(line, sizeof line, "round_overhead_s %.6g\ndevice_row_s %.6g\nh2d_bytes_per_s %.6g\nfixed_s %.6g\n",
+  std::snprintf(line, sizeof line,
+                "round_overhead_s %.6g\ndevice_row_s %.6g\nh2d_bytes_per_s %.6g\nfixed_s %.6g\n",
                 r.round_overhead_s, r.device_row_s, r.h2d_bytes_per_s, r.fixed_s);
   out << line;
   if (!out) throw invalid_input(file.string(), "cannot write the calibration file");
@@ -53,17 +55,18 @@ std::optional<cuda::DeviceRates> read_calibration(const fs::path& file, const st
   for (int number = 1; std::getline(in, text); ++number) {
     if (text.empty() || text[0] == '#') continue;
     const std::size_t space = text.find(' ');
-    const std::string key = text.substr(0, space), value = space == std::string::npos ? "" : text.substr(space + 1);
+    const std::string key = text.substr(0, space),
+                      value = space == std::string::npos ? "" : text.substr(space + 1);
     const std::string where = file.string() + ":" + std::to_string(number);
     if (key == "device") {
       name = value;
       continue;
     }
-    double* field = key == "round_overhead_s" ? &r.round_overhead_s
-                    : key == "device_row_s"   ? &r.device_row_s
+    double* field = key == "round_overhead_s"  ? &r.round_overhead_s
+                    : key == "device_row_s"    ? &r.device_row_s
                     : key == "h2d_bytes_per_s" ? &r.h2d_bytes_per_s
-                    : key == "fixed_s"        ? &r.fixed_s
-                                              : nullptr;
+                    : key == "fixed_s"         ? &r.fixed_s
+                                               : nullptr;
     if (field == nullptr) throw invalid_input(where, "unknown key '" + key + "'");
     char* end = nullptr;
     *field = std::strtod(value.c_str(), &end);
@@ -73,7 +76,9 @@ std::optional<cuda::DeviceRates> read_calibration(const fs::path& file, const st
   }
   if (name != device) return std::nullopt;
   if (found != 4 || r.h2d_bytes_per_s <= 0.0)
-    throw invalid_input(file.string(), "a calibration needs round_overhead_s, device_row_s, h2d_bytes_per_s > 0 and fixed_s");
+    throw invalid_input(
+        file.string(),
+        "a calibration needs round_overhead_s, device_row_s, h2d_bytes_per_s > 0 and fixed_s");
   r.measured = true;
   r.source = file.string();
   return r;
@@ -100,10 +105,11 @@ std::vector<std::string> calibrate_devices(int repetitions, const std::string& d
     const fs::path file = calibration_file(d.index, dir);
     write_calibration(file, verdict.device, rates);
     char line[512];
-    std::snprintf(line, sizeof line,
-                  "device %d (%s): round %.3g us, %.3g ns per row, h2d %.3g GB/s, fixed %.3g s -> %s", d.index,
-                  verdict.device.c_str(), rates.round_overhead_s * 1e6, rates.device_row_s * 1e9,
-                  rates.h2d_bytes_per_s * 1e-9, rates.fixed_s, file.string().c_str());
+    std::snprintf(
+        line, sizeof line,
+        "device %d (%s): round %.3g us, %.3g ns per row, h2d %.3g GB/s, fixed %.3g s -> %s",
+        d.index, verdict.device.c_str(), rates.round_overhead_s * 1e6, rates.device_row_s * 1e9,
+        rates.h2d_bytes_per_s * 1e-9, rates.fixed_s, file.string().c_str());
     lines.emplace_back(line);
   }
   return lines;

@@ -14,7 +14,8 @@ DeviceChoice use_device(BackendKind requested, int index) {
   const cuda::SelfTestResult verdict = cuda::device_verdict(index);
   if (verdict.passed) return {BackendKind::Cuda, {}};
   const std::string why = "device " + std::to_string(index) + " is unusable: " + verdict.reason;
-  if (requested != BackendKind::Auto) throw Error(ErrorCode::Device, "CUDA backend requested but " + why);
+  if (requested != BackendKind::Auto)
+    throw Error(ErrorCode::Device, "CUDA backend requested but " + why);
   return {BackendKind::CudaHost, why + "; continued on cuda-host"};
 }
 
@@ -35,7 +36,8 @@ Solution solve_on_device(const Problem& problem, const SolveOptions& options) {
     } catch (const Error& e) {
       if (e.code() != ErrorCode::Device && e.code() != ErrorCode::OutOfMemory) throw;
       cuda::mark_device_unusable(index, std::string("failed during a solve: ") + e.what());
-      const std::string why = "device " + std::to_string(index) + " failed during the solve: " + e.what();
+      const std::string why =
+          "device " + std::to_string(index) + " failed during the solve: " + e.what();
       if (!automatic) throw Error(ErrorCode::Device, "CUDA backend requested but " + why);
       fallback = why + "; continued on cuda-host";
     }

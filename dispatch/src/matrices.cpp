@@ -22,7 +22,8 @@ namespace {
 
 /// The network's contraction hierarchy: the "ch" section of a .rsnet cache (written by `network
 /// build`), else built now. *seconds gets the load or build time (0 when loaded before).
-std::shared_ptr<const ContractionHierarchy> open_ch(const std::string& file, const RoadGraph& graph, double* seconds) {
+std::shared_ptr<const ContractionHierarchy> open_ch(const std::string& file, const RoadGraph& graph,
+                                                    double* seconds) {
   static std::mutex mutex;
   static std::map<std::string, std::shared_ptr<const ContractionHierarchy>> loaded;
   const std::lock_guard lock(mutex);
@@ -43,12 +44,12 @@ std::shared_ptr<const ContractionHierarchy> open_ch(const std::string& file, con
 /// A road provider whose stage list carries its engine's profile and the network load.
 class ProfiledRoadProvider final : public network::MatrixProvider {
  public:
-  ProfiledRoadProvider(std::unique_ptr<network::RoadProvider> road, std::shared_ptr<EngineProfile> profile,
-                       double load_seconds)
+  ProfiledRoadProvider(std::unique_ptr<network::RoadProvider> road,
+                       std::shared_ptr<EngineProfile> profile, double load_seconds)
       : road_(std::move(road)), profile_(std::move(profile)), load_seconds_(load_seconds) {}
   [[nodiscard]] std::string name() const override { return road_->name(); }
-  [[nodiscard]] network::ProvidedMatrices compute(std::span<const Coordinates> points,
-                                                  const network::MatrixScale& scale) const override {
+  [[nodiscard]] network::ProvidedMatrices compute(
+      std::span<const Coordinates> points, const network::MatrixScale& scale) const override {
     network::ProvidedMatrices m = road_->compute(points, scale);
     std::vector<network::ProviderStage> stages;
     if (load_seconds_ > 0) stages.push_back({"network_load", load_seconds_});
@@ -61,8 +62,9 @@ class ProfiledRoadProvider final : public network::MatrixProvider {
   [[nodiscard]] std::string unplaced_reason(const Coordinates& point) const override {
     return road_->unplaced_reason(point);
   }
-  [[nodiscard]] std::vector<Coordinates> leg(const network::ProvidedMatrices& m, std::span<const Coordinates> points,
-                                             std::size_t from, std::size_t to) const override {
+  [[nodiscard]] std::vector<Coordinates> leg(const network::ProvidedMatrices& m,
+                                             std::span<const Coordinates> points, std::size_t from,
+                                             std::size_t to) const override {
     return road_->leg(m, points, from, to);
   }
 
@@ -83,13 +85,15 @@ struct Sweeps {
 
   /// A device exception: its devices are unusable for the process; auto goes on on `host`,
   /// an explicit cuda fails. Called under the mutex.
-  void fault(const Error& e, const std::vector<int>& indices, bool automatic, const RoadGraph& graph,
-             const ContractionHierarchy& ch, const cuda::PhastOptions& host) {
+  void fault(const Error& e, const std::vector<int>& indices, bool automatic,
+             const RoadGraph& graph, const ContractionHierarchy& ch,
+             const cuda::PhastOptions& host) {
     const std::string reason = std::string("failed during a matrix: ") + e.what();
     std::string who = "device";
     for (const int index : indices) {
       cuda::mark_device_unusable(index, reason);
-      who += who.size() > 6 ? ',' : ' ';  // appended apart: GCC 12's -Wrestrict misfires on "x" + string
+      who += who.size() > 6 ? ','
+                            : ' ';  // appended apart: GCC 12's -Wrestrict misfires on "x" + string
       who += std::to_string(index);
     }
     on_device = false;
@@ -105,8 +109,8 @@ struct Sweeps {
 
 }  // namespace
 
-BackendKind resolve_matrix_backend(BackendKind requested, const std::string& network_file, int device_index,
-                                   std::string* fallback) {
+BackendKind resolve_matrix_backend(BackendKind requested, const std::string& network_file,
+                                   int device_index, std::string* fallback) {
   if (fallback != nullptr) fallback->clear();
   if (requested != BackendKind::Auto) return requested;
   if (cuda::device_available()) {
@@ -119,7 +123,8 @@ BackendKind resolve_matrix_backend(BackendKind requested, const std::string& net
   return BackendKind::Cpu;
 }
 
-std::shared_ptr<const network::RoadRouter> load_road_router(const std::string& file, double* load_seconds) {
+std::shared_ptr<const network::RoadRouter> load_road_router(const std::string& file,
+                                                            double* load_seconds) {
   static std::mutex mutex;
   static std::map<std::string, std::shared_ptr<const network::RoadRouter>> loaded;
   const std::lock_guard lock(mutex);
@@ -134,14 +139,18 @@ std::shared_ptr<const network::RoadRouter> load_road_router(const std::string& f
 }
 
 network::NodeMatrixFunction make_node_engine(BackendKind engine, const std::string& network_file,
-                                             const network::RoadRouter& router, const MatrixOptions& options,
+                                             const network::RoadRouter& router,
+                                             const MatrixOptions& options,
                                              std::shared_ptr<EngineProfile> profile) {
   if (engine == BackendKind::Cpu) return {};
-  if (engine == BackendKind::Auto) throw Error(ErrorCode::Internal, "make_node_engine: resolve auto first");
-  const std::vector<int> indices =
-      options.device.indices.empty() ? std::vector<int>{options.device.index} : options.device.indices;
+  if (engine == BackendKind::Auto)
+    throw Error(ErrorCode::Internal, "make_node_engine: resolve auto first");
+  const std::vector<int> indices = options.device.indices.empty()
+                                       ? std::vector<int>{options.device.index}
+                                       : options.device.indices;
   if (engine == BackendKind::Cuda)
-    for (const int index : indices) (void)use_device(BackendKind::Cuda, index);  // throws when unusable
+    for (const int index : indices)
+      (void)use_device(BackendKind::Cuda, index);  // throws when unusable
   cuda::PhastOptions phast;
   phast.device = engine == BackendKind::Cuda ? cuda::MatrixDevice::Cuda : cuda::MatrixDevice::Host;
   phast.transfer = options.device.transfer;
@@ -162,14 +171,16 @@ network::NodeMatrixFunction make_node_engine(BackendKind engine, const std::stri
   try {
     sweeps->engine = std::make_shared<cuda::PhastMatrixEngine>(*graph, *ch, phast);
   } catch (const Error& e) {
-    if (!sweeps->on_device || (e.code() != ErrorCode::Device && e.code() != ErrorCode::OutOfMemory)) throw;
+    if (!sweeps->on_device || (e.code() != ErrorCode::Device && e.code() != ErrorCode::OutOfMemory))
+      throw;
     sweeps->fault(e, indices, automatic, *graph, *ch, host);
     if (!sweeps->failed.empty()) throw Error(ErrorCode::Device, sweeps->failed);
   }
   if (profile) profile->stages = {{"ch_load", ch_load}};
-  return [sweeps, ch, profile, ch_load, graph, host, indices, automatic](std::span<const NodeId> sources,
-                                                                         std::span<const NodeId> targets) {
-    const std::vector<NodeId> from(sources.begin(), sources.end()), to(targets.begin(), targets.end());
+  return [sweeps, ch, profile, ch_load, graph, host, indices, automatic](
+             std::span<const NodeId> sources, std::span<const NodeId> targets) {
+    const std::vector<NodeId> from(sources.begin(), sources.end()),
+        to(targets.begin(), targets.end());
     cuda::MatrixProfile call;
     NodeMatrices m;
     std::shared_ptr<cuda::PhastMatrixEngine> running;
@@ -183,7 +194,8 @@ network::NodeMatrixFunction make_node_engine(BackendKind engine, const std::stri
     try {
       m = running->compute(from, to, &call);
     } catch (const Error& e) {
-      if (!on_device || (e.code() != ErrorCode::Device && e.code() != ErrorCode::OutOfMemory)) throw;
+      if (!on_device || (e.code() != ErrorCode::Device && e.code() != ErrorCode::OutOfMemory))
+        throw;
       {
         const std::lock_guard lock(sweeps->mutex);
         // The first call to fault switches every later one.
@@ -200,7 +212,7 @@ network::NodeMatrixFunction make_node_engine(BackendKind engine, const std::stri
         profile->fallback = sweeps->fallback;
       }
       call.ch_load = ch_load;
-      profile->stages = {{"ch_load", ch_load},         {"matrix_selection", call.selection},
+      profile->stages = {{"ch_load", ch_load},           {"matrix_selection", call.selection},
                          {"matrix_upward", call.upward}, {"matrix_h2d", call.h2d},
                          {"matrix_sweeps", call.sweep},  {"matrix_d2h", call.d2h},
                          {"matrix_unpack", call.unpack}};
@@ -213,18 +225,23 @@ network::NodeMatrixFunction make_node_engine(BackendKind engine, const std::stri
 }
 
 std::unique_ptr<network::MatrixProvider> make_matrix_provider(const MatrixOptions& options) {
-  if (options.network.empty()) return std::make_unique<network::GreatCircleProvider>(options.speed_mps);
+  if (options.network.empty())
+    return std::make_unique<network::GreatCircleProvider>(options.speed_mps);
   double load_seconds = 0.0;
   auto router = load_road_router(options.network, &load_seconds);
   std::string fallback;
-  const BackendKind engine = resolve_matrix_backend(options.backend, options.network, options.device.index, &fallback);
-  std::shared_ptr<EngineProfile> profile = engine == BackendKind::Cpu ? nullptr : std::make_shared<EngineProfile>();
-  network::NodeMatrixFunction nodes = make_node_engine(engine, options.network, *router, options, profile);
-  const std::string engine_name =
-      engine == BackendKind::Cpu ? "Boost.Graph Dijkstra"
-                                 : "PHAST, " + std::string(to_string(engine)) + (fallback.empty() ? "" : " (" + fallback + ")");
-  auto road = std::make_unique<network::RoadProvider>(router, options.max_snap_m, options.threads, std::move(nodes),
-                                                      engine_name);
+  const BackendKind engine =
+      resolve_matrix_backend(options.backend, options.network, options.device.index, &fallback);
+  std::shared_ptr<EngineProfile> profile =
+      engine == BackendKind::Cpu ? nullptr : std::make_shared<EngineProfile>();
+  network::NodeMatrixFunction nodes =
+      make_node_engine(engine, options.network, *router, options, profile);
+  const std::string engine_name = engine == BackendKind::Cpu
+                                      ? "Boost.Graph Dijkstra"
+                                      : "PHAST, " + std::string(to_string(engine)) +
+                                            (fallback.empty() ? "" : " (" + fallback + ")");
+  auto road = std::make_unique<network::RoadProvider>(router, options.max_snap_m, options.threads,
+                                                      std::move(nodes), engine_name);
   return std::make_unique<ProfiledRoadProvider>(std::move(road), std::move(profile), load_seconds);
 }
 

@@ -12,19 +12,22 @@
 #include "routesolve/checkpoint.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/fixed_steps.hpp"
-#include "routesolve/solve.hpp"
 #include "routesolve/search/solve.hpp"
+#include "routesolve/solve.hpp"
 
 namespace routesolve {
 namespace {
 
 VehicleStepType step_type(TaskType t) {
-  return t == TaskType::Job ? VehicleStepType::Job : t == TaskType::Pickup ? VehicleStepType::Pickup : VehicleStepType::Delivery;
+  return t == TaskType::Job      ? VehicleStepType::Job
+         : t == TaskType::Pickup ? VehicleStepType::Pickup
+                                 : VehicleStepType::Delivery;
 }
 
 /// The rest's warm plan: each vehicle's unfrozen plan tasks in plan order, cut from the end until
 /// the route is feasible on the rest (a shipment leaves whole); the checkpoint the search resumes.
-std::shared_ptr<SolveCheckpoint> warm_start(const Problem& problem, const StepSplit& split, const Problem& rest,
+std::shared_ptr<SolveCheckpoint> warm_start(const Problem& problem, const StepSplit& split,
+                                            const Problem& rest,
                                             const std::vector<std::vector<std::size_t>>& later,
                                             const ReoptimiseOptions& ro, const SolveOptions& so) {
   const std::vector<std::vector<std::size_t>> mapped = rest_routes(problem, split, rest, later);
@@ -45,7 +48,8 @@ std::shared_ptr<SolveCheckpoint> warm_start(const Problem& problem, const StepSp
     });
     while (!tasks.empty() && !schedule_route(rest, v, tasks).feasible) {
       const std::size_t last = tasks.back();
-      std::erase_if(tasks, [&](std::size_t rt) { return rt == last || rt == rest.task(last).sibling; });
+      std::erase_if(tasks,
+                    [&](std::size_t rt) { return rt == last || rt == rest.task(last).sibling; });
     }
     for (std::size_t rt : tasks) placed[rt] = 1;
     cp->routes[v] = std::move(tasks);
@@ -83,7 +87,8 @@ DoneState done_state(const Problem& problem, const Solution& plan) {
     out.routed[r.vehicle] = 1;
     for (std::size_t k = 0; k < r.steps.size(); ++k) {
       const std::size_t t = r.steps[k].task;
-      if (r.steps[k].type == StepType::Break || r.steps[k].type == StepType::Start || t == kNone) continue;
+      if (r.steps[k].type == StepType::Break || r.steps[k].type == StepType::Start || t == kNone)
+        continue;
       seen[t] = 1;
       if (listed[t]) out.last_done[r.vehicle] = k;
     }
@@ -91,8 +96,9 @@ DoneState done_state(const Problem& problem, const Solution& plan) {
   const auto& done = problem.spec().done;
   for (std::size_t k = 0; k < done.size(); ++k)
     if (!seen[problem.find_task(done[k].type, done[k].id)])
-      throw invalid_input("done[" + std::to_string(k) + "]", std::string(to_string(done[k].type)) + " " +
-                                                             std::to_string(done[k].id) + " is on no route of the plan");
+      throw invalid_input("done[" + std::to_string(k) + "]", std::string(to_string(done[k].type)) +
+                                                                 " " + std::to_string(done[k].id) +
+                                                                 " is on no route of the plan");
   return out;
 }
 
@@ -121,7 +127,8 @@ struct History {
 /// Vehicle v goes on from where it is (its current_location, else the last place it served) no
 /// earlier than now, its breaks taken and its limits less what it used; its current_load takes
 /// room for the whole route.
-void move_on(const Problem& problem, std::size_t v, const History& history, Duration now, VehicleSpec& vs) {
+void move_on(const Problem& problem, std::size_t v, const History& history, Duration now,
+             VehicleSpec& vs) {
   const VehicleSpec& given = problem.spec().vehicles[v];
   const std::string base = "vehicles[" + std::to_string(v) + "]";
   if (given.current_location) {
@@ -132,9 +139,11 @@ void move_on(const Problem& problem, std::size_t v, const History& history, Dura
   const Duration begin = std::max(vs.time_window.start, now);
   if (begin > vs.time_window.end)
     throw invalid_input(base + (given.current_location ? ".current_location" : ".current_load"),
-                        "the vehicle's shift (time_window) ends at " + std::to_string(vs.time_window.end) +
-                            ", before now (" + std::to_string(now) + ")");
-  if (vs.max_working_time) *vs.max_working_time -= std::min(*vs.max_working_time, begin - vs.time_window.start);
+                        "the vehicle's shift (time_window) ends at " +
+                            std::to_string(vs.time_window.end) + ", before now (" +
+                            std::to_string(now) + ")");
+  if (vs.max_working_time)
+    *vs.max_working_time -= std::min(*vs.max_working_time, begin - vs.time_window.start);
   vs.time_window.start = begin;
   for (Id b : history.breaks)
     std::erase_if(vs.breaks, [&](const BreakSpec& x) { return x.id == b; });
@@ -160,10 +169,11 @@ void remove_done(const Problem& problem, const std::vector<char>& removed, Probl
       drop_job[task.source_index] = 1;
     } else if (task.type == TaskType::Pickup) {
       if (!removed[task.sibling])
-        throw invalid_input("done", "pickup " + std::to_string(task.id) +
-                                        " is done and its delivery not, by a vehicle whose current_location or "
-                                        "current_load is given: not supported (give no position for that vehicle: "
-                                        "its plan steps then stand for it)");
+        throw invalid_input(
+            "done", "pickup " + std::to_string(task.id) +
+                        " is done and its delivery not, by a vehicle whose current_location or "
+                        "current_load is given: not supported (give no position for that vehicle: "
+                        "its plan steps then stand for it)");
       drop_shipment[task.source_index] = 1;
     }
   }
@@ -177,7 +187,8 @@ void remove_done(const Problem& problem, const std::vector<char>& removed, Probl
 Reoptimised reoptimise(const Problem& problem, const Solution& plan, const ReoptimiseOptions& ro,
                        const SolveOptions& so) {
   if (problem.has_steps())
-    throw Error(ErrorCode::InvalidInput, "reoptimise: the problem already has vehicle steps; the plan gives them");
+    throw Error(ErrorCode::InvalidInput,
+                "reoptimise: the problem already has vehicle steps; the plan gives them");
   Reoptimised out;
   const ProblemSpec& given = problem.spec();
   ProblemSpec spec = given;
@@ -190,7 +201,8 @@ Reoptimised reoptimise(const Problem& problem, const Solution& plan, const Reopt
   const Duration frozen_until = ro.now + ro.frozen_horizon;
   std::vector<std::vector<std::size_t>> later(problem.vehicles().size());  // unfrozen plan tasks
   std::vector<std::size_t> planned_on(problem.tasks().size(), kNone);
-  std::vector<char> removed(problem.tasks().size(), 0);  // done by a vehicle whose position is given
+  std::vector<char> removed(problem.tasks().size(),
+                            0);  // done by a vehicle whose position is given
   bool positioned_any = false;
   for (const Route& r : plan.routes) {
     if (r.vehicle >= problem.vehicles().size()) continue;
@@ -214,7 +226,8 @@ Reoptimised reoptimise(const Problem& problem, const Solution& plan, const Reopt
       // position is given, what the plan reached before now.
       const bool done = (last_done != kNone && k <= last_done) ||
                         (given.done.empty() && positioned && st.arrival < ro.now);
-      if (positioned && done) {  // history: out of the problem, the vehicle goes on from its position
+      if (positioned &&
+          done) {  // history: out of the problem, the vehicle goes on from its position
         history.take(problem, st, removed);
         if (st.type == StepType::Break) ++breaks;
         continue;
@@ -242,15 +255,18 @@ Reoptimised reoptimise(const Problem& problem, const Solution& plan, const Reopt
     // Breaks alone are not frozen: a vehicle with no frozen task has not set out on its route,
     // and a route without tasks is no route (its breaks would vanish with it when the search
     // gives the vehicle nothing), so its breaks are placed again with the rest.
-    if (std::none_of(vs.steps.begin(), vs.steps.end(), [](const VehicleStepSpec& x) { return x.type != VehicleStepType::Break; })) {
+    if (std::none_of(vs.steps.begin(), vs.steps.end(),
+                     [](const VehicleStepSpec& x) { return x.type != VehicleStepType::Break; })) {
       out.frozen_steps -= vs.steps.size();
       vs.steps.clear();
     }
     if (positioned) move_on(problem, r.vehicle, history, ro.now, vs);
     out.done += history.tasks;
   }
-  for (std::size_t v = 0; v < problem.vehicles().size(); ++v)  // positioned vehicles without a route
-    if (!state.routed[v] && (given.vehicles[v].current_location || given.vehicles[v].current_load)) {
+  for (std::size_t v = 0; v < problem.vehicles().size();
+       ++v)  // positioned vehicles without a route
+    if (!state.routed[v] &&
+        (given.vehicles[v].current_location || given.vehicles[v].current_load)) {
       positioned_any = true;
       move_on(problem, v, History{}, ro.now, spec.vehicles[v]);
     }
@@ -259,7 +275,9 @@ Reoptimised reoptimise(const Problem& problem, const Solution& plan, const Reopt
   // alone leaves the delivery to the same vehicle (fixed_steps.hpp).
   const ProblemPtr fixed = Problem::create(std::move(spec));
   // The plan's tasks in the new problem's indices (the same ones unless tasks were removed).
-  auto to_fixed = [&](std::size_t t) { return fixed->find_task(problem.task(t).type, problem.task(t).id); };
+  auto to_fixed = [&](std::size_t t) {
+    return fixed->find_task(problem.task(t).type, problem.task(t).id);
+  };
   std::vector<std::size_t> fixed_planned_on(fixed->tasks().size(), kNone);
   for (std::size_t t = 0; t < planned_on.size(); ++t)
     if (planned_on[t] != kNone && !removed[t]) fixed_planned_on[to_fixed(t)] = planned_on[t];
@@ -272,14 +290,16 @@ Reoptimised reoptimise(const Problem& problem, const Solution& plan, const Reopt
   const bool warm = ro.warm && (so.backend == BackendKind::Cpu || so.backend == BackendKind::Auto);
   if (warm) options.resume = warm_start(*fixed, split, *rest, later, ro, so);
   options.timeline = Timeline::Earliest;  // only the rest's order is used
-  out.solution = join_steps(*fixed, split, *rest, solve(*rest, options), chosen_timeline(*fixed, so));
+  out.solution =
+      join_steps(*fixed, split, *rest, solve(*rest, options), chosen_timeline(*fixed, so));
   for (const Route& r : out.solution.routes)
     for (const Step& st : r.steps)
-      if (st.task != kNone && fixed_planned_on[st.task] != kNone && fixed_planned_on[st.task] != r.vehicle &&
-          fixed->task(st.task).type != TaskType::Delivery)
+      if (st.task != kNone && fixed_planned_on[st.task] != kNone &&
+          fixed_planned_on[st.task] != r.vehicle && fixed->task(st.task).type != TaskType::Delivery)
         ++out.moved;
   for (const Unassigned& u : out.solution.unassigned)
-    if (fixed_planned_on[u.task] != kNone && fixed->task(u.task).type != TaskType::Delivery) ++out.moved;
+    if (fixed_planned_on[u.task] != kNone && fixed->task(u.task).type != TaskType::Delivery)
+      ++out.moved;
   if (positioned_any) out.problem = fixed;
   return out;
 }

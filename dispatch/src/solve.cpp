@@ -41,12 +41,14 @@ Solution solve_tasks(const Problem& problem, const SolveOptions& options);
 
 Solution solve(const Problem& problem, const SolveOptions& given) {
   // The state of a day under way is reoptimise()'s input (routesolve/reoptimise.hpp).
-  const std::string_view by_reoptimise = "is re-optimisation input: give the problem and the plan to reoptimise";
+  const std::string_view by_reoptimise =
+      "is re-optimisation input: give the problem and the plan to reoptimise";
   if (!problem.spec().done.empty()) throw invalid_input("done", by_reoptimise);
   for (std::size_t v = 0; v < problem.spec().vehicles.size(); ++v) {
     const VehicleSpec& vs = problem.spec().vehicles[v];
     if (vs.current_location || vs.current_load)
-      throw invalid_input("vehicles[" + std::to_string(v) + "]." + (vs.current_location ? "current_location" : "current_load"),
+      throw invalid_input("vehicles[" + std::to_string(v) + "]." +
+                              (vs.current_location ? "current_location" : "current_load"),
                           by_reoptimise);
   }
   SolveOptions options = given;
@@ -54,7 +56,8 @@ Solution solve(const Problem& problem, const SolveOptions& given) {
   if (!problem.has_steps()) return solve_tasks(problem, options);
   // Given steps (fixed_steps.hpp): a starting solution, after each vehicle's fixed prefix.
   if (options.on_checkpoint || options.resume)
-    throw Error(ErrorCode::Unsupported, "checkpoint and resume are not supported with vehicle steps");
+    throw Error(ErrorCode::Unsupported,
+                "checkpoint and resume are not supported with vehicle steps");
   options.start_routes = starting_routes(problem);
   const bool fixed = std::any_of(problem.vehicles().begin(), problem.vehicles().end(),
                                  [](const Vehicle& v) { return v.fixed_steps > 0; });
@@ -77,25 +80,27 @@ Solution solve_tasks(const Problem& problem, const SolveOptions& options) {
   // Checkpoint / resume: the CPU backend's search state only (docs/RELIABILITY.md).
   const bool checkpointing = static_cast<bool>(options.on_checkpoint) || options.resume != nullptr;
   BackendKind kind = options.backend == BackendKind::Auto && !checkpointing &&
-                                   dispatch::device_pays_for(problem, options)
-                               ? BackendKind::Cuda
-                           : options.backend == BackendKind::Auto ? BackendKind::Cpu
-                                                                  : options.backend;
+                             dispatch::device_pays_for(problem, options)
+                         ? BackendKind::Cuda
+                     : options.backend == BackendKind::Auto ? BackendKind::Cpu
+                                                            : options.backend;
   // A constraint the backend does not support (Backend::supports): auto takes the cpu backend,
   // the reference that supports every constraint; an explicit choice fails naming it. The device
   // backend is asked through its host twin, which runs the same search and needs no device.
   const auto asked = make_backend(kind == BackendKind::Cuda ? BackendKind::CudaHost : kind);
   if (const std::optional<std::string> why = asked->supports(problem)) {
     if (options.backend != BackendKind::Auto)
-      throw Error(ErrorCode::Unsupported, "backend '" + std::string(to_string(kind)) + "' does not support " + *why +
+      throw Error(ErrorCode::Unsupported, "backend '" + std::string(to_string(kind)) +
+                                              "' does not support " + *why +
                                               "; use --backend cpu or auto");
     kind = BackendKind::Cpu;
   }
   if (checkpointing && kind != BackendKind::Cpu)
-    throw Error(ErrorCode::Unsupported,
-                std::string(options.resume ? "--resume" : "--checkpoint") +
-                    ": checkpoint and resume are supported by the cpu backend only, not by backend '" +
-                    std::string(to_string(kind)) + "' (use --backend cpu or auto)");
+    throw Error(
+        ErrorCode::Unsupported,
+        std::string(options.resume ? "--resume" : "--checkpoint") +
+            ": checkpoint and resume are supported by the cpu backend only, not by backend '" +
+            std::string(to_string(kind)) + "' (use --backend cpu or auto)");
   if (options.on_checkpoint && !(options.checkpoint_every_s > 0.0))
     throw invalid_input("--checkpoint-every", "must be a positive number of seconds");
   if (options.resume) check_checkpoint(problem, *options.resume);

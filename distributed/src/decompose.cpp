@@ -17,7 +17,9 @@ namespace routesolve::distributed {
 namespace {
 
 // Plans and scores travel as flat arrays of 64-bit words.
-void put(std::string& out, std::uint64_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); }
+void put(std::string& out, std::uint64_t v) {
+  out.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
 std::uint64_t take(const std::string& in, std::size_t& at) {
   std::uint64_t v = 0;
   if (at + sizeof v > in.size()) throw Error(ErrorCode::Internal, "decompose: short message");
@@ -62,9 +64,9 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 /// One group improved: the sub solve resumed from the group's routes. Returns the group's new
 /// routes (vehicle -> tasks) in the whole problem's indices.
 std::vector<std::pair<std::size_t, std::vector<std::size_t>>> improve_group(
-    std::uint64_t& iterations, const Problem& problem, const Plan& plan, const std::vector<std::size_t>& vehicles,
-    const std::vector<std::size_t>& extra, const SolveOptions& options, std::uint64_t seed, double time_limit,
-    double warm_fraction) {
+    std::uint64_t& iterations, const Problem& problem, const Plan& plan,
+    const std::vector<std::size_t>& vehicles, const std::vector<std::size_t>& extra,
+    const SolveOptions& options, std::uint64_t seed, double time_limit, double warm_fraction) {
   const Subproblem sp = make_subproblem(problem, plan, vehicles, extra);
   const Problem& sub = *sp.problem;
   std::vector<std::size_t> sub_of(problem.tasks().size(), kNone);
@@ -103,7 +105,8 @@ std::vector<std::pair<std::size_t, std::vector<std::size_t>>> improve_group(
   const Solution s = solve(sub, so);
   iterations += s.iterations > cp->iterations ? s.iterations - cp->iterations : 0;
   std::vector<std::pair<std::size_t, std::vector<std::size_t>>> out;
-  for (std::size_t sv = 0; sv < sp.vehicle_of.size(); ++sv) out.emplace_back(sp.vehicle_of[sv], std::vector<std::size_t>{});
+  for (std::size_t sv = 0; sv < sp.vehicle_of.size(); ++sv)
+    out.emplace_back(sp.vehicle_of[sv], std::vector<std::size_t>{});
   for (const Route& r : s.routes)
     for (const Step& st : r.steps)
       if (st.task != kNone) out[r.vehicle].second.push_back(sp.task_of[st.task]);
@@ -112,8 +115,8 @@ std::vector<std::pair<std::size_t, std::vector<std::size_t>>> improve_group(
 
 /// The unassigned tasks (jobs, pickups) of a plan, each given to its nearest group by the
 /// group's first route's first task (matrix durations), else to group 0.
-std::vector<std::vector<std::size_t>> spread_unassigned(const Problem& problem, const Plan& plan,
-                                                        const std::vector<std::vector<std::size_t>>& groups) {
+std::vector<std::vector<std::size_t>> spread_unassigned(
+    const Problem& problem, const Plan& plan, const std::vector<std::vector<std::size_t>>& groups) {
   std::vector<char> routed(problem.tasks().size(), 0);
   for (const auto& r : plan)
     for (std::size_t t : r) routed[t] = 1;
@@ -126,7 +129,8 @@ std::vector<std::vector<std::size_t>> spread_unassigned(const Problem& problem, 
     for (std::size_t g = 0; g < groups.size(); ++g)
       for (std::size_t v : groups[g])
         if (!plan[v].empty()) {
-          const std::int64_t d = travel.duration(problem.task(t).location, problem.task(plan[v].front()).location);
+          const std::int64_t d =
+              travel.duration(problem.task(t).location, problem.task(plan[v].front()).location);
           if (best_d < 0 || d < best_d) best_d = d, best = g;
         }
     extra[best].push_back(t);
@@ -136,14 +140,16 @@ std::vector<std::vector<std::size_t>> spread_unassigned(const Problem& problem, 
 
 }  // namespace
 
-Solution decompose_solve(const Problem& problem, const SolveOptions& options, const DecomposeOptions& d) {
+Solution decompose_solve(const Problem& problem, const SolveOptions& options,
+                         const DecomposeOptions& d) {
   if (problem.has_steps())
     throw Error(ErrorCode::Unsupported, "--decompose: vehicles with given steps are not supported");
   const auto t0 = std::chrono::steady_clock::now();
   const bool timed = options.time_limit_s > 0;
   const double budget = timed ? std::max(0.0, options.time_limit_s - options.time_used_s) : 0.0;
 
-  // 1. The whole problem on every rank, each from its own seed; the best plan (lowest rank on ties).
+  // 1. The whole problem on every rank, each from its own seed; the best plan (lowest rank on
+  // ties).
   SolveOptions first = options;
   first.seed = options.seed + static_cast<std::uint64_t>(rank());
   if (timed) {
@@ -179,8 +185,8 @@ Solution decompose_solve(const Problem& problem, const SolveOptions& options, co
   for (const Task& t : problem.tasks()) done_tasks += t.type != TaskType::Delivery;
 
   // 2. Rounds: groups of nearby routes, each rank improving its share, merged and broadcast.
-  const std::size_t groups_wanted =
-      std::max<std::size_t>(static_cast<std::size_t>(size()), (done_tasks + d.tasks_per_group - 1) / d.tasks_per_group);
+  const std::size_t groups_wanted = std::max<std::size_t>(
+      static_cast<std::size_t>(size()), (done_tasks + d.tasks_per_group - 1) / d.tasks_per_group);
   std::uint64_t sub_iterations = 0;
   for (unsigned round = 0; round < d.rounds; ++round) {
     if (options.stop != nullptr && options.stop->load()) break;
@@ -189,12 +195,13 @@ Solution decompose_solve(const Problem& problem, const SolveOptions& options, co
     double slice = 0.0;
     if (timed) {
       // A reserve for the merge, the last polish and writing the output.
-      const double per_round = 0.85 * std::max(0.0, budget - max_all(seconds_since(t0))) / (d.rounds - round);
+      const double per_round =
+          0.85 * std::max(0.0, budget - max_all(seconds_since(t0))) / (d.rounds - round);
       // Fewer, larger groups when the time is short: each of a rank's groups gets at least a
       // second where it can (a subproblem's solve has a fixed cost: its problem, fingerprint,
       // neighbours). `per_round` is the same on every rank, and so are the groups.
-      const std::size_t per_rank = std::clamp<std::size_t>(static_cast<std::size_t>(per_round / 1.0), 1,
-                                                           (groups_wanted + ranks - 1) / ranks);
+      const std::size_t per_rank = std::clamp<std::size_t>(
+          static_cast<std::size_t>(per_round / 1.0), 1, (groups_wanted + ranks - 1) / ranks);
       groups_now = std::min(groups_wanted, per_rank * ranks);
       slice = per_round / static_cast<double>(per_rank);
       if (slice < 0.25) break;
@@ -202,9 +209,11 @@ Solution decompose_solve(const Problem& problem, const SolveOptions& options, co
     const auto groups = group_routes(problem, plan, groups_now, round);
     const auto extra = spread_unassigned(problem, plan, groups);
     std::string mine;
-    for (std::size_t g = static_cast<std::size_t>(rank()); g < groups.size(); g += static_cast<std::size_t>(size())) {
+    for (std::size_t g = static_cast<std::size_t>(rank()); g < groups.size();
+         g += static_cast<std::size_t>(size())) {
       const std::uint64_t seed = options.seed * 1000003u + round * 1009u + g;
-      const auto routes = improve_group(sub_iterations, problem, plan, groups[g], extra[g], options, seed, slice, d.warm_fraction);
+      const auto routes = improve_group(sub_iterations, problem, plan, groups[g], extra[g], options,
+                                        seed, slice, d.warm_fraction);
       put(mine, routes.size());
       for (const auto& [v, tasks] : routes) {
         put(mine, v);
@@ -254,7 +263,9 @@ Solution decompose_solve(const Problem& problem, const SolveOptions& options, co
   for (std::size_t v = 0; v < plan.size(); ++v) {
     if (plan[v].empty()) continue;
     ScheduleResult r = schedule_route(problem, v, plan[v], chosen_timeline(problem, options));
-    if (!r.feasible) throw Error(ErrorCode::Internal, "decompose: the merged route of vehicle " + std::to_string(v) + " is infeasible");
+    if (!r.feasible)
+      throw Error(ErrorCode::Internal,
+                  "decompose: the merged route of vehicle " + std::to_string(v) + " is infeasible");
     routes.push_back(std::move(r.route));
     for (std::size_t t : plan[v]) routed[t] = 1;
   }
@@ -273,7 +284,8 @@ Solution decompose_solve(const Problem& problem, const SolveOptions& options, co
   out.profile = {{"decompose_first_search", first_seconds},
                  {"decompose_rounds", rounds_seconds},
                  {"decompose_solution", seconds_since(t_last)}};
-  if (better(first_score, plan_score(problem, plan_of(problem, out)), options.objective)) out = initial;
+  if (better(first_score, plan_score(problem, plan_of(problem, out)), options.objective))
+    out = initial;
   out.iterations = total_iterations;
   return out;
 }

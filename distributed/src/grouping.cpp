@@ -1,7 +1,6 @@
 // Groups of nearby routes and their subproblems (decompose.hpp), with Eigen for the geometry.
 
 #include <Eigen/Dense>
-
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -23,8 +22,8 @@ Eigen::Vector2d place(const std::optional<Coordinates>& c, std::size_t location)
 }
 
 /// Balanced contiguous cut of `order` (routes sorted by angle) into `groups` by task count.
-std::vector<std::vector<std::size_t>> cut_by_tasks(const std::vector<std::size_t>& order, const Plan& plan,
-                                                   std::size_t groups) {
+std::vector<std::vector<std::size_t>> cut_by_tasks(const std::vector<std::size_t>& order,
+                                                   const Plan& plan, std::size_t groups) {
   std::size_t total = 0;
   for (std::size_t v : order) total += plan[v].size();
   std::vector<std::vector<std::size_t>> out(groups);
@@ -39,8 +38,8 @@ std::vector<std::vector<std::size_t>> cut_by_tasks(const std::vector<std::size_t
 
 }  // namespace
 
-std::vector<std::vector<std::size_t>> group_routes(const Problem& problem, const Plan& plan, std::size_t groups,
-                                                   unsigned round) {
+std::vector<std::vector<std::size_t>> group_routes(const Problem& problem, const Plan& plan,
+                                                   std::size_t groups, unsigned round) {
   groups = std::max<std::size_t>(1, groups);
   std::vector<std::size_t> used, idle;
   for (std::size_t v = 0; v < plan.size(); ++v) (plan[v].empty() ? idle : used).push_back(v);
@@ -49,8 +48,10 @@ std::vector<std::vector<std::size_t>> group_routes(const Problem& problem, const
   Eigen::MatrixX2d bary(static_cast<Eigen::Index>(used.size()), 2);
   for (std::size_t r = 0; r < used.size(); ++r) {
     Eigen::Vector2d sum = Eigen::Vector2d::Zero();
-    for (std::size_t t : plan[used[r]]) sum += place(problem.task(t).coords, problem.task(t).location);
-    bary.row(static_cast<Eigen::Index>(r)) = (sum / static_cast<double>(plan[used[r]].size())).transpose();
+    for (std::size_t t : plan[used[r]])
+      sum += place(problem.task(t).coords, problem.task(t).location);
+    bary.row(static_cast<Eigen::Index>(r)) =
+        (sum / static_cast<double>(plan[used[r]].size())).transpose();
   }
   Eigen::Vector2d centre = Eigen::Vector2d::Zero();
   std::size_t starts = 0;
@@ -59,21 +60,26 @@ std::vector<std::vector<std::size_t>> group_routes(const Problem& problem, const
     centre += place(veh.start_coords, veh.start);
     ++starts;
   }
-  if (starts > 0) centre /= static_cast<double>(starts);
-  else if (!used.empty()) centre = bary.colwise().mean().transpose();
+  if (starts > 0)
+    centre /= static_cast<double>(starts);
+  else if (!used.empty())
+    centre = bary.colwise().mean().transpose();
 
   std::vector<std::vector<std::size_t>> out;
   if (round % 2 == 0 || groups < 2) {
     // Polar sectors, turned by a fraction of a sector each round so that borders move.
-    const double turn = 2.0 * std::numbers::pi / static_cast<double>(groups) * (0.5 * static_cast<double>(round / 2));
+    const double turn = 2.0 * std::numbers::pi / static_cast<double>(groups) *
+                        (0.5 * static_cast<double>(round / 2));
     std::vector<double> angle(used.size());
     for (std::size_t r = 0; r < used.size(); ++r) {
       const Eigen::Vector2d d = bary.row(static_cast<Eigen::Index>(r)).transpose() - centre;
-      angle[r] = std::fmod(std::atan2(d.y(), d.x()) + std::numbers::pi + turn, 2.0 * std::numbers::pi);
+      angle[r] =
+          std::fmod(std::atan2(d.y(), d.x()) + std::numbers::pi + turn, 2.0 * std::numbers::pi);
     }
     std::vector<std::size_t> order(used.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return angle[a] < angle[b]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return angle[a] < angle[b]; });
     for (std::size_t& r : order) r = used[r];
     out = cut_by_tasks(order, plan, groups);
   } else {
@@ -85,13 +91,17 @@ std::vector<std::vector<std::size_t>> group_routes(const Problem& problem, const
     for (std::size_t g = 0; g < groups; ++g) {
       Eigen::RowVector2d s = Eigen::RowVector2d::Zero();
       for (std::size_t v : sectors[g]) s += bary.row(row_of[v]);
-      centres.row(static_cast<Eigen::Index>(g)) = s / static_cast<double>(std::max<std::size_t>(1, sectors[g].size()));
+      centres.row(static_cast<Eigen::Index>(g)) =
+          s / static_cast<double>(std::max<std::size_t>(1, sectors[g].size()));
     }
     std::vector<std::size_t> label(used.size(), 0);
     for (int step = 0; step < 10; ++step) {
       for (std::size_t r = 0; r < used.size(); ++r) {
         Eigen::Index best = 0;
-        (centres.rowwise() - bary.row(static_cast<Eigen::Index>(r))).rowwise().squaredNorm().minCoeff(&best);
+        (centres.rowwise() - bary.row(static_cast<Eigen::Index>(r)))
+            .rowwise()
+            .squaredNorm()
+            .minCoeff(&best);
         label[r] = static_cast<std::size_t>(best);
       }
       Eigen::MatrixX2d sum = Eigen::MatrixX2d::Zero(static_cast<Eigen::Index>(groups), 2);
@@ -112,10 +122,12 @@ std::vector<std::vector<std::size_t>> group_routes(const Problem& problem, const
   return out;
 }
 
-Subproblem make_subproblem(const Problem& problem, const Plan& plan, const std::vector<std::size_t>& vehicles,
+Subproblem make_subproblem(const Problem& problem, const Plan& plan,
+                           const std::vector<std::size_t>& vehicles,
                            const std::vector<std::size_t>& extra) {
   const ProblemSpec& spec = problem.spec();
-  if (spec.matrices.empty()) throw Error(ErrorCode::Unsupported, "decompose: the problem has no matrices to cut");
+  if (spec.matrices.empty())
+    throw Error(ErrorCode::Unsupported, "decompose: the problem has no matrices to cut");
   Subproblem out;
   std::vector<std::size_t> tasks;  // jobs and pickups of the group
   for (std::size_t v : vehicles)
@@ -123,7 +135,9 @@ Subproblem make_subproblem(const Problem& problem, const Plan& plan, const std::
       if (problem.task(t).type != TaskType::Delivery) tasks.push_back(t);
   tasks.insert(tasks.end(), extra.begin(), extra.end());
   std::map<std::size_t, std::size_t> loc;  // location -> sub location (ordered: deterministic)
-  auto add = [&](std::size_t l) { if (l != kNone) loc.emplace(l, 0); };
+  auto add = [&](std::size_t l) {
+    if (l != kNone) loc.emplace(l, 0);
+  };
   for (std::size_t t : tasks) {
     add(problem.task(t).location);
     if (problem.task(t).sibling != kNone) add(problem.task(problem.task(t).sibling).location);
@@ -171,7 +185,8 @@ Subproblem make_subproblem(const Problem& problem, const Plan& plan, const std::
     Matrix part;
     if (full.computed()) {
       // The group's points stand for its rows and columns: no m x m cells.
-      auto points = std::make_shared<PlanarSource>(PlanarSource{{}, full.planar()->scale, full.planar()->rounding});
+      auto points = std::make_shared<PlanarSource>(
+          PlanarSource{{}, full.planar()->scale, full.planar()->rounding});
       for (std::size_t l : locations) points->points.push_back(full.planar()->points[l]);
       part = Matrix::from_points(std::move(points));
     } else {
@@ -192,11 +207,15 @@ Subproblem make_subproblem(const Problem& problem, const Plan& plan, const std::
   out.problem = Problem::create(std::move(sub));
   // Sub tasks back to tasks: jobs and shipments keep their order (sorted task indices).
   std::vector<std::size_t> job_task, pickup_task;
-  for (std::size_t t : tasks) (problem.task(t).type == TaskType::Job ? job_task : pickup_task).push_back(t);
+  for (std::size_t t : tasks)
+    (problem.task(t).type == TaskType::Job ? job_task : pickup_task).push_back(t);
   for (const Task& st : out.problem->tasks()) {
-    if (st.type == TaskType::Job) out.task_of.push_back(job_task[st.source_index]);
-    else if (st.type == TaskType::Pickup) out.task_of.push_back(pickup_task[st.source_index]);
-    else out.task_of.push_back(problem.task(pickup_task[st.source_index]).sibling);
+    if (st.type == TaskType::Job)
+      out.task_of.push_back(job_task[st.source_index]);
+    else if (st.type == TaskType::Pickup)
+      out.task_of.push_back(pickup_task[st.source_index]);
+    else
+      out.task_of.push_back(problem.task(pickup_task[st.source_index]).sibling);
   }
   return out;
 }
@@ -207,7 +226,9 @@ CheckpointScore plan_score(const Problem& problem, const Plan& plan) {
   for (std::size_t v = 0; v < plan.size(); ++v) {
     if (plan[v].empty()) continue;
     const ScheduleResult r = schedule_route(problem, v, plan[v]);
-    if (!r.feasible) throw Error(ErrorCode::Internal, "decompose: route of vehicle " + std::to_string(v) + " is infeasible");
+    if (!r.feasible)
+      throw Error(ErrorCode::Internal,
+                  "decompose: route of vehicle " + std::to_string(v) + " is infeasible");
     ++s.routes;
     s.cost += r.route.cost;
     for (std::size_t t : plan[v]) routed[t] = 1;

@@ -30,7 +30,8 @@ RowBlock row_block(std::size_t n, int rank, int ranks) {
   return {begin, begin + base + (r < extra ? 1 : 0)};
 }
 
-NodeMatrices point_matrix_rows(const network::RoadRouter& router, const std::vector<SnapResult>& snaps, RowBlock block,
+NodeMatrices point_matrix_rows(const network::RoadRouter& router,
+                               const std::vector<SnapResult>& snaps, RowBlock block,
                                unsigned threads, const network::NodeMatrixFunction& engine) {
   const std::size_t n = snaps.size();
   std::vector<NodeId> targets, sources;
@@ -52,7 +53,8 @@ NodeMatrices point_matrix_rows(const network::RoadRouter& router, const std::vec
   for (std::size_t i = block.begin; i < block.end; ++i)
     out.durations[(i - block.begin) * n + i] = out.distances[(i - block.begin) * n + i] = 0;
   if (sources.empty()) return out;
-  const NodeMatrices sub = engine ? engine(sources, targets) : router.engine().many_to_many(sources, targets, threads);
+  const NodeMatrices sub =
+      engine ? engine(sources, targets) : router.engine().many_to_many(sources, targets, threads);
   const std::size_t k = targets.size();
   for (std::size_t a = 0; a < sources.size(); ++a) {
     for (std::size_t b = 0; b < k; ++b) {
@@ -64,7 +66,8 @@ NodeMatrices point_matrix_rows(const network::RoadRouter& router, const std::vec
   return out;
 }
 
-BinaryBlock encode_binary_block(const NodeMatrices& rows, std::size_t n, RowBlock block, bool with_header) {
+BinaryBlock encode_binary_block(const NodeMatrices& rows, std::size_t n, RowBlock block,
+                                bool with_header) {
   // io's writer lays out a header, then rows x n durations, then rows x n distances: the block's
   // two runs are cut from that, the file header from a writer call with no values.
   constexpr std::size_t kHeader = 24;  // "RSMATRIX", u32 version, u32 flags, u64 n
@@ -73,7 +76,8 @@ BinaryBlock encode_binary_block(const NodeMatrices& rows, std::size_t n, RowBloc
   BinaryBlock out;
   out.encoded = std::move(whole).str();
   out.run = rows.rows * n * 8;
-  if (out.encoded.size() != kHeader + 2 * out.run) throw std::logic_error("binary matrix block: unexpected layout");
+  if (out.encoded.size() != kHeader + 2 * out.run)
+    throw std::logic_error("binary matrix block: unexpected layout");
   out.durations_offset = kHeader + block.begin * n * 8;
   out.distances_offset = kHeader + n * n * 8 + block.begin * n * 8;
   if (with_header && block.begin == 0) {
@@ -94,15 +98,16 @@ void check(int rc, const std::string& what, const std::string& path) {
   char text[MPI_MAX_ERROR_STRING];
   int len = 0;
   MPI_Error_string(rc, text, &len);
-  throw Error(ErrorCode::InvalidInput, path + ": " + what + ": " + std::string(text, static_cast<std::size_t>(len)));
+  throw Error(ErrorCode::InvalidInput,
+              path + ": " + what + ": " + std::string(text, static_cast<std::size_t>(len)));
 }
 
 void write_at(MPI_File f, std::size_t offset, std::string_view bytes, const std::string& path) {
   constexpr std::size_t kPiece = std::size_t{1} << 30;  // MPI counts are int
   for (std::size_t at = 0; at < bytes.size(); at += kPiece) {
     const int count = static_cast<int>(std::min(kPiece, bytes.size() - at));
-    check(MPI_File_write_at(f, static_cast<MPI_Offset>(offset + at), bytes.data() + at, count, MPI_CHAR,
-                            MPI_STATUS_IGNORE),
+    check(MPI_File_write_at(f, static_cast<MPI_Offset>(offset + at), bytes.data() + at, count,
+                            MPI_CHAR, MPI_STATUS_IGNORE),
           "MPI_File_write_at", path);
   }
 }
@@ -110,8 +115,8 @@ void write_at(MPI_File f, std::size_t offset, std::string_view bytes, const std:
 }  // namespace
 #endif
 
-void write_binary_rows(const std::string& path, const NodeMatrices& rows, [[maybe_unused]] std::size_t n,
-                       [[maybe_unused]] RowBlock block) {
+void write_binary_rows(const std::string& path, const NodeMatrices& rows,
+                       [[maybe_unused]] std::size_t n, [[maybe_unused]] RowBlock block) {
 #ifdef ROUTESOLVE_HAVE_MPI
   if (size() > 1) {
     const BinaryBlock b = encode_binary_block(rows, n, block, rank() == 0);
@@ -119,7 +124,8 @@ void write_binary_rows(const std::string& path, const NodeMatrices& rows, [[mayb
     std::string tmp = path + ".part" + std::to_string(::getpid());
     broadcast(tmp);
     MPI_File f;
-    check(MPI_File_open(MPI_COMM_WORLD, tmp.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &f),
+    check(MPI_File_open(MPI_COMM_WORLD, tmp.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY,
+                        MPI_INFO_NULL, &f),
           "MPI_File_open", tmp);
     // A file left by an earlier run under the same name is cut (collective; the blocks cover it).
     check(MPI_File_set_size(f, 0), "MPI_File_set_size", tmp);
@@ -132,20 +138,23 @@ void write_binary_rows(const std::string& path, const NodeMatrices& rows, [[mayb
     if (rank() == 0) {
       std::error_code ec;
       std::filesystem::rename(tmp, path, ec);
-      if (ec) throw Error(ErrorCode::InvalidInput, path + ": cannot rename " + tmp + ": " + ec.message());
+      if (ec)
+        throw Error(ErrorCode::InvalidInput, path + ": cannot rename " + tmp + ": " + ec.message());
     }
     MPI_Barrier(MPI_COMM_WORLD);
     return;
   }
 #endif
-  io::write_atomically(path, [&](std::ostream& out) { io::write_binary_matrices(out, rows); }, {.binary = true});
+  io::write_atomically(path, [&](std::ostream& out) { io::write_binary_matrices(out, rows); },
+                       {.binary = true});
 }
 
 NodeMatrices gather_rows(const NodeMatrices& rows, std::size_t n) {
   if (size() <= 1) return rows;
   std::string mine(rows.durations.size() * 16, '\0');
   std::memcpy(mine.data(), rows.durations.data(), rows.durations.size() * 8);
-  std::memcpy(mine.data() + rows.durations.size() * 8, rows.distances.data(), rows.distances.size() * 8);
+  std::memcpy(mine.data() + rows.durations.size() * 8, rows.distances.data(),
+              rows.distances.size() * 8);
   const std::vector<std::string> parts = gather(mine);
   NodeMatrices all;
   if (rank() != 0) return all;

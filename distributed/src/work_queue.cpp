@@ -34,13 +34,15 @@ namespace routesolve::distributed {
 std::vector<std::size_t> largest_first(const std::vector<std::uint64_t>& weights) {
   std::vector<std::size_t> order(weights.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return weights[a] > weights[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return weights[a] > weights[b]; });
   return order;
 }
 
 ItemResult run_isolated(const std::function<std::string()>& fn) {
   int fds[2];
-  if (::pipe(fds) != 0) return {false, std::string("crashed: no pipe for the child process: ") + std::strerror(errno)};
+  if (::pipe(fds) != 0)
+    return {false, std::string("crashed: no pipe for the child process: ") + std::strerror(errno)};
   [[maybe_unused]] const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
@@ -96,7 +98,8 @@ ItemResult run_isolated(const std::function<std::string()>& fn) {
     return {false, "crashed: signal " + std::to_string(sig) + " (" + ::strsignal(sig) + ")"};
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || got.empty())
-    return {false, "crashed: exited with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
+    return {false, "crashed: exited with status " +
+                       std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
                        " without an answer"};
   return {got[0] == 'o', got.substr(1)};
 }
@@ -133,11 +136,15 @@ std::string pack(long long item, const ItemResult& r, bool beats) {
   return m;
 }
 
-double seconds_since(Clock::time_point t, Clock::time_point now) { return std::chrono::duration<double>(now - t).count(); }
+double seconds_since(Clock::time_point t, Clock::time_point now) {
+  return std::chrono::duration<double>(now - t).count();
+}
 
 /// Waits between polls, from 50 us to 1 ms: Open MPI's blocking calls spin a core that the
 /// ranks' solves need.
-void pause(int idle) { std::this_thread::sleep_for(std::chrono::microseconds(idle < 100 ? 50 : 1000)); }
+void pause(int idle) {
+  std::this_thread::sleep_for(std::chrono::microseconds(idle < 100 ? 50 : 1000));
+}
 
 std::string one_decimal(double x) {
   char b[32];
@@ -203,8 +210,8 @@ class LocalAsks {
 /// ever asked). Rank 0's own asks come through `local` (null: rank 0 does not work) and are never
 /// timed.
 void serve(MPI_Comm comm, LocalAsks* local, const std::vector<std::size_t>& order,
-           const std::function<void(std::size_t, const ItemResult&)>& on_result, const std::function<bool()>& stop,
-           double timeout) {
+           const std::function<void(std::size_t, const ItemResult&)>& on_result,
+           const std::function<bool()>& stop, double timeout) {
   const auto start = Clock::now();
   std::vector<Peer> peers(static_cast<std::size_t>(size()));
   int waiting = 0;
@@ -219,7 +226,8 @@ void serve(MPI_Comm comm, LocalAsks* local, const std::vector<std::size_t>& orde
   const auto hand_out = [&](Peer& p, Clock::time_point now) {
     p.asked = true;
     long long item = -1;
-    if (!p.done && next < order.size() && !(stop && stop())) item = static_cast<long long>(order[next++]);
+    if (!p.done && next < order.size() && !(stop && stop()))
+      item = static_cast<long long>(order[next++]);
     p.item = item;
     p.handed = now;
     if (item < 0 && !p.done) {
@@ -249,19 +257,24 @@ void serve(MPI_Comm comm, LocalAsks* local, const std::vector<std::size_t>& orde
         checked = now;
         for (std::size_t r = 1; r < peers.size(); ++r) {
           Peer& p = peers[r];
-          if (!p.expected || p.done || (p.asked && !p.beats) || seconds_since(p.heard, now) <= timeout) continue;
+          if (!p.expected || p.done || (p.asked && !p.beats) ||
+              seconds_since(p.heard, now) <= timeout)
+            continue;
           p.dead = p.done = true;
           --waiting;
           note_lost_rank();
           const std::string silent = one_decimal(seconds_since(p.heard, now));
           if (p.item >= 0) {
-            on_result(static_cast<std::size_t>(p.item),
-                      {false,
-                       "rank " + std::to_string(r) + " stopped answering while solving it (no heartbeat for " + silent +
-                           " s, " + one_decimal(seconds_since(p.handed, now)) + " s after it was handed out)",
-                       true});
+            on_result(
+                static_cast<std::size_t>(p.item),
+                {false,
+                 "rank " + std::to_string(r) +
+                     " stopped answering while solving it (no heartbeat for " + silent + " s, " +
+                     one_decimal(seconds_since(p.handed, now)) + " s after it was handed out)",
+                 true});
           } else {
-            std::fprintf(stderr, "rank %zu never asked for work in %s s: taken for dead\n", r, silent.c_str());
+            std::fprintf(stderr, "rank %zu never asked for work in %s s: taken for dead\n", r,
+                         silent.c_str());
           }
           p.item = -1;
         }
@@ -279,7 +292,8 @@ void serve(MPI_Comm comm, LocalAsks* local, const std::vector<std::size_t>& orde
     if (st.MPI_TAG != kTagAsk) continue;  // a heartbeat
     std::memcpy(&done, buf.data(), sizeof done);
     // A rank taken for dead that answers after all: its item was reported lost already.
-    if (done >= 0 && !p.dead) on_result(static_cast<std::size_t>(done), {buf[sizeof done] != '\0', buf.substr(kHeader)});
+    if (done >= 0 && !p.dead)
+      on_result(static_cast<std::size_t>(done), {buf[sizeof done] != '\0', buf.substr(kHeader)});
     p.beats = buf[sizeof done + 1] != '\0';
     long long item = hand_out(p, now);
     MPI_Send(&item, 1, MPI_LONG_LONG, st.MPI_SOURCE, kTagAssign, comm);
@@ -293,7 +307,8 @@ class Heartbeat {
   Heartbeat(MPI_Comm comm, std::mutex& mpi, long long item, double period)
       : thread_([this, comm, &mpi, item, period] {
           std::unique_lock<std::mutex> lock(m_);
-          while (!cv_.wait_for(lock, std::chrono::duration<double>(period), [this] { return stop_; })) {
+          while (!cv_.wait_for(lock, std::chrono::duration<double>(period),
+                               [this] { return stop_; })) {
             const std::lock_guard<std::mutex> guard(mpi);
             MPI_Send(&item, 1, MPI_LONG_LONG, 0, kTagBeat, comm);
           }
@@ -342,7 +357,8 @@ bool await_assignment(MPI_Comm comm, std::mutex& mpi, long long& item, double li
 }
 
 /// A worker rank: asks rank 0 for items and runs them until told "no more" (or taken for dead).
-std::size_t work_loop(MPI_Comm comm, const std::function<ItemResult(std::size_t)>& work, double timeout) {
+std::size_t work_loop(MPI_Comm comm, const std::function<ItemResult(std::size_t)>& work,
+                      double timeout) {
   // A worker whose MPI gives no second thread cannot send heartbeats, and says so in its asks
   // (rank 0 then never times it).
   const bool beats = thread_serialized();
@@ -358,8 +374,9 @@ std::size_t work_loop(MPI_Comm comm, const std::function<ItemResult(std::size_t)
     long long item = -1;
     if (!await_assignment(comm, mpi, item, timeout)) {
       // Rank 0 answers within milliseconds: it took this rank for dead and no longer serves.
-      std::fprintf(stderr, "rank %d: no answer from rank 0 in %s s (taken for dead): leaving the batch\n", rank(),
-                   one_decimal(timeout).c_str());
+      std::fprintf(stderr,
+                   "rank %d: no answer from rank 0 in %s s (taken for dead): leaving the batch\n",
+                   rank(), one_decimal(timeout).c_str());
       note_lost_rank();
       return ran;
     }
@@ -393,9 +410,11 @@ std::size_t local_work_loop(LocalAsks& local, const std::function<ItemResult(std
 }  // namespace
 #endif
 
-std::size_t run_work_queue(const std::vector<std::size_t>& order, const std::function<ItemResult(std::size_t)>& work,
+std::size_t run_work_queue(const std::vector<std::size_t>& order,
+                           const std::function<ItemResult(std::size_t)>& work,
                            const std::function<void(std::size_t, const ItemResult&)>& on_result,
-                           const std::function<bool()>& stop, [[maybe_unused]] const QueueOptions& options) {
+                           const std::function<bool()>& stop,
+                           [[maybe_unused]] const QueueOptions& options) {
 #ifdef ROUTESOLVE_HAVE_MPI
   if (size() > 1) {
     MPI_Comm comm;
@@ -406,7 +425,8 @@ std::size_t run_work_queue(const std::vector<std::size_t>& order, const std::fun
         // Rank 0 works too: the server answers on a second thread, which alone makes MPI calls
         // until it ends; rank 0's own asks reach it in memory.
         LocalAsks local;
-        std::thread server([&] { serve(comm, &local, order, on_result, stop, options.rank_timeout_seconds); });
+        std::thread server(
+            [&] { serve(comm, &local, order, on_result, stop, options.rank_timeout_seconds); });
         ran = local_work_loop(local, work);
         server.join();
       } else {

@@ -9,9 +9,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <thread>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #ifdef ROUTESOLVE_HAVE_MPI
@@ -87,8 +87,10 @@ Session::~Session() {
       // docs/SCALING.md), but a message left for the dead rank can hold MPI_Finalize for ever.
       std::thread([rank = g_state.rank] {
         std::this_thread::sleep_for(std::chrono::seconds(kFinalizeGraceSeconds));
-        std::fprintf(stderr, "rank %d: MPI_Finalize still waiting %d s after a rank was lost: ending without it\n",
-                     rank, kFinalizeGraceSeconds);
+        std::fprintf(
+            stderr,
+            "rank %d: MPI_Finalize still waiting %d s after a rank was lost: ending without it\n",
+            rank, kFinalizeGraceSeconds);
         std::_Exit(g_exit_status.load());
       }).detach();
     }
@@ -100,7 +102,9 @@ Session::~Session() {
 
 int rank() noexcept { return g_state.rank; }
 int size() noexcept { return g_state.size; }
-int local_rank() noexcept { return g_state.initialised ? g_state.local_rank : env_int("OMPI_COMM_WORLD_LOCAL_RANK", 0); }
+int local_rank() noexcept {
+  return g_state.initialised ? g_state.local_rank : env_int("OMPI_COMM_WORLD_LOCAL_RANK", 0);
+}
 bool thread_serialized() noexcept { return g_state.serialized; }
 
 bool recovery_enabled() noexcept {
@@ -115,11 +119,14 @@ void note_lost_rank() noexcept { g_lost_rank.store(true); }
 bool lost_rank() noexcept { return g_lost_rank.load(); }
 void set_exit_status(int status) noexcept { g_exit_status.store(status); }
 
-int rank_device(int device_count) noexcept { return device_count > 0 ? local_rank() % device_count : 0; }
+int rank_device(int device_count) noexcept {
+  return device_count > 0 ? local_rank() % device_count : 0;
+}
 
 void abort_world([[maybe_unused]] int exit_code) noexcept {
 #ifdef ROUTESOLVE_HAVE_MPI
-  if (g_state.initialised && g_state.size > 1) MPI_Abort(MPI_COMM_WORLD, exit_code == 0 ? 1 : exit_code);
+  if (g_state.initialised && g_state.size > 1)
+    MPI_Abort(MPI_COMM_WORLD, exit_code == 0 ? 1 : exit_code);
 #endif
 }
 
@@ -151,7 +158,8 @@ void broadcast([[maybe_unused]] std::string& bytes, [[maybe_unused]] int root) {
   // In pieces under INT_MAX bytes (MPI counts are int).
   constexpr std::size_t kPiece = std::size_t{1} << 30;
   for (std::size_t at = 0; at < n; at += kPiece)
-    MPI_Bcast(bytes.data() + at, static_cast<int>(std::min<std::size_t>(kPiece, n - at)), MPI_CHAR, root, MPI_COMM_WORLD);
+    MPI_Bcast(bytes.data() + at, static_cast<int>(std::min<std::size_t>(kPiece, n - at)), MPI_CHAR,
+              root, MPI_COMM_WORLD);
 #endif
 }
 
@@ -159,7 +167,8 @@ std::vector<std::string> gather(const std::string& bytes, [[maybe_unused]] int r
 #ifdef ROUTESOLVE_HAVE_MPI
   if (g_state.size > 1) {
     const int n = static_cast<int>(bytes.size());
-    if (bytes.size() > static_cast<std::size_t>(INT32_MAX)) throw std::length_error("gather: more than 2 GB from one rank");
+    if (bytes.size() > static_cast<std::size_t>(INT32_MAX))
+      throw std::length_error("gather: more than 2 GB from one rank");
     std::vector<int> counts(static_cast<std::size_t>(g_state.size)), offsets(counts.size());
     MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, root, MPI_COMM_WORLD);
     std::string all;
@@ -172,11 +181,13 @@ std::vector<std::string> gather(const std::string& bytes, [[maybe_unused]] int r
       if (total > INT32_MAX) throw std::length_error("gather: more than 2 GB in all");
       all.resize(static_cast<std::size_t>(total));
     }
-    MPI_Gatherv(bytes.data(), n, MPI_CHAR, all.data(), counts.data(), offsets.data(), MPI_CHAR, root, MPI_COMM_WORLD);
+    MPI_Gatherv(bytes.data(), n, MPI_CHAR, all.data(), counts.data(), offsets.data(), MPI_CHAR,
+                root, MPI_COMM_WORLD);
     std::vector<std::string> out;
     if (g_state.rank == root)
       for (std::size_t r = 0; r < counts.size(); ++r)
-        out.push_back(all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(counts[r])));
+        out.push_back(
+            all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(counts[r])));
     return out;
   }
 #endif

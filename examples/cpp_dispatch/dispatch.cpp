@@ -15,7 +15,7 @@ namespace rs = routesolve;
 
 struct Order {
   rs::Id id;
-  double x_km, y_km;          // the dispatcher's own map
+  double x_km, y_km;  // the dispatcher's own map
   std::int64_t parcels;
   rs::Duration from_s, to_s;  // delivery window
 };
@@ -28,7 +28,8 @@ rs::ProfileMatrices travel(const std::vector<Order>& places) {
   m.distances = rs::Matrix(n);
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = 0; j < n; ++j) {
-      const double km = std::hypot(places[i].x_km - places[j].x_km, places[i].y_km - places[j].y_km);
+      const double km =
+          std::hypot(places[i].x_km - places[j].x_km, places[i].y_km - places[j].y_km);
       m.distances(i, j) = std::llround(km * 1000);
       m.durations(i, j) = std::llround(km / 40.0 * 3600);
     }
@@ -63,13 +64,15 @@ std::shared_ptr<const rs::Problem> build(const std::vector<Order>& orders, std::
 
 void print(const char* title, const rs::Problem& problem, const rs::Solution& s) {
   std::printf("%s: cost %.0f, %zu routes, %zu unassigned\n", title,
-              static_cast<double>(s.summary.cost) / problem.cost_scale(), s.summary.routes, s.summary.unassigned);
+              static_cast<double>(s.summary.cost) / problem.cost_scale(), s.summary.routes,
+              s.summary.unassigned);
   for (const rs::Route& r : s.routes) {
     std::printf("  van %llu:", static_cast<unsigned long long>(r.vehicle_id));
     for (const rs::Step& step : r.steps)
       if (step.type == rs::StepType::Job) {
         const rs::Duration start = step.arrival + step.waiting_time;  // service starts
-        std::printf(" %llu@%02lld:%02lld", static_cast<unsigned long long>(step.id), static_cast<long long>(start / 3600),
+        std::printf(" %llu@%02lld:%02lld", static_cast<unsigned long long>(step.id),
+                    static_cast<long long>(start / 3600),
                     static_cast<long long>(start % 3600 / 60));
       }
     std::printf("\n");
@@ -82,8 +85,8 @@ int main() {
   for (rs::Id i = 1; i <= 24; ++i) {
     const double angle = static_cast<double>(i) * 0.7;
     const rs::Duration open = (8 + static_cast<rs::Duration>(i % 4) * 2) * 3600;
-    orders.push_back({100 + i, 12 * std::cos(angle), 9 * std::sin(angle * 1.3), 1 + static_cast<std::int64_t>(i % 3),
-                      open, open + 3 * 3600});
+    orders.push_back({100 + i, 12 * std::cos(angle), 9 * std::sin(angle * 1.3),
+                      1 + static_cast<std::int64_t>(i % 3), open, open + 3 * 3600});
   }
   rs::SolveOptions options;
   options.backend = rs::BackendKind::Cpu;
@@ -106,7 +109,8 @@ int main() {
     }
     print("after the change", *problem, replanned);
   } catch (const rs::Error& e) {
-    std::fprintf(stderr, "error (%s): %s\n", std::string(rs::to_string(e.code())).c_str(), e.what());
+    std::fprintf(stderr, "error (%s): %s\n", std::string(rs::to_string(e.code())).c_str(),
+                 e.what());
     return rs::exit_code(e.code());
   }
   return 0;

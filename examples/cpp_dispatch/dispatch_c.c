@@ -5,7 +5,8 @@
 
 int main(void) {
   const char* problem =
-      "{\"vehicles\": [{\"id\": 1, \"start\": [9.5209, 47.141], \"end\": [9.5209, 47.141], \"capacity\": [4]}],"
+      "{\"vehicles\": [{\"id\": 1, \"start\": [9.5209, 47.141], \"end\": [9.5209, 47.141], "
+      "\"capacity\": [4]}],"
       " \"jobs\": [{\"id\": 1, \"location\": [9.506, 47.23], \"delivery\": [1]},"
       "            {\"id\": 2, \"location\": [9.555, 47.166], \"delivery\": [2]}]}";
   rs_options options;

@@ -6,6 +6,8 @@
 // the plan checks; with those bits set (versions this build never writes) the bytes stay as
 // they are, so the checksum and fingerprint paths are fuzzed too.
 
+#include "routesolve/checkpoint.hpp"
+
 #include <zlib.h>
 
 #include <cstring>
@@ -14,7 +16,6 @@
 #include <vector>
 
 #include "fuzz_support.hpp"
-#include "routesolve/checkpoint.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/checkpoint.hpp"
 
@@ -26,7 +27,8 @@ std::shared_ptr<const routesolve::Problem> fixed_problem() {
   const std::size_t n = 6;
   Matrix m(n);
   for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < n; ++j) m(i, j) = static_cast<std::int64_t>(i > j ? i - j : j - i) * 10;
+    for (std::size_t j = 0; j < n; ++j)
+      m(i, j) = static_cast<std::int64_t>(i > j ? i - j : j - i) * 10;
   spec.matrices["car"] = ProfileMatrices{m, m, std::nullopt};
   for (Id id = 1; id <= 3; ++id) {
     JobSpec job;
@@ -58,7 +60,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const std::uint64_t fingerprint = problem_fingerprint(*problem);
   std::string bytes(reinterpret_cast<const char*>(data), size);
   if (bytes.size() >= 32 && (bytes[8] & 2) == 0) {
-    if (bytes.size() >= 40 && (bytes[8] & 4) == 0) std::memcpy(&bytes[32], &fingerprint, sizeof fingerprint);
+    if (bytes.size() >= 40 && (bytes[8] & 4) == 0)
+      std::memcpy(&bytes[32], &fingerprint, sizeof fingerprint);
     const std::uint64_t payload = bytes.size() - 32;
     std::memcpy(&bytes[16], &payload, sizeof payload);
     const auto crc = static_cast<std::uint32_t>(

@@ -1,5 +1,5 @@
-// libFuzzer target: Solomon / Gehring & Homberger text -> parse_solomon (exact and one-decimal distances),
-// then Problem::create.
+// libFuzzer target: Solomon / Gehring & Homberger text -> parse_solomon (exact and one-decimal
+// distances), then Problem::create.
 
 #include "fuzz_support.hpp"
 #include "routesolve/error.hpp"

@@ -3,9 +3,9 @@
 // Rule checked: bad input fails with routesolve::Error only; no crash, leak or UB.
 
 #include "fuzz_support.hpp"
-#include "routesolve/network/matrix_provider.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/vroom_json.hpp"
+#include "routesolve/network/matrix_provider.hpp"
 #include "routesolve/problem.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -31,8 +31,8 @@ constexpr std::string_view kProblem = R"({
 })";
 
 const routesolve::Problem& problem() {
-  static const routesolve::ProblemPtr p =
-      routesolve::Problem::create(routesolve::io::parse_vroom_problem(kProblem, "fuzz-problem.json"));
+  static const routesolve::ProblemPtr p = routesolve::Problem::create(
+      routesolve::io::parse_vroom_problem(kProblem, "fuzz-problem.json"));
   return *p;
 }
 }  // namespace

@@ -33,8 +33,8 @@ std::filesystem::path unique_temp_path(const std::filesystem::path& file) {
   return tmp;
 }
 
-void write_atomically(const std::filesystem::path& file, const std::function<void(std::ostream&)>& write,
-                      AtomicWriteOptions options) {
+void write_atomically(const std::filesystem::path& file,
+                      const std::function<void(std::ostream&)>& write, AtomicWriteOptions options) {
   const std::filesystem::path tmp = unique_temp_path(file);
   const auto discard = [&] {
     std::error_code ec;
@@ -56,19 +56,25 @@ void write_atomically(const std::filesystem::path& file, const std::function<voi
     discard();
     throw;
   }
-  if (options.durable && !sync_path(tmp, false)) fail(std::string("fsync failed: ") + std::strerror(errno));
+  if (options.durable && !sync_path(tmp, false))
+    fail(std::string("fsync failed: ") + std::strerror(errno));
   std::error_code ec;
   std::filesystem::rename(tmp, file, ec);
   if (ec) fail(ec.message());
   if (options.durable) {
-    const std::filesystem::path folder = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
+    const std::filesystem::path folder =
+        file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
     sync_path(folder, true);  // best effort: the rename is done, the data is safe either way
   }
 }
 
-void write_file_atomically(const std::filesystem::path& file, std::string_view bytes, AtomicWriteOptions options) {
+void write_file_atomically(const std::filesystem::path& file, std::string_view bytes,
+                           AtomicWriteOptions options) {
   write_atomically(
-      file, [&](std::ostream& out) { out.write(bytes.data(), static_cast<std::streamsize>(bytes.size())); },
+      file,
+      [&](std::ostream& out) {
+        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+      },
       options);
 }
 

@@ -31,8 +31,8 @@ std::string BatchStatus::load_previous() {
   if (!fs::exists(path_)) return "";
   try {
     const nlohmann::json j = nlohmann::json::parse(read_text_file(path_));
-    if (j.value("version", 0) != 1 || j.value("options", std::string()) != options_ || !j.contains("files") ||
-        !j["files"].is_object())
+    if (j.value("version", 0) != 1 || j.value("options", std::string()) != options_ ||
+        !j.contains("files") || !j["files"].is_object())
       return path_.string() + " was written with other options: solving every file again";
     for (const auto& [file, r] : j["files"].items()) {
       if (!r.is_object()) continue;
@@ -56,8 +56,8 @@ std::string BatchStatus::load_previous() {
 std::optional<BatchRecord> BatchStatus::keep(const std::string& file, const std::string& stamp,
                                              const fs::path& output) {
   const auto it = previous_.find(file);
-  if (it == previous_.end() || it->second.status != "ok" || stamp.empty() || it->second.input != stamp ||
-      !fs::exists(output))
+  if (it == previous_.end() || it->second.status != "ok" || stamp.empty() ||
+      it->second.input != stamp || !fs::exists(output))
     return std::nullopt;
   current_[file] = it->second;
   return it->second;
@@ -71,9 +71,11 @@ void BatchStatus::record(const std::string& file, const BatchRecord& record) {
 void BatchStatus::write() const {
   nlohmann::json files = nlohmann::json::object();
   for (const auto& [file, r] : current_)
-    files[file] = {{"status", r.status}, {"input", r.input},   {"output", r.output},         {"tasks", r.tasks},
-                   {"routes", r.routes}, {"cost", r.cost},     {"unassigned", r.unassigned}, {"seconds", r.seconds}};
-  const nlohmann::json status = {{"version", 1}, {"options", options_}, {"files", std::move(files)}};
+    files[file] = {{"status", r.status},         {"input", r.input},    {"output", r.output},
+                   {"tasks", r.tasks},           {"routes", r.routes},  {"cost", r.cost},
+                   {"unassigned", r.unassigned}, {"seconds", r.seconds}};
+  const nlohmann::json status = {
+      {"version", 1}, {"options", options_}, {"files", std::move(files)}};
   write_file_atomically(path_, status.dump(1) + "\n");
 }
 

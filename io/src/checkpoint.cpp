@@ -8,16 +8,17 @@
 #include <iterator>
 
 #include "checksum.hpp"
+#include "routesolve/backend.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/atomic_file.hpp"
-#include "routesolve/backend.hpp"
 
 namespace routesolve::io {
 
 namespace {
 
-static_assert(std::endian::native == std::endian::little,
-              "checkpoints are written little-endian with memcpy: add byte swapping for this platform");
+static_assert(
+    std::endian::native == std::endian::little,
+    "checkpoints are written little-endian with memcpy: add byte swapping for this platform");
 
 constexpr std::array<char, 8> kMagic = {'R', 'S', 'C', 'K', 'P', 'T', '\0', '\0'};
 constexpr std::size_t kHeaderSize = 32;
@@ -39,16 +40,20 @@ class Reader {
   Reader(std::string_view bytes, const std::string& source) : bytes_(bytes), source_(source) {}
   template <typename T>
   T get(const char* field) {
-    if (bytes_.size() - pos_ < sizeof(T)) bad(source_, std::string("is truncated (in ") + field + ")");
+    if (bytes_.size() - pos_ < sizeof(T))
+      bad(source_, std::string("is truncated (in ") + field + ")");
     T value;
     std::memcpy(&value, bytes_.data() + pos_, sizeof(T));
     pos_ += sizeof(T);
     return value;
   }
-  /// A count of 8-byte items that must still fit in the payload (no huge allocation from a bad count).
+  /// A count of 8-byte items that must still fit in the payload (no huge allocation from a bad
+  /// count).
   std::size_t count(const char* field) {
     const auto n = get<std::uint64_t>(field);
-    if (n > (bytes_.size() - pos_) / 8) bad(source_, std::string("is truncated or corrupt (") + field + " is " + std::to_string(n) + ")");
+    if (n > (bytes_.size() - pos_) / 8)
+      bad(source_,
+          std::string("is truncated or corrupt (") + field + " is " + std::to_string(n) + ")");
     return static_cast<std::size_t>(n);
   }
   [[nodiscard]] bool done() const noexcept { return pos_ == bytes_.size(); }
@@ -96,9 +101,11 @@ std::string encode_checkpoint(const SolveCheckpoint& c) {
 
 SolveCheckpoint decode_checkpoint(std::string_view bytes, const std::string& source) {
   if (bytes.size() < kHeaderSize) {
-    if (bytes.size() >= kMagic.size() && std::memcmp(bytes.data(), kMagic.data(), kMagic.size()) != 0)
+    if (bytes.size() >= kMagic.size() &&
+        std::memcmp(bytes.data(), kMagic.data(), kMagic.size()) != 0)
       bad(source, "is not a routesolve checkpoint (wrong magic)");
-    bad(source, "is truncated (" + std::to_string(bytes.size()) + " bytes, the header alone has 32)");
+    bad(source,
+        "is truncated (" + std::to_string(bytes.size()) + " bytes, the header alone has 32)");
   }
   if (std::memcmp(bytes.data(), kMagic.data(), kMagic.size()) != 0)
     bad(source, "is not a routesolve checkpoint (wrong magic)");
@@ -108,14 +115,16 @@ SolveCheckpoint decode_checkpoint(std::string_view bytes, const std::string& sou
   const auto size = header.get<std::uint64_t>("payload size");
   const auto reserved = header.get<std::uint64_t>("reserved");
   if (version != kCheckpointVersion)
-    bad(source, "has format version " + std::to_string(version) + ", this routesolve reads version " +
-                    std::to_string(kCheckpointVersion));
+    bad(source, "has format version " + std::to_string(version) +
+                    ", this routesolve reads version " + std::to_string(kCheckpointVersion));
   if (size != bytes.size() - kHeaderSize)
-    bad(source, "is truncated or has trailing bytes (payload of " + std::to_string(bytes.size() - kHeaderSize) +
-                    " bytes, the header says " + std::to_string(size) + ")");
+    bad(source, "is truncated or has trailing bytes (payload of " +
+                    std::to_string(bytes.size() - kHeaderSize) + " bytes, the header says " +
+                    std::to_string(size) + ")");
   if (reserved != 0) bad(source, "is corrupt (reserved header bytes are not zero)");
   const std::string_view payload = bytes.substr(kHeaderSize);
-  if (detail::crc_update(0, payload.data(), payload.size()) != crc) bad(source, "is corrupt (checksum mismatch)");
+  if (detail::crc_update(0, payload.data(), payload.size()) != crc)
+    bad(source, "is corrupt (checksum mismatch)");
 
   Reader r(payload, source);
   SolveCheckpoint c;
@@ -124,11 +133,13 @@ SolveCheckpoint decode_checkpoint(std::string_view bytes, const std::string& sou
   c.seed = r.get<std::uint64_t>("seed");
   c.threads = r.get<std::uint32_t>("threads");
   const auto objective = r.get<std::uint32_t>("objective");
-  if (objective > 1) bad(source, "field objective: " + std::to_string(objective) + " is not 0 or 1");
+  if (objective > 1)
+    bad(source, "field objective: " + std::to_string(objective) + " is not 0 or 1");
   c.objective = objective == 1 ? Objective::VehiclesThenCost : Objective::Cost;
   c.time_limit_s = r.get<double>("time_limit");
   c.elapsed_s = r.get<double>("elapsed");
-  if (!std::isfinite(c.time_limit_s) || c.time_limit_s < 0 || !std::isfinite(c.elapsed_s) || c.elapsed_s < 0)
+  if (!std::isfinite(c.time_limit_s) || c.time_limit_s < 0 || !std::isfinite(c.elapsed_s) ||
+      c.elapsed_s < 0)
     bad(source, "field time_limit/elapsed: must be finite and non-negative");
   if (c.threads == 0) bad(source, "field threads: must be at least 1");
   c.iterations = r.get<std::uint64_t>("iterations");
@@ -142,7 +153,8 @@ SolveCheckpoint decode_checkpoint(std::string_view bytes, const std::string& sou
     for (std::size_t& t : route) t = static_cast<std::size_t>(r.get<std::uint64_t>("route task"));
   }
   c.unassigned.resize(r.count("unassigned"));
-  for (std::size_t& t : c.unassigned) t = static_cast<std::size_t>(r.get<std::uint64_t>("unassigned task"));
+  for (std::size_t& t : c.unassigned)
+    t = static_cast<std::size_t>(r.get<std::uint64_t>("unassigned task"));
   if (!r.done()) bad(source, "has bytes after the unassigned tasks");
   return c;
 }

@@ -32,7 +32,9 @@ ProblemSpec parse_cvrplib(std::string_view text, const std::string& source) {
   TextReader in(text, source);
   VrpFile vrp = cvrplib::read_vrp(in);
   const std::size_t end_line = in.line_number();
-  auto missing = [&](std::string_view what) { in.fail(std::string("missing ") + std::string(what), end_line); };
+  auto missing = [&](std::string_view what) {
+    in.fail(std::string("missing ") + std::string(what), end_line);
+  };
 
   if (!vrp.dimension) missing("DIMENSION");
   if (!vrp.capacity) missing("CAPACITY");
@@ -43,7 +45,8 @@ ProblemSpec parse_cvrplib(std::string_view text, const std::string& source) {
 
   if (vrp.depots.empty()) in.fail("DEPOT_SECTION: no depot listed", vrp.depot_line);
   if (vrp.depots.size() > 1)
-    in.fail_with(ErrorCode::Unsupported, "DEPOT_SECTION: several depots (multi-depot CVRPLIB) are not supported",
+    in.fail_with(ErrorCode::Unsupported,
+                 "DEPOT_SECTION: several depots (multi-depot CVRPLIB) are not supported",
                  vrp.depot_line);
   const std::size_t depot = vrp.depots.front() - 1;
   if (*vrp.demands[depot] != 0)
@@ -75,10 +78,11 @@ ProblemSpec parse_cvrplib(std::string_view text, const std::string& source) {
           const double dx = vrp.coords[i]->lon - vrp.coords[j]->lon;
           const double dy = vrp.coords[i]->lat - vrp.coords[j]->lat;
           try {
-            weights(i, j) = weights(j, i) = ceil ? detail::euclidean_ceiled(dx, dy) : detail::euclidean_rounded(dx, dy, 1);
+            weights(i, j) = weights(j, i) =
+                ceil ? detail::euclidean_ceiled(dx, dy) : detail::euclidean_rounded(dx, dy, 1);
           } catch (const Error& e) {
-            in.fail(std::string("NODE_COORD_SECTION: nodes ") + std::to_string(i + 1) + " and " + std::to_string(j + 1) +
-                    ": " + e.what());
+            in.fail(std::string("NODE_COORD_SECTION: nodes ") + std::to_string(i + 1) + " and " +
+                    std::to_string(j + 1) + ": " + e.what());
           }
         }
       weights.set_planar(std::move(planar));
@@ -96,7 +100,8 @@ ProblemSpec parse_cvrplib(std::string_view text, const std::string& source) {
     return loc;
   };
 
-  const Duration service = vrp.service_time ? static_cast<Duration>(std::llround(*vrp.service_time)) : 0;
+  const Duration service =
+      vrp.service_time ? static_cast<Duration>(std::llround(*vrp.service_time)) : 0;
   for (std::size_t i = 0; i < n; ++i) {
     if (i == depot) continue;
     JobSpec job;
@@ -107,7 +112,8 @@ ProblemSpec parse_cvrplib(std::string_view text, const std::string& source) {
     spec.jobs.push_back(std::move(job));
   }
 
-  const std::size_t fleet = vrp.vehicles ? static_cast<std::size_t>(*vrp.vehicles) : std::max<std::size_t>(1, n - 1);
+  const std::size_t fleet =
+      vrp.vehicles ? static_cast<std::size_t>(*vrp.vehicles) : std::max<std::size_t>(1, n - 1);
   spec.vehicles.reserve(fleet);
   for (std::size_t k = 0; k < fleet; ++k) {
     VehicleSpec v;

@@ -61,9 +61,10 @@ VrpFile read_vrp(TextReader& in) {
     if (key.size() > 8 && key.ends_with("_SECTION")) in.fail(key + ": unsupported section");
     if (in.line().find(':') == std::string_view::npos) {
       if (!last_section.empty() && detail::to_double(key))
-        in.fail(last_section + ": more data than expected (DIMENSION " + std::to_string(*vrp.dimension) + "), found '" +
-                std::string(trim(in.line())) + "'");
-      in.fail("unexpected line '" + std::string(trim(in.line())) + "' (expected a KEYWORD : value or a section)");
+        in.fail(last_section + ": more data than expected (DIMENSION " +
+                std::to_string(*vrp.dimension) + "), found '" + std::string(trim(in.line())) + "'");
+      in.fail("unexpected line '" + std::string(trim(in.line())) +
+              "' (expected a KEYWORD : value or a section)");
     }
     // Other "KEY : value" specification lines (NODE_COORD_TYPE, DISPLAY_DATA_TYPE, ...) do not
     // change the problem and are ignored.
@@ -100,24 +101,28 @@ bool read_specification(TextReader& in, const KeywordLine& kw, VrpFile& vrp) {
   } else if (key == "VEHICLES") {
     need_value();
     const std::int64_t k = in.int_field(value, "VEHICLES");
-    if (k < 1 || k > kMaxDimension) in.fail("VEHICLES: " + value + " outside 1.." + std::to_string(kMaxDimension));
+    if (k < 1 || k > kMaxDimension)
+      in.fail("VEHICLES: " + value + " outside 1.." + std::to_string(kMaxDimension));
     vrp.vehicles = k;
   } else if (key == "DISTANCE") {
     need_value();
     const double d = in.number_field(value, "DISTANCE");
     if (d < 0) in.fail("DISTANCE: must not be negative, got " + value);
-    if (d > detail::kMaxStoredNumber) in.fail("DISTANCE: " + value + " is beyond the largest value stored (1e15)");
+    if (d > detail::kMaxStoredNumber)
+      in.fail("DISTANCE: " + value + " is beyond the largest value stored (1e15)");
     vrp.distance = d;
   } else if (key == "SERVICE_TIME") {
     need_value();
     const double s = in.number_field(value, "SERVICE_TIME");
     if (s < 0) in.fail("SERVICE_TIME: must not be negative, got " + value);
-    if (s > detail::kMaxStoredNumber) in.fail("SERVICE_TIME: " + value + " is beyond the largest value stored (1e15)");
+    if (s > detail::kMaxStoredNumber)
+      in.fail("SERVICE_TIME: " + value + " is beyond the largest value stored (1e15)");
     vrp.service_time = s;
   } else if (key == "EDGE_WEIGHT_TYPE") {
     need_value();
     if (value != "EUC_2D" && value != "CEIL_2D" && value != "EXPLICIT")
-      in.fail("EDGE_WEIGHT_TYPE: unsupported '" + value + "' (expected EUC_2D, CEIL_2D or EXPLICIT)");
+      in.fail("EDGE_WEIGHT_TYPE: unsupported '" + value +
+              "' (expected EUC_2D, CEIL_2D or EXPLICIT)");
     vrp.edge_weight_type = value;
     vrp.edge_weight_type_line = in.line_number();
   } else if (key == "EDGE_WEIGHT_FORMAT") {

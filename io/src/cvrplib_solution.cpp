@@ -2,8 +2,8 @@
 // numbers are 0-based matrix indices: job id = .sol number + 1 (cvrplib.cpp says why).
 
 #include <cmath>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -17,8 +17,8 @@ namespace routesolve::io {
 
 namespace {
 
-using detail::TextReader;
 using detail::split_tokens;
+using detail::TextReader;
 using detail::trim;
 
 // "Cost N" in output units, when the file has one.
@@ -30,7 +30,8 @@ std::optional<double> read_sol_cost(TextReader& in, std::string_view line) {
 
 }  // namespace
 
-Solution parse_cvrplib_solution(std::string_view text, const std::string& source, const Problem& problem) {
+Solution parse_cvrplib_solution(std::string_view text, const std::string& source,
+                                const Problem& problem) {
   TextReader in(text, source);
   Solution solution;
   const std::size_t dims = problem.dimensions();
@@ -46,7 +47,8 @@ Solution parse_cvrplib_solution(std::string_view text, const std::string& source
       if (numbers.empty()) continue;  // an empty route uses no vehicle
       const std::size_t v = solution.routes.size();
       if (v >= problem.vehicles().size())
-        in.fail("Route: more routes than the " + std::to_string(problem.vehicles().size()) + " vehicles of the problem");
+        in.fail("Route: more routes than the " + std::to_string(problem.vehicles().size()) +
+                " vehicles of the problem");
       const Vehicle& vehicle = problem.vehicle(v);
       Route route;
       route.vehicle = v;
@@ -61,13 +63,16 @@ Solution parse_cvrplib_solution(std::string_view text, const std::string& source
         route.steps.push_back(std::move(start));
       }
       for (const std::string_view number : numbers) {
-        const std::int64_t k = in.int_field(number, "Route #" + std::to_string(route_number) + " customer");
-        if (k < 0) in.fail("Route #" + std::to_string(route_number) + ": negative customer " + std::string(number));
+        const std::int64_t k =
+            in.int_field(number, "Route #" + std::to_string(route_number) + " customer");
+        if (k < 0)
+          in.fail("Route #" + std::to_string(route_number) + ": negative customer " +
+                  std::string(number));
         const Id id = static_cast<Id>(k) + 1;  // .sol numbers are node numbers - 1
         const std::size_t task = problem.find_task(TaskType::Job, id);
         if (task == kNone)
-          in.fail("Route #" + std::to_string(route_number) + ": customer " + std::string(number) + " (job " +
-                  std::to_string(id) + ") is not in the problem");
+          in.fail("Route #" + std::to_string(route_number) + ": customer " + std::string(number) +
+                  " (job " + std::to_string(id) + ") is not in the problem");
         Step step;
         step.type = StepType::Job;
         step.id = id;
@@ -111,8 +116,10 @@ std::optional<CvrplibCost> cvrplib_solution_cost(std::string_view text, const st
       // Digits after the point, as written (an exponent form counts as exact).
       const std::string_view token = split_tokens(line)[1];
       const std::size_t point = token.find('.');
-      if (token.find_first_of("eE") != std::string_view::npos) c.decimals = 15;
-      else if (point != std::string_view::npos) c.decimals = static_cast<int>(token.size() - point - 1);
+      if (token.find_first_of("eE") != std::string_view::npos)
+        c.decimals = 15;
+      else if (point != std::string_view::npos)
+        c.decimals = static_cast<int>(token.size() - point - 1);
       cost = c;
     }
   }
@@ -125,10 +132,13 @@ std::string cvrplib_solution_to_string(const Problem& problem, const Solution& s
   for (const Route& route : solution.routes) {
     std::string line;
     for (const Step& step : route.steps) {
-      if (step.type != StepType::Job && step.type != StepType::Pickup && step.type != StepType::Delivery) continue;
+      if (step.type != StepType::Job && step.type != StepType::Pickup &&
+          step.type != StepType::Delivery)
+        continue;
       if (step.id == 0)
         throw Error(ErrorCode::Unsupported,
-                    problem.spec().source + ": job id 0 cannot be written in CVRPLIB .sol numbering (id - 1)");
+                    problem.spec().source +
+                        ": job id 0 cannot be written in CVRPLIB .sol numbering (id - 1)");
       line += ' ';
       line += std::to_string(step.id - 1);
     }
@@ -140,7 +150,8 @@ std::string cvrplib_solution_to_string(const Problem& problem, const Solution& s
     out << "Cost " << solution.summary.cost << '\n';
   } else {
     char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.3f", static_cast<double>(solution.summary.cost) / scale);
+    std::snprintf(buffer, sizeof buffer, "%.3f",
+                  static_cast<double>(solution.summary.cost) / scale);
     out << "Cost " << buffer << '\n';
   }
   return out.str();

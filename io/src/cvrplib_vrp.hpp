@@ -2,9 +2,9 @@
 // Private to io/src: a CVRPLIB / TSPLIB .vrp file as read, before it becomes a ProblemSpec.
 // The parts of the format:
 //   cvrplib.cpp           the ProblemSpec built from a VrpFile: weights, jobs, fleet
-//   cvrplib_header.cpp    the reading loop and the specification keywords (NAME, TYPE, DIMENSION, ...)
-//   cvrplib_sections.cpp  the data sections (NODE_COORD, DISPLAY_DATA, DEMAND, DEPOT, EDGE_WEIGHT)
-//   cvrplib_solution.cpp  CVRPLIB .sol solutions: reading, the Cost line, writing
+//   cvrplib_header.cpp    the reading loop and the specification keywords (NAME, TYPE, DIMENSION,
+//   ...) cvrplib_sections.cpp  the data sections (NODE_COORD, DISPLAY_DATA, DEMAND, DEPOT,
+//   EDGE_WEIGHT) cvrplib_solution.cpp  CVRPLIB .sol solutions: reading, the Cost line, writing
 
 #include <cstdint>
 #include <optional>

@@ -1,7 +1,6 @@
 // Fleet-file formats behind one entry point: reading files, guessing their format from their
 // content, and dispatching to the format's parser.
 
-#include "routesolve/text.hpp"
 #include "routesolve/io/formats.hpp"
 
 #include <fmt/format.h>
@@ -18,6 +17,7 @@
 #include "routesolve/error.hpp"
 #include "routesolve/io/benchmark_formats.hpp"
 #include "routesolve/io/vroom_json.hpp"
+#include "routesolve/text.hpp"
 
 namespace routesolve::io {
 

@@ -33,18 +33,23 @@ struct Row {
 
 }  // namespace
 
-ProblemSpec parse_lilim(std::string_view text, const std::string& source, bool truncate_one_decimal) {
+ProblemSpec parse_lilim(std::string_view text, const std::string& source,
+                        bool truncate_one_decimal) {
   TextReader in(text, source);
   const std::int64_t factor = detail::planar_scale(truncate_one_decimal);
-  auto scaled = [&](double v) { return static_cast<std::int64_t>(std::llround(v * static_cast<double>(factor))); };
+  auto scaled = [&](double v) {
+    return static_cast<std::int64_t>(std::llround(v * static_cast<double>(factor)));
+  };
 
   if (!in.next_nonblank_line()) in.fail("empty file: expected 'vehicles capacity speed'");
   const auto head = in.tokens();
-  if (head.size() != 3) in.fail("expected 'vehicles capacity speed', got " + std::to_string(head.size()) + " values");
+  if (head.size() != 3)
+    in.fail("expected 'vehicles capacity speed', got " + std::to_string(head.size()) + " values");
   const std::int64_t number = in.int_field(head[0], "vehicles");
   const std::int64_t capacity = in.int_field(head[1], "capacity");
   const double speed = in.number_field(head[2], "speed");
-  if (number < 1 || number > 100000) in.fail("vehicles: " + std::to_string(number) + " outside 1..100000");
+  if (number < 1 || number > 100000)
+    in.fail("vehicles: " + std::to_string(number) + " outside 1..100000");
   if (capacity < 0) in.fail("capacity: must not be negative, got " + std::to_string(capacity));
   if (speed < 0) in.fail("speed: must not be negative, got " + std::string(head[2]));
 
@@ -52,7 +57,8 @@ ProblemSpec parse_lilim(std::string_view text, const std::string& source, bool t
   while (in.next_nonblank_line()) {
     const auto t = in.tokens();
     if (t.size() != 9)
-      in.fail("expected 9 values (id x y demand ready due service pickup delivery), got " + std::to_string(t.size()));
+      in.fail("expected 9 values (id x y demand ready due service pickup delivery), got " +
+              std::to_string(t.size()));
     const std::int64_t id = in.int_field(t[0], "id");
     if (id != static_cast<std::int64_t>(rows.size()))
       in.fail("id: expected " + std::to_string(rows.size()) + ", got " + std::string(t[0]));
@@ -66,7 +72,8 @@ ProblemSpec parse_lilim(std::string_view text, const std::string& source, bool t
     r.pickup = in.int_field(t[7], "pickup_index");
     r.delivery = in.int_field(t[8], "delivery_index");
     if (r.ready < 0 || r.due < r.ready)
-      in.fail("ready/due: invalid time window [" + std::string(t[4]) + ", " + std::string(t[5]) + "]");
+      in.fail("ready/due: invalid time window [" + std::string(t[4]) + ", " + std::string(t[5]) +
+              "]");
     if (r.service < 0) in.fail("service: must not be negative, got " + std::string(t[6]));
     rows.push_back(r);
   }
@@ -76,7 +83,8 @@ ProblemSpec parse_lilim(std::string_view text, const std::string& source, bool t
   // Pairing: every pickup points at a delivery that points back, with the opposite demand.
   auto check_index = [&](const Row& r, std::int64_t index, std::string_view field) {
     if (index < 0 || static_cast<std::size_t>(index) >= n)
-      in.fail(std::string(field) + ": " + std::to_string(index) + " is not a line id (0.." + std::to_string(n - 1) + ")",
+      in.fail(std::string(field) + ": " + std::to_string(index) + " is not a line id (0.." +
+                  std::to_string(n - 1) + ")",
               r.line);
   };
   const Row& depot = rows[0];
@@ -89,24 +97,27 @@ ProblemSpec parse_lilim(std::string_view text, const std::string& source, bool t
     const bool is_pickup = r.pickup == 0 && r.delivery != 0;
     const bool is_delivery = r.pickup != 0 && r.delivery == 0;
     if (!is_pickup && !is_delivery)
-      in.fail("exactly one of pickup_index and delivery_index must be non-zero (got " + std::to_string(r.pickup) + " and " +
-                  std::to_string(r.delivery) + ")",
+      in.fail("exactly one of pickup_index and delivery_index must be non-zero (got " +
+                  std::to_string(r.pickup) + " and " + std::to_string(r.delivery) + ")",
               r.line);
     const auto partner = static_cast<std::size_t>(is_pickup ? r.delivery : r.pickup);
     const Row& p = rows[partner];
     if (is_pickup) {
-      if (r.demand < 0) in.fail("demand: a pickup must have a non-negative demand, got " + std::to_string(r.demand), r.line);
+      if (r.demand < 0)
+        in.fail("demand: a pickup must have a non-negative demand, got " + std::to_string(r.demand),
+                r.line);
       if (p.pickup != static_cast<std::int64_t>(i) || p.delivery != 0)
-        in.fail("delivery_index: line " + std::to_string(partner) + " is not the delivery of pickup " + std::to_string(i) +
+        in.fail("delivery_index: line " + std::to_string(partner) +
+                    " is not the delivery of pickup " + std::to_string(i) +
                     " (its pickup_index is " + std::to_string(p.pickup) + ")",
                 r.line);
       if (p.demand != -r.demand)
-        in.fail("demand: the delivery " + std::to_string(partner) + " has demand " + std::to_string(p.demand) +
-                    ", expected " + std::to_string(-r.demand),
+        in.fail("demand: the delivery " + std::to_string(partner) + " has demand " +
+                    std::to_string(p.demand) + ", expected " + std::to_string(-r.demand),
                 p.line);
     } else if (p.delivery != static_cast<std::int64_t>(i) || p.pickup != 0) {
-      in.fail("pickup_index: line " + std::to_string(partner) + " is not the pickup of delivery " + std::to_string(i) +
-                  " (its delivery_index is " + std::to_string(p.delivery) + ")",
+      in.fail("pickup_index: line " + std::to_string(partner) + " is not the pickup of delivery " +
+                  std::to_string(i) + " (its delivery_index is " + std::to_string(p.delivery) + ")",
               r.line);
     }
   }

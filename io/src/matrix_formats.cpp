@@ -13,7 +13,9 @@ constexpr char kBinaryMagic[8] = {'R', 'S', 'M', 'A', 'T', 'R', 'I', 'X'};
 constexpr std::uint32_t kBinaryVersion = 1;
 
 /// Seconds from deciseconds, rounded half up; unreachable stays kUnreachable.
-std::int64_t to_seconds(std::int64_t ds) { return ds >= kUnreachable ? kUnreachable : (ds + 5) / 10; }
+std::int64_t to_seconds(std::int64_t ds) {
+  return ds >= kUnreachable ? kUnreachable : (ds + 5) / 10;
+}
 
 }  // namespace
 

@@ -60,14 +60,16 @@ Points read_points_csv(const fs::path& file) {
       } else if (f == std::vector<std::string>{"id", "node"}) {
         p.by_node = true;
       } else {
-        throw invalid_input(where, "the header must be 'id,lon,lat' or 'id,node' (found '" + line + "')");
+        throw invalid_input(where,
+                            "the header must be 'id,lon,lat' or 'id,node' (found '" + line + "')");
       }
       header = true;
       continue;
     }
     const std::size_t want = p.by_node ? 2 : 3;
     if (f.size() != want)
-      throw invalid_input(where, "expected " + std::to_string(want) + " fields, found " + std::to_string(f.size()));
+      throw invalid_input(
+          where, "expected " + std::to_string(want) + " fields, found " + std::to_string(f.size()));
     p.ids.push_back(f[0]);
     if (p.by_node) {
       const double v = parse_number(f[1], where, "node");
@@ -76,12 +78,16 @@ Points read_points_csv(const fs::path& file) {
       p.nodes.push_back(static_cast<NodeId>(v));
     } else {
       const double lon = parse_number(f[1], where, "lon"), lat = parse_number(f[2], where, "lat");
-      if (lon < -180 || lon > 180) throw invalid_input(where, "lon: " + f[1] + " is outside [-180, 180]");
-      if (lat < -90 || lat > 90) throw invalid_input(where, "lat: " + f[2] + " is outside [-90, 90]");
+      if (lon < -180 || lon > 180)
+        throw invalid_input(where, "lon: " + f[1] + " is outside [-180, 180]");
+      if (lat < -90 || lat > 90)
+        throw invalid_input(where, "lat: " + f[2] + " is outside [-90, 90]");
       p.coords.push_back({lon, lat});
     }
   }
-  if (!header) throw invalid_input(file.string(), "empty points file (expected a header 'id,lon,lat' or 'id,node')");
+  if (!header)
+    throw invalid_input(file.string(),
+                        "empty points file (expected a header 'id,lon,lat' or 'id,node')");
   return p;
 }
 
@@ -94,7 +100,8 @@ Points read_points_json(const fs::path& file) {
   } catch (const nlohmann::json::parse_error& e) {
     throw invalid_input(file.string(), std::string("not valid JSON: ") + e.what());
   }
-  if (!doc.is_array()) throw invalid_input(file.string(), "expected a JSON array of [lon, lat] positions");
+  if (!doc.is_array())
+    throw invalid_input(file.string(), "expected a JSON array of [lon, lat] positions");
   Points p;
   for (std::size_t i = 0; i < doc.size(); ++i) {
     const std::string where = file.string() + ": [" + std::to_string(i) + "]";

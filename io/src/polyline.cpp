@@ -37,16 +37,19 @@ std::string encode_polyline(const std::vector<Coordinates>& points, int precisio
   return out;
 }
 
-std::vector<Coordinates> decode_polyline(std::string_view text, int precision, std::string_view where) {
+std::vector<Coordinates> decode_polyline(std::string_view text, int precision,
+                                         std::string_view where) {
   const double factor = std::pow(10.0, precision);
   std::vector<Coordinates> out;
   std::size_t i = 0;
   auto next = [&]() -> std::int64_t {
     std::uint64_t v = 0;
     for (int shift = 0;; shift += 5) {
-      if (i >= text.size() || shift > 60) throw invalid_input(where, "truncated or malformed encoded polyline");
+      if (i >= text.size() || shift > 60)
+        throw invalid_input(where, "truncated or malformed encoded polyline");
       const int c = static_cast<unsigned char>(text[i++]) - 63;
-      if (c < 0 || c > 63) throw invalid_input(where, "character outside the encoded polyline alphabet");
+      if (c < 0 || c > 63)
+        throw invalid_input(where, "character outside the encoded polyline alphabet");
       v |= static_cast<std::uint64_t>(c & 0x1f) << shift;
       if (c < 0x20) break;
     }

@@ -23,10 +23,10 @@
 #include <string>
 #include <vector>
 
+#include "checksum.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/atomic_file.hpp"
 #include "routesolve/io/road_formats.hpp"
-#include "checksum.hpp"
 
 namespace routesolve::io {
 namespace {

@@ -42,11 +42,11 @@
 #include <string>
 #include <vector>
 
-#include "routesolve/text.hpp"
-#include "routesolve/network/road_build.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/road_formats.hpp"
+#include "routesolve/network/road_build.hpp"
 #include "routesolve/snap.hpp"
+#include "routesolve/text.hpp"
 
 namespace routesolve::io {
 
@@ -254,7 +254,8 @@ RoadNetwork read_osm_pbf(const std::filesystem::path& file, const OsmProfile& pr
   std::string pbf_bytes;  // the PBF file in memory (see kPbfInMemoryBytes); outlives the readers
   try {
     osmium::io::File input = osm_file(file);
-    if (input.format() == osmium::io::file_format::pbf && input.compression() == osmium::io::file_compression::none &&
+    if (input.format() == osmium::io::file_format::pbf &&
+        input.compression() == osmium::io::file_compression::none &&
         std::filesystem::file_size(file, ec) <= kPbfInMemoryBytes && !ec) {
       auto bytes = slurp(file);
       if (!bytes) throw invalid_input(name, "cannot read the file");

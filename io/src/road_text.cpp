@@ -15,19 +15,19 @@
 #include <tuple>
 #include <vector>
 
-#include "routesolve/text.hpp"
-#include "routesolve/network/road_build.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/formats.hpp"
 #include "routesolve/io/road_formats.hpp"
+#include "routesolve/network/road_build.hpp"
+#include "routesolve/text.hpp"
 #include "text.hpp"
 
 namespace routesolve::io {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using network::RawArc;
 using detail::TextReader;
+using network::RawArc;
 
 constexpr std::int64_t kMaxWeight = std::numeric_limits<std::uint32_t>::max();
 
@@ -142,7 +142,8 @@ RoadNetwork parse_pace(std::string_view text, const std::string& source,
       if (header) r.fail("a second problem line");
       std::tie(n, m) = problem_line(r, t, "tw");
       header = true;
-      arcs.reserve(2 * std::min(m, text.size() / 4));  // an edge line has >= 4 bytes; m is untrusted
+      arcs.reserve(2 *
+                   std::min(m, text.size() / 4));  // an edge line has >= 4 bytes; m is untrusted
       continue;
     }
     if (!header) r.fail("edge before the problem line 'p tw <nodes> <edges>'");

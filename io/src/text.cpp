@@ -17,14 +17,18 @@ bool is_blank(char c) noexcept {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
 }
 
-bool integral(double v) noexcept { return std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e9; }
+bool integral(double v) noexcept {
+  return std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e9;
+}
 
 // Coordinates further apart than kMaxStoredNumber (fuzzing found 1e23) would overflow the
 // conversion to integer: refused instead.
 std::int64_t checked_distance(double scaled) {
   if (!(scaled >= 0.0 && scaled <= kMaxStoredNumber))
-    throw invalid_input("coordinates", "two points are " + std::to_string(scaled) +
-                                           " units apart (after scaling), beyond the largest distance stored (1e15)");
+    throw invalid_input(
+        "coordinates",
+        "two points are " + std::to_string(scaled) +
+            " units apart (after scaling), beyond the largest distance stored (1e15)");
   return static_cast<std::int64_t>(scaled);
 }
 
@@ -75,7 +79,8 @@ std::optional<double> to_double(std::string_view token) {
   double value = 0;
   const auto* end = token.data() + token.size();
   const auto [ptr, ec] = std::from_chars(token.data(), end, value);
-  if (token.empty() || ec != std::errc() || ptr != end || !std::isfinite(value)) return std::nullopt;
+  if (token.empty() || ec != std::errc() || ptr != end || !std::isfinite(value))
+    return std::nullopt;
   return value;
 }
 
@@ -133,12 +138,14 @@ void TextReader::fail_with(ErrorCode code, std::string_view what, std::size_t li
   throw Error(code, where(line) + ": " + std::string(what));
 }
 
-std::int64_t TextReader::int_field(std::string_view token, std::string_view field, std::size_t line) const {
+std::int64_t TextReader::int_field(std::string_view token, std::string_view field,
+                                   std::size_t line) const {
   if (auto v = to_int(token)) return *v;
   fail(std::string(field) + ": expected an integer, got '" + std::string(token) + "'", line);
 }
 
-double TextReader::number_field(std::string_view token, std::string_view field, std::size_t line) const {
+double TextReader::number_field(std::string_view token, std::string_view field,
+                                std::size_t line) const {
   if (auto v = to_double(token)) return *v;
   fail(std::string(field) + ": expected a number, got '" + std::string(token) + "'", line);
 }
@@ -166,11 +173,14 @@ std::int64_t euclidean_ceiled(double dx, double dy) {
   return checked_distance(std::ceil(std::hypot(dx, dy) - 1e-7));
 }
 
-std::int64_t planar_scale(bool truncate_one_decimal) noexcept { return truncate_one_decimal ? 10 : 1000; }
+std::int64_t planar_scale(bool truncate_one_decimal) noexcept {
+  return truncate_one_decimal ? 10 : 1000;
+}
 
 Matrix planar_table(std::shared_ptr<const PlanarSource> source, std::string_view what) {
   Matrix m = Matrix::from_points(std::move(source));
-  if (matrix_bytes(m.size(), 1, 4) <= kPlanarTableBytes) m.materialise(what);  // small: cells read faster
+  if (matrix_bytes(m.size(), 1, 4) <= kPlanarTableBytes)
+    m.materialise(what);  // small: cells read faster
   return m;
 }
 
@@ -191,9 +201,11 @@ ProfileMatrices planar_matrices(const std::vector<Coordinates>& points, bool tru
                                 std::string_view source) {
   const std::size_t n = points.size();
   const std::int64_t factor = planar_scale(truncate_one_decimal);
-  auto planar = std::make_shared<const PlanarSource>(PlanarSource{
-      points, static_cast<double>(factor), truncate_one_decimal ? PlanarRounding::Down : PlanarRounding::Nearest});
-  if (planar_exact(*planar)) return one_table(planar_table(std::move(planar), source.empty() ? "planar distances" : source));
+  auto planar = std::make_shared<const PlanarSource>(
+      PlanarSource{points, static_cast<double>(factor),
+                   truncate_one_decimal ? PlanarRounding::Down : PlanarRounding::Nearest});
+  if (planar_exact(*planar))
+    return one_table(planar_table(std::move(planar), source.empty() ? "planar distances" : source));
   // Fractional coordinates or a span too large: the cells, after the memory check.
   check_matrix_memory(n, 1, source.empty() ? "planar distances" : source, 4);
   Matrix m(n, 0);
@@ -202,10 +214,12 @@ ProfileMatrices planar_matrices(const std::vector<Coordinates>& points, bool tru
       const double dx = points[i].lon - points[j].lon;
       const double dy = points[i].lat - points[j].lat;
       try {
-        m(i, j) = m(j, i) = truncate_one_decimal ? euclidean_truncated(dx, dy, factor) : euclidean_rounded(dx, dy, factor);
+        m(i, j) = m(j, i) = truncate_one_decimal ? euclidean_truncated(dx, dy, factor)
+                                                 : euclidean_rounded(dx, dy, factor);
       } catch (const Error& e) {
-        throw Error(e.code(), std::string(source) + (source.empty() ? "" : ": ") + e.what() + " (points " +
-                                  std::to_string(i) + " and " + std::to_string(j) + ")");
+        throw Error(e.code(), std::string(source) + (source.empty() ? "" : ": ") + e.what() +
+                                  " (points " + std::to_string(i) + " and " + std::to_string(j) +
+                                  ")");
       }
     }
   m.set_planar(std::move(planar));

@@ -11,9 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include "routesolve/text.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/problem.hpp"
+#include "routesolve/text.hpp"
 
 namespace routesolve::io::detail {
 
@@ -70,7 +70,8 @@ class TextReader {
   [[noreturn]] void fail_with(ErrorCode code, std::string_view what, std::size_t line = 0) const;
 
   /// Parses a token as an integer or fails with "<field>: expected an integer, got '<token>'".
-  std::int64_t int_field(std::string_view token, std::string_view field, std::size_t line = 0) const;
+  std::int64_t int_field(std::string_view token, std::string_view field,
+                         std::size_t line = 0) const;
   /// Parses a token as a number or fails with "<field>: expected a number, got '<token>'".
   double number_field(std::string_view token, std::string_view field, std::size_t line = 0) const;
 

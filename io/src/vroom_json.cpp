@@ -15,15 +15,13 @@
 #include <vector>
 
 #include "routesolve/io/formats.hpp"
-
 #include "vroom_json_parser.hpp"
 
 namespace routesolve::io::detail {
 
 ProblemSpec ProblemParser::parse(const Json& root) {
   if (!root.is_object())
-    r_.fail("", fmt::format("expected a JSON object at the top level, got {}",
-                            describe(root)));
+    r_.fail("", fmt::format("expected a JSON object at the top level, got {}", describe(root)));
   ProblemSpec spec;
   spec.source = r_.source();
   spec.name = std::filesystem::path(r_.source()).stem().string();
@@ -57,15 +55,21 @@ ProblemSpec ProblemParser::parse(const Json& root) {
       TaskRef ref;
       if (entry.is_object()) {
         const std::string type = r_.string(r_.required(entry, p, "type"), join_path(p, "type"));
-        if (type == "job") ref.type = TaskType::Job;
-        else if (type == "pickup") ref.type = TaskType::Pickup;
-        else if (type == "delivery") ref.type = TaskType::Delivery;
-        else r_.fail(join_path(p, "type"), fmt::format("unknown task type \"{}\" (expected job, pickup or delivery)", type));
+        if (type == "job")
+          ref.type = TaskType::Job;
+        else if (type == "pickup")
+          ref.type = TaskType::Pickup;
+        else if (type == "delivery")
+          ref.type = TaskType::Delivery;
+        else
+          r_.fail(join_path(p, "type"),
+                  fmt::format("unknown task type \"{}\" (expected job, pickup or delivery)", type));
         ref.id = id(entry, p);
       } else if (entry.is_number_integer() || entry.is_number_unsigned()) {
         ref.id = r_.id(entry, p);
       } else {
-        r_.fail(p, fmt::format("expected a job id or {{\"type\", \"id\"}}, got {}", describe(entry)));
+        r_.fail(p,
+                fmt::format("expected a job id or {{\"type\", \"id\"}}, got {}", describe(entry)));
       }
       spec.done.push_back(ref);
     }
@@ -84,15 +88,18 @@ ProblemSpec ProblemParser::parse(const Json& root) {
   if (const Json* options = r_.member(root, "options")) {
     r_.expect_object(*options, "options");
     if (const Json* g = r_.member(*options, "g")) {
-      if (!g->is_boolean()) r_.fail("options.g", fmt::format("expected true or false, got {}", describe(*g)));
+      if (!g->is_boolean())
+        r_.fail("options.g", fmt::format("expected true or false, got {}", describe(*g)));
       spec.geometry = g->get<bool>();
     }
     for (const char* key : {"l", "time_limit"})
-      if (const Json* l = r_.member(*options, key)) spec.time_limit_s = r_.non_negative_number(*l, std::string("options.") + key);
+      if (const Json* l = r_.member(*options, key))
+        spec.time_limit_s = r_.non_negative_number(*l, std::string("options.") + key);
     // An extension: the balance objective's weight (see ProblemSpec::balance).
     if (const Json* b = r_.member(*options, "balance")) {
       const double w = r_.non_negative_number(*b, "options.balance");
-      if (w > 1e9) r_.fail("options.balance", fmt::format("{} is too large (at most 1e9)", describe(*b)));
+      if (w > 1e9)
+        r_.fail("options.balance", fmt::format("{} is too large (at most 1e9)", describe(*b)));
       spec.balance = w;
     }
     // The timeline the solution reports ("earliest" is an extension; see ProblemSpec::timeline).
@@ -100,7 +107,8 @@ ProblemSpec ProblemParser::parse(const Json& root) {
       const std::string name = r_.string(*t, "options.timeline");
       spec.timeline = timeline_from_string(name);
       if (!spec.timeline)
-        r_.fail("options.timeline", fmt::format("unknown timeline \"{}\" (expected vroom or earliest)", name));
+        r_.fail("options.timeline",
+                fmt::format("unknown timeline \"{}\" (expected vroom or earliest)", name));
     }
   }
   check_matrix_use(spec);
@@ -109,7 +117,7 @@ ProblemSpec ProblemParser::parse(const Json& root) {
 
 // An optional non-negative integer field (durations, costs), 0 when absent.
 std::int64_t ProblemParser::integer(const Json& obj, const std::string& path,
-                                   std::string_view key) {
+                                    std::string_view key) {
   const Json* v = r_.member(obj, key);
   return v == nullptr ? 0
                       : static_cast<std::int64_t>(r_.unsigned_integer(*v, join_path(path, key)));
@@ -131,10 +139,9 @@ Amount ProblemParser::amount(const Json& value, const std::string& path) {
   if (!dimensions_) {
     dimensions_ = std::make_pair(a.size(), path);
   } else if (dimensions_->first != a.size()) {
-    r_.fail(
-        path,
-        fmt::format("has {} dimension(s), but {} has {}; every amount must have the same number",
-                    a.size(), dimensions_->second, dimensions_->first));
+    r_.fail(path, fmt::format(
+                      "has {} dimension(s), but {} has {}; every amount must have the same number",
+                      a.size(), dimensions_->second, dimensions_->first));
   }
   return a;
 }
@@ -180,8 +187,7 @@ int ProblemParser::priority(const Json& obj, const std::string& path) {
 TimeWindow ProblemParser::time_window(const Json& value, const std::string& path) {
   r_.expect_array(value, path);
   if (value.size() != 2)
-    r_.fail(path,
-            fmt::format("expected [start, end], got an array of {} value(s)", value.size()));
+    r_.fail(path, fmt::format("expected [start, end], got an array of {} value(s)", value.size()));
   TimeWindow tw;
   tw.start = static_cast<Duration>(r_.unsigned_integer(value[0], index_path(path, 0)));
   tw.end = static_cast<Duration>(r_.unsigned_integer(value[1], index_path(path, 1)));
@@ -196,8 +202,7 @@ std::vector<TimeWindow> ProblemParser::time_windows(const Json& obj, const std::
   const std::string p = join_path(path, "time_windows");
   r_.expect_array(*v, p);
   out.reserve(v->size());
-  for (std::size_t i = 0; i < v->size(); ++i)
-    out.push_back(time_window((*v)[i], index_path(p, i)));
+  for (std::size_t i = 0; i < v->size(); ++i) out.push_back(time_window((*v)[i], index_path(p, i)));
   return out;
 }
 
@@ -235,8 +240,7 @@ void ProblemParser::unique(std::unordered_map<Id, std::string>& seen, Id value,
                            const std::string& path, std::string_view what) {
   const auto [it, inserted] = seen.emplace(value, path);
   if (!inserted)
-    r_.fail(path,
-            fmt::format("duplicate {} id {} (already used by {})", what, value, it->second));
+    r_.fail(path, fmt::format("duplicate {} id {} (already used by {})", what, value, it->second));
 }
 
 }  // namespace routesolve::io::detail

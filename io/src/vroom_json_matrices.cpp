@@ -26,10 +26,10 @@ Matrix ProblemParser::matrix(const Json& m, const std::string& path) {
     const Json& row = m[i];
     r_.expect_array(row, row_path);
     if (row.size() != n)
-      r_.fail(row_path,
-              fmt::format(
-                  "row has {} entries, expected {} (the matrix has {} rows and must be square)",
-                  row.size(), n, n));
+      r_.fail(
+          row_path,
+          fmt::format("row has {} entries, expected {} (the matrix has {} rows and must be square)",
+                      row.size(), n, n));
     for (std::size_t j = 0; j < n; ++j) {
       // Entries at or above kUnreachable mean "no path"; larger ones are clamped to it. Paths
       // are built only for bad entries: matrices hold millions of them.
@@ -80,9 +80,8 @@ void ProblemParser::check_matrix_use(const ProblemSpec& spec) {
     if (spec.matrices.count(profile) == 0) {
       std::string given;
       for (const auto& [name, m] : spec.matrices) given += (given.empty() ? "" : ", ") + name;
-      r_.fail(
-          join_path(index_path("vehicles", v), "profile"),
-          fmt::format("no matrices for profile '{}' (matrices given for: {})", profile, given));
+      r_.fail(join_path(index_path("vehicles", v), "profile"),
+              fmt::format("no matrices for profile '{}' (matrices given for: {})", profile, given));
     }
   }
   for (const auto& use : index_uses_) {

@@ -9,11 +9,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <unordered_map>
+#include <utility>
 
 #include "routesolve/error.hpp"
-
 #include "vroom_json_parser.hpp"
 
 namespace routesolve::io::detail {
@@ -35,19 +34,23 @@ BreakSpec ProblemParser::vehicle_break(const Json& b, const std::string& path,
 VehicleStepSpec ProblemParser::vehicle_step(const Json& s, const std::string& path) {
   r_.expect_object(s, path);
   // A misspelt bound would silently drop a constraint: every field of a step must be known.
-  static constexpr std::string_view kFields[] = {"type",          "id",           "service_at",
-                                                 "service_after", "service_before", "fixed"};
+  static constexpr std::string_view kFields[] = {
+      "type", "id", "service_at", "service_after", "service_before", "fixed"};
   for (const auto& [key, value] : s.items())
     if (std::find(std::begin(kFields), std::end(kFields), key) == std::end(kFields))
-      r_.fail(join_path(path, key), "unknown field of a step (expected type, id, service_at, service_after, "
-                                    "service_before or fixed)");
+      r_.fail(join_path(path, key),
+              "unknown field of a step (expected type, id, service_at, service_after, "
+              "service_before or fixed)");
   VehicleStepSpec step;
   const Json* type = r_.member(s, "type");
-  if (type == nullptr) r_.fail(join_path(path, "type"), "missing (expected start, job, pickup, delivery, break or end)");
+  if (type == nullptr)
+    r_.fail(join_path(path, "type"),
+            "missing (expected start, job, pickup, delivery, break or end)");
   const std::string name = r_.string(*type, join_path(path, "type"));
   static const std::pair<const char*, VehicleStepType> kTypes[] = {
-      {"start", VehicleStepType::Start},   {"job", VehicleStepType::Job},     {"pickup", VehicleStepType::Pickup},
-      {"delivery", VehicleStepType::Delivery}, {"break", VehicleStepType::Break}, {"end", VehicleStepType::End}};
+      {"start", VehicleStepType::Start},   {"job", VehicleStepType::Job},
+      {"pickup", VehicleStepType::Pickup}, {"delivery", VehicleStepType::Delivery},
+      {"break", VehicleStepType::Break},   {"end", VehicleStepType::End}};
   bool known = false;
   for (const auto& [n, t] : kTypes)
     if (name == n) {
@@ -56,8 +59,11 @@ VehicleStepSpec ProblemParser::vehicle_step(const Json& s, const std::string& pa
     }
   if (!known)
     r_.fail(join_path(path, "type"),
-            fmt::format("unknown step type \"{}\" (expected start, job, pickup, delivery, break or end)", name));
-  if (step.type != VehicleStepType::Start && step.type != VehicleStepType::End) step.id = id(s, path);
+            fmt::format(
+                "unknown step type \"{}\" (expected start, job, pickup, delivery, break or end)",
+                name));
+  if (step.type != VehicleStepType::Start && step.type != VehicleStepType::End)
+    step.id = id(s, path);
   static const std::pair<const char*, std::optional<Duration> VehicleStepSpec::*> kBounds[] = {
       {"service_at", &VehicleStepSpec::service_at},
       {"service_after", &VehicleStepSpec::service_after},
@@ -67,7 +73,8 @@ VehicleStepSpec ProblemParser::vehicle_step(const Json& s, const std::string& pa
       step.*field = static_cast<Duration>(r_.unsigned_integer(*value, join_path(path, key)));
   if (const Json* fixed = r_.member(s, "fixed")) {  // routesolve's extension (problem.hpp)
     if (!fixed->is_boolean())
-      r_.fail(join_path(path, "fixed"), fmt::format("expected true or false, got {}", describe(*fixed)));
+      r_.fail(join_path(path, "fixed"),
+              fmt::format("expected true or false, got {}", describe(*fixed)));
     step.fixed = fixed->get<bool>();
   }
   return step;
@@ -81,8 +88,9 @@ void ProblemParser::reloads(const Json& v, const std::string& path, VehicleSpec&
   const Json* indices = r_.member(v, "reload_location_indices");
   if (coords != nullptr && indices != nullptr && coords->is_array() && indices->is_array() &&
       coords->size() != indices->size())
-    r_.fail(join_path(path, "reload_location_indices"),
-            fmt::format("has {} entries, reload_locations has {}", indices->size(), coords->size()));
+    r_.fail(
+        join_path(path, "reload_location_indices"),
+        fmt::format("has {} entries, reload_locations has {}", indices->size(), coords->size()));
   std::size_t count = 0;
   if (coords != nullptr) {
     r_.expect_array(*coords, join_path(path, "reload_locations"));
@@ -98,8 +106,10 @@ void ProblemParser::reloads(const Json& v, const std::string& path, VehicleSpec&
       const std::string p = index_path(join_path(path, "reload_locations"), i);
       const Json& c = (*coords)[i];
       r_.expect_array(c, p);
-      if (c.size() != 2) r_.fail(p, fmt::format("expected [lon, lat], got an array of {} value(s)", c.size()));
-      loc.coords = Coordinates{r_.number(c[0], index_path(p, 0)), r_.number(c[1], index_path(p, 1))};
+      if (c.size() != 2)
+        r_.fail(p, fmt::format("expected [lon, lat], got an array of {} value(s)", c.size()));
+      loc.coords =
+          Coordinates{r_.number(c[0], index_path(p, 0)), r_.number(c[1], index_path(p, 1))};
     }
     if (indices != nullptr) {
       const std::string p = index_path(join_path(path, "reload_location_indices"), i);
@@ -108,7 +118,8 @@ void ProblemParser::reloads(const Json& v, const std::string& path, VehicleSpec&
     }
     vehicle.reload_locations.push_back(loc);
   }
-  if (r_.member(v, "reload_service") != nullptr) vehicle.reload_service = integer(v, path, "reload_service");
+  if (r_.member(v, "reload_service") != nullptr)
+    vehicle.reload_service = integer(v, path, "reload_service");
   if (const Json* mt = r_.member(v, "max_trips")) {
     const std::string p = join_path(path, "max_trips");
     vehicle.max_trips = static_cast<std::size_t>(r_.unsigned_integer(*mt, p));
@@ -134,7 +145,8 @@ VehicleSpec ProblemParser::vehicle(const Json& v, const std::string& path) {
   for (std::size_t i = first_use; i < index_uses_.size(); ++i)
     index_uses_[i].profile = vehicle.profile;
   vehicle.capacity = optional_amount(v, path, "capacity");
-  if (const Json* load = r_.member(v, "current_load")) vehicle.current_load = amount(*load, join_path(path, "current_load"));
+  if (const Json* load = r_.member(v, "current_load"))
+    vehicle.current_load = amount(*load, join_path(path, "current_load"));
   vehicle.skills = skills(v, path);
   if (const Json* tw = r_.member(v, "time_window"))
     vehicle.time_window = time_window(*tw, join_path(path, "time_window"));
@@ -175,7 +187,8 @@ VehicleSpec ProblemParser::vehicle(const Json& v, const std::string& path) {
   if (const Json* steps = r_.member(v, "steps")) {
     const std::string p = join_path(path, "steps");
     r_.expect_array(*steps, p);
-    for (std::size_t i = 0; i < steps->size(); ++i) vehicle.steps.push_back(vehicle_step((*steps)[i], index_path(p, i)));
+    for (std::size_t i = 0; i < steps->size(); ++i)
+      vehicle.steps.push_back(vehicle_step((*steps)[i], index_path(p, i)));
   }
   vehicle.description = optional_string(v, path, "description");
   return vehicle;

@@ -73,10 +73,12 @@ class SolutionWriter {
   }
 
  private:
-  // A cost VROOM rounded to its unit (Problem::route_cost) is written as VROOM writes it: an integer.
+  // A cost VROOM rounded to its unit (Problem::route_cost) is written as VROOM writes it: an
+  // integer.
   OJson cost(Cost value) const {
     const auto unit = static_cast<Cost>(cost_);
-    if (problem_.rounds_route_costs() && cost_ != 1.0 && value % unit == 0) return OJson(value / unit);
+    if (problem_.rounds_route_costs() && cost_ != 1.0 && value % unit == 0)
+      return OJson(value / unit);
     return scaled(value, cost_);
   }
 
@@ -174,14 +176,18 @@ class SolutionWriter {
     for (const Step& s : r.steps) {
       if (s.location == kNone) continue;
       std::optional<Coordinates> c;
-      if (s.type == StepType::Start && vehicle != nullptr) c = vehicle->start_coords;
-      else if (s.type == StepType::End && vehicle != nullptr) c = vehicle->end_coords;
-      else if (s.task < problem_.tasks().size()) c = problem_.task(s.task).coords;
+      if (s.type == StepType::Start && vehicle != nullptr)
+        c = vehicle->start_coords;
+      else if (s.type == StepType::End && vehicle != nullptr)
+        c = vehicle->end_coords;
+      else if (s.task < problem_.tasks().size())
+        c = problem_.task(s.task).coords;
       if (!c) return std::nullopt;
       auto add = [&](const Coordinates& x) {
         if (path.empty() || !(path.back() == x)) path.push_back(x);
       };
-      const auto leg = previous == kNone ? geometry_->end() : geometry_->find({previous, s.location});
+      const auto leg =
+          previous == kNone ? geometry_->end() : geometry_->find({previous, s.location});
       if (leg != geometry_->end() && leg->second.size() >= 2)
         for (const Coordinates& x : leg->second) add(x);
       else

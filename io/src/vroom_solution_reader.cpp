@@ -149,10 +149,9 @@ class SolutionParser {
     const std::string type_name = r_.string(r_.required(s, path, "type"), type_path);
     const auto type = step_type(type_name);
     if (!type)
-      r_.fail(type_path,
-              fmt::format(
-                  "unknown step type \"{}\" (expected start, job, pickup, delivery, break, end or reload)",
-                  type_name));
+      r_.fail(type_path, fmt::format("unknown step type \"{}\" (expected start, job, pickup, "
+                                     "delivery, break, end or reload)",
+                                     type_name));
     out.type = *type;
     switch (out.type) {
       case StepType::Job:
@@ -228,7 +227,8 @@ class SolutionParser {
       }
       if (st.task == kNone)
         r_.fail(join_path(p, "location_index"),
-                fmt::format("vehicle {} has no reload left at location {}", route.vehicle_id, st.location));
+                fmt::format("vehicle {} has no reload left at location {}", route.vehicle_id,
+                            st.location));
     }
   }
 

@@ -10,14 +10,13 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "routesolve/error.hpp"
 #include "routesolve/io/benchmark_formats.hpp"
@@ -51,7 +50,8 @@ bool is_task_step(StepType type) noexcept {
 }
 
 // Where a step is drawn: its task's coordinates, or the vehicle's start/end coordinates.
-std::optional<Coordinates> step_coords(const Problem& problem, const Route& route, const Step& step) {
+std::optional<Coordinates> step_coords(const Problem& problem, const Route& route,
+                                       const Step& step) {
   if (is_task_step(step.type)) {
     if (step.task < problem.tasks().size()) return problem.task(step.task).coords;
     return std::nullopt;
@@ -74,20 +74,32 @@ bool has_coordinates(const Problem& problem) {
 void require_coordinates(const Problem& problem, std::string_view format) {
   if (has_coordinates(problem)) return;
   const std::string& source = problem.spec().source;
-  throw invalid_input(source.empty() ? std::string(format) : source,
-                      std::string(format) + " output: no coordinates (the problem gives matrix indices only)");
+  throw invalid_input(
+      source.empty() ? std::string(format) : source,
+      std::string(format) + " output: no coordinates (the problem gives matrix indices only)");
 }
 
 std::string xml_escape(std::string_view text) {
   std::string out;
   for (const char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -101,8 +113,9 @@ std::string lowercase(std::string_view text) {
 }
 
 // A qualitative palette (Tableau 10 and two extra hues) cycled over routes.
-constexpr std::array<const char*, 12> kPalette = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
-                                                  "#e377c2", "#17becf", "#bcbd22", "#7f7f7f", "#393b79", "#637939"};
+constexpr std::array<const char*, 12> kPalette = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
+                                                  "#9467bd", "#8c564b", "#e377c2", "#17becf",
+                                                  "#bcbd22", "#7f7f7f", "#393b79", "#637939"};
 
 }  // namespace
 
@@ -113,45 +126,60 @@ OutputFormat parse_output_format(std::string_view text) {
   if (t == "geojson") return OutputFormat::GeoJson;
   if (t == "svg") return OutputFormat::Svg;
   if (t == "sol") return OutputFormat::Sol;
-  throw invalid_input("output format", "unknown format '" + std::string(text) + "' (expected json, csv, geojson, svg or sol)");
+  throw invalid_input("output format", "unknown format '" + std::string(text) +
+                                           "' (expected json, csv, geojson, svg or sol)");
 }
 
 std::string_view to_string(OutputFormat format) noexcept {
   switch (format) {
-    case OutputFormat::Json: return "json";
-    case OutputFormat::Csv: return "csv";
-    case OutputFormat::GeoJson: return "geojson";
-    case OutputFormat::Svg: return "svg";
-    case OutputFormat::Sol: return "sol";
+    case OutputFormat::Json:
+      return "json";
+    case OutputFormat::Csv:
+      return "csv";
+    case OutputFormat::GeoJson:
+      return "geojson";
+    case OutputFormat::Svg:
+      return "svg";
+    case OutputFormat::Sol:
+      return "sol";
   }
   return "json";
 }
 
 std::string_view extension(OutputFormat format) noexcept {
   switch (format) {
-    case OutputFormat::Json: return ".json";
-    case OutputFormat::Csv: return ".csv";
-    case OutputFormat::GeoJson: return ".geojson";
-    case OutputFormat::Svg: return ".svg";
-    case OutputFormat::Sol: return ".sol";
+    case OutputFormat::Json:
+      return ".json";
+    case OutputFormat::Csv:
+      return ".csv";
+    case OutputFormat::GeoJson:
+      return ".geojson";
+    case OutputFormat::Svg:
+      return ".svg";
+    case OutputFormat::Sol:
+      return ".sol";
   }
   return ".json";
 }
 
 void write_csv(std::ostream& out, const Problem& problem, const Solution& solution) {
   const UnitScale& scale = problem.spec().scale;
-  out << "vehicle,step,type,id,location_index,lon,lat,arrival,waiting_time,service,duration,distance,load\n";
+  out << "vehicle,step,type,id,location_index,lon,lat,arrival,waiting_time,service,duration,"
+         "distance,load\n";
   for (const Route& route : solution.routes) {
     for (std::size_t k = 0; k < route.steps.size(); ++k) {
       const Step& s = route.steps[k];
       const bool has_id = is_task_step(s.type) || s.type == StepType::Break;
       const auto xy = step_coords(problem, route, s);
-      out << route.vehicle_id << ',' << k << ',' << to_string(s.type) << ',' << (has_id ? std::to_string(s.id) : "")
-          << ',' << (s.location != kNone ? std::to_string(s.location) : "") << ','
-          << (xy ? fmt::format("{}", xy->lon) : "") << ',' << (xy ? fmt::format("{}", xy->lat) : "") << ','
-          << format_measure(s.arrival, scale.time) << ',' << format_measure(s.waiting_time, scale.time) << ','
-          << format_measure(s.service, scale.time) << ',' << format_measure(s.duration, scale.time) << ','
-          << format_measure(s.distance, scale.distance) << ',' << format_load(s.load) << '\n';
+      out << route.vehicle_id << ',' << k << ',' << to_string(s.type) << ','
+          << (has_id ? std::to_string(s.id) : "") << ','
+          << (s.location != kNone ? std::to_string(s.location) : "") << ','
+          << (xy ? fmt::format("{}", xy->lon) : "") << ',' << (xy ? fmt::format("{}", xy->lat) : "")
+          << ',' << format_measure(s.arrival, scale.time) << ','
+          << format_measure(s.waiting_time, scale.time) << ','
+          << format_measure(s.service, scale.time) << ',' << format_measure(s.duration, scale.time)
+          << ',' << format_measure(s.distance, scale.distance) << ',' << format_load(s.load)
+          << '\n';
     }
   }
 }
@@ -169,14 +197,17 @@ std::vector<std::pair<std::size_t, std::size_t>> solution_legs(const Solution& s
   return legs;
 }
 
-LegLines road_legs(const Solution& solution, const network::MatrixProvider& provider, const network::MatrixFill& fill) {
+LegLines road_legs(const Solution& solution, const network::MatrixProvider& provider,
+                   const network::MatrixFill& fill) {
   LegLines lines;
   for (const auto& leg : solution_legs(solution))
-    if (!lines.contains(leg)) lines.emplace(leg, provider.leg(fill.matrices, fill.points, leg.first, leg.second));
+    if (!lines.contains(leg))
+      lines.emplace(leg, provider.leg(fill.matrices, fill.points, leg.first, leg.second));
   return lines;
 }
 
-void write_geojson(std::ostream& out, const Problem& problem, const Solution& solution, const LegLines& legs) {
+void write_geojson(std::ostream& out, const Problem& problem, const Solution& solution,
+                   const LegLines& legs) {
   require_coordinates(problem, "GeoJSON");
   const UnitScale& scale = problem.spec().scale;
   using nlohmann::ordered_json;
@@ -189,7 +220,8 @@ void write_geojson(std::ostream& out, const Problem& problem, const Solution& so
     for (const Step& s : route.steps) {
       const auto xy = step_coords(problem, route, s);
       if (!xy) continue;
-      const auto found = previous != kNone && s.location != kNone ? legs.find({previous, s.location}) : legs.end();
+      const auto found =
+          previous != kNone && s.location != kNone ? legs.find({previous, s.location}) : legs.end();
       if (found != legs.end()) {
         const std::vector<Coordinates>& leg = found->second;
         // The leg starts at the point already drawn: append the rest.
@@ -200,7 +232,7 @@ void write_geojson(std::ostream& out, const Problem& problem, const Solution& so
       }
       previous = s.location;
     }
-    if (line.empty()) continue;  // nothing to draw
+    if (line.empty()) continue;                          // nothing to draw
     if (line.size() == 1) line.push_back(line.front());  // a LineString needs two positions
     ordered_json props;
     props["kind"] = "route";
@@ -237,11 +269,14 @@ void write_geojson(std::ostream& out, const Problem& problem, const Solution& so
     ordered_json props;
     props["kind"] = "unassigned";
     props["id"] = u.id;
-    props["type"] = u.type == TaskType::Job ? "job" : u.type == TaskType::Pickup ? "pickup" : "delivery";
+    props["type"] = u.type == TaskType::Job      ? "job"
+                    : u.type == TaskType::Pickup ? "pickup"
+                                                 : "delivery";
     props["reason"] = std::string(to_string(u.reason));
-    features.push_back({{"type", "Feature"},
-                        {"geometry", {{"type", "Point"}, {"coordinates", position(*problem.task(u.task).coords)}}},
-                        {"properties", std::move(props)}});
+    features.push_back(
+        {{"type", "Feature"},
+         {"geometry", {{"type", "Point"}, {"coordinates", position(*problem.task(u.task).coords)}}},
+         {"properties", std::move(props)}});
   }
 
   ordered_json doc;
@@ -255,7 +290,8 @@ void write_svg(std::ostream& out, const Problem& problem, const Solution& soluti
   require_coordinates(problem, "SVG");
 
   // Bounding box of everything that has coordinates.
-  double min_x = std::numeric_limits<double>::infinity(), max_x = -min_x, min_y = min_x, max_y = -min_x;
+  double min_x = std::numeric_limits<double>::infinity(), max_x = -min_x, min_y = min_x,
+         max_y = -min_x;
   auto extend = [&](const std::optional<Coordinates>& c) {
     if (!c) return;
     min_x = std::min(min_x, c->lon), max_x = std::max(max_x, c->lon);
@@ -267,31 +303,39 @@ void write_svg(std::ostream& out, const Problem& problem, const Solution& soluti
   // WGS84 degrees of longitude shrink with latitude: draw them equirectangular around the
   // middle latitude so the map keeps its shape. Planar benchmark coordinates are drawn as is.
   constexpr double kPi = 3.14159265358979323846;
-  const double x_stretch =
-      problem.spec().planar_coordinates ? 1.0 : std::max(std::cos((min_y + max_y) / 2.0 * kPi / 180.0), 0.05);
+  const double x_stretch = problem.spec().planar_coordinates
+                               ? 1.0
+                               : std::max(std::cos((min_y + max_y) / 2.0 * kPi / 180.0), 0.05);
   constexpr double kInner = 760.0, kMargin = 20.0, kTitle = 28.0;
-  const double span_x = std::max((max_x - min_x) * x_stretch, 1e-9), span_y = std::max(max_y - min_y, 1e-9);
+  const double span_x = std::max((max_x - min_x) * x_stretch, 1e-9),
+               span_y = std::max(max_y - min_y, 1e-9);
   const double s = std::min(kInner / span_x, kInner / span_y);
   // At least wide enough for the title line, however narrow the area.
-  const double width = std::max(span_x * s + 2 * kMargin, 520.0), height = span_y * s + 2 * kMargin + kTitle;
+  const double width = std::max(span_x * s + 2 * kMargin, 520.0),
+               height = span_y * s + 2 * kMargin + kTitle;
   auto px = [&](const Coordinates& c) { return kMargin + (c.lon - min_x) * x_stretch * s; };
-  auto py = [&](const Coordinates& c) { return kTitle + kMargin + (max_y - c.lat) * s; };  // y axis up
+  auto py = [&](const Coordinates& c) {
+    return kTitle + kMargin + (max_y - c.lat) * s;
+  };  // y axis up
 
   const std::size_t routes =
       static_cast<std::size_t>(std::count_if(solution.routes.begin(), solution.routes.end(),
                                              [](const Route& r) { return !r.steps.empty(); }));
-  const std::string name = problem.spec().name.empty() ? std::string("routesolve") : problem.spec().name;
+  const std::string name =
+      problem.spec().name.empty() ? std::string("routesolve") : problem.spec().name;
   const std::string title = fmt::format("{}: cost {}, {} routes, {} unassigned", name,
-                                        format_measure(solution.summary.cost, problem.cost_scale()), routes,
-                                        solution.unassigned.size());
+                                        format_measure(solution.summary.cost, problem.cost_scale()),
+                                        routes, solution.unassigned.size());
 
   out << fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0:.0f}\" height=\"{1:.0f}\" viewBox=\"0 0 {0:.2f} {1:.2f}\">\n",
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0:.0f}\" height=\"{1:.0f}\" viewBox=\"0 "
+      "0 {0:.2f} {1:.2f}\">\n",
       width, height);
   out << "<title>" << xml_escape(title) << "</title>\n";
   out << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  out << fmt::format("<text x=\"{:.1f}\" y=\"18\" font-family=\"sans-serif\" font-size=\"13\">{}</text>\n", kMargin,
-                     xml_escape(title));
+  out << fmt::format(
+      "<text x=\"{:.1f}\" y=\"18\" font-family=\"sans-serif\" font-size=\"13\">{}</text>\n",
+      kMargin, xml_escape(title));
 
   for (std::size_t r = 0; r < solution.routes.size(); ++r) {
     const Route& route = solution.routes[r];
@@ -303,11 +347,14 @@ void write_svg(std::ostream& out, const Problem& problem, const Solution& soluti
       if (!xy) continue;
       points += fmt::format("{}{:.2f},{:.2f}", points.empty() ? "" : " ", px(*xy), py(*xy));
       if (is_task_step(step.type))
-        dots += fmt::format("<circle cx=\"{:.2f}\" cy=\"{:.2f}\" r=\"2.5\" fill=\"{}\"/>\n", px(*xy), py(*xy), colour);
+        dots += fmt::format("<circle cx=\"{:.2f}\" cy=\"{:.2f}\" r=\"2.5\" fill=\"{}\"/>\n",
+                            px(*xy), py(*xy), colour);
     }
-    out << fmt::format("<polyline data-vehicle=\"{}\" points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" "
-                       "stroke-linejoin=\"round\"/>\n",
-                       route.vehicle_id, points, colour);
+    out << fmt::format(
+        "<polyline data-vehicle=\"{}\" points=\"{}\" fill=\"none\" stroke=\"{}\" "
+        "stroke-width=\"1.5\" "
+        "stroke-linejoin=\"round\"/>\n",
+        route.vehicle_id, points, colour);
     out << dots;
   }
 
@@ -318,8 +365,10 @@ void write_svg(std::ostream& out, const Problem& problem, const Solution& soluti
       if (c) depots.emplace(c->lon, c->lat);
   for (const auto& [x, y] : depots) {
     const Coordinates c{x, y};
-    out << fmt::format("<rect class=\"depot\" x=\"{:.2f}\" y=\"{:.2f}\" width=\"8\" height=\"8\" fill=\"black\"/>\n",
-                       px(c) - 4, py(c) - 4);
+    out << fmt::format(
+        "<rect class=\"depot\" x=\"{:.2f}\" y=\"{:.2f}\" width=\"8\" height=\"8\" "
+        "fill=\"black\"/>\n",
+        px(c) - 4, py(c) - 4);
   }
 
   // Unassigned tasks: grey crosses.
@@ -327,21 +376,32 @@ void write_svg(std::ostream& out, const Problem& problem, const Solution& soluti
     if (u.task >= problem.tasks().size() || !problem.task(u.task).coords) continue;
     const Coordinates& c = *problem.task(u.task).coords;
     const double x = px(c), y = py(c);
-    out << fmt::format("<path class=\"unassigned\" d=\"M{:.2f} {:.2f}L{:.2f} {:.2f}M{:.2f} {:.2f}L{:.2f} {:.2f}\" "
-                       "stroke=\"#999999\" stroke-width=\"1.5\"/>\n",
-                       x - 3, y - 3, x + 3, y + 3, x - 3, y + 3, x + 3, y - 3);
+    out << fmt::format(
+        "<path class=\"unassigned\" d=\"M{:.2f} {:.2f}L{:.2f} {:.2f}M{:.2f} {:.2f}L{:.2f} {:.2f}\" "
+        "stroke=\"#999999\" stroke-width=\"1.5\"/>\n",
+        x - 3, y - 3, x + 3, y + 3, x - 3, y + 3, x + 3, y - 3);
   }
   out << "</svg>\n";
 }
 
-void write_solution(std::ostream& out, const Problem& problem, const Solution& solution, OutputFormat format,
-                    const LegLines& legs, bool geometry) {
+void write_solution(std::ostream& out, const Problem& problem, const Solution& solution,
+                    OutputFormat format, const LegLines& legs, bool geometry) {
   switch (format) {
-    case OutputFormat::Json: write_vroom_solution(out, problem, solution, geometry ? &legs : nullptr); return;
-    case OutputFormat::Csv: write_csv(out, problem, solution); return;
-    case OutputFormat::GeoJson: write_geojson(out, problem, solution, legs); return;
-    case OutputFormat::Svg: write_svg(out, problem, solution); return;
-    case OutputFormat::Sol: out << cvrplib_solution_to_string(problem, solution); return;
+    case OutputFormat::Json:
+      write_vroom_solution(out, problem, solution, geometry ? &legs : nullptr);
+      return;
+    case OutputFormat::Csv:
+      write_csv(out, problem, solution);
+      return;
+    case OutputFormat::GeoJson:
+      write_geojson(out, problem, solution, legs);
+      return;
+    case OutputFormat::Svg:
+      write_svg(out, problem, solution);
+      return;
+    case OutputFormat::Sol:
+      out << cvrplib_solution_to_string(problem, solution);
+      return;
   }
   throw Error(ErrorCode::Internal, "write_solution: unknown output format");
 }

@@ -62,7 +62,9 @@ class WitnessSearch {
     }
   }
 
-  [[nodiscard]] PathKey distance(NodeId v) const { return stamp_[v] == current_ ? dist_[v] : kNoPath; }
+  [[nodiscard]] PathKey distance(NodeId v) const {
+    return stamp_[v] == current_ ? dist_[v] : kNoPath;
+  }
 
  private:
   void set(NodeId v, PathKey d, unsigned h) {
@@ -223,7 +225,8 @@ class Contractor {
     // higher-depth one, so this is a valid contraction order with the same arcs.
     std::vector<NodeId> order = contraction_order;
     std::vector<std::uint32_t> position(n_);
-    for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<std::uint32_t>(i);
+    for (std::size_t i = 0; i < order.size(); ++i)
+      position[order[i]] = static_cast<std::uint32_t>(i);
     std::stable_sort(order.begin(), order.end(),
                      [&](NodeId a, NodeId b) { return depth_[a] < depth_[b]; });
     ch.order = order;
@@ -236,8 +239,9 @@ class Contractor {
     for (std::size_t r = 0; r < n_; ++r) ++ch.level_first[ch.level[r] + 1];
     for (std::uint32_t l = 0; l < levels; ++l) ch.level_first[l + 1] += ch.level_first[l];
 
-    const auto build = [&](const std::vector<std::vector<Arc>>& lists, std::vector<std::uint32_t>& first,
-                           std::vector<std::uint32_t>& other, std::vector<PathKey>& weight) {
+    const auto build = [&](const std::vector<std::vector<Arc>>& lists,
+                           std::vector<std::uint32_t>& first, std::vector<std::uint32_t>& other,
+                           std::vector<PathKey>& weight) {
       first.assign(n_ + 1, 0);
       for (std::size_t r = 0; r < n_; ++r)
         first[r + 1] = first[r] + static_cast<std::uint32_t>(lists[order[r]].size());
@@ -246,7 +250,8 @@ class Contractor {
       for (std::size_t r = 0; r < n_; ++r) {
         std::vector<Arc> arcs = lists[order[r]];
         for (Arc& a : arcs) a.other = ch.rank[a.other];
-        std::sort(arcs.begin(), arcs.end(), [](const Arc& a, const Arc& b) { return a.other < b.other; });
+        std::sort(arcs.begin(), arcs.end(),
+                  [](const Arc& a, const Arc& b) { return a.other < b.other; });
         for (std::size_t i = 0; i < arcs.size(); ++i) {
           other[first[r] + i] = arcs[i].other;
           weight[first[r] + i] = arcs[i].weight;
@@ -264,7 +269,7 @@ class Contractor {
 
   std::size_t n_;
   ChBuildOptions options_;
-  std::vector<std::vector<Arc>> out_, in_;  // remaining graph
+  std::vector<std::vector<Arc>> out_, in_;   // remaining graph
   std::vector<std::vector<Arc>> up_, down_;  // arcs left when each node was contracted
   std::vector<std::uint8_t> contracted_;
   std::vector<std::int64_t> neighbours_done_;
@@ -281,14 +286,19 @@ class Contractor {
 void check_csr(const std::vector<std::uint32_t>& first, const std::vector<std::uint32_t>& other,
                const std::vector<PathKey>& weight, std::size_t n, const char* name) {
   const std::string f(name);
-  if (first.size() != n + 1) bad_ch(f + "_first", "has " + std::to_string(first.size()) + " entries, expected " + std::to_string(n + 1));
+  if (first.size() != n + 1)
+    bad_ch(f + "_first",
+           "has " + std::to_string(first.size()) + " entries, expected " + std::to_string(n + 1));
   if (first.front() != 0) bad_ch(f + "_first[0]", "must be 0");
-  if (first.back() != other.size() || weight.size() != other.size()) bad_ch(f, "array sizes disagree");
+  if (first.back() != other.size() || weight.size() != other.size())
+    bad_ch(f, "array sizes disagree");
   for (std::size_t r = 0; r < n; ++r) {
-    if (first[r + 1] < first[r]) bad_ch(f + "_first[" + std::to_string(r + 1) + "]", "offsets decrease");
+    if (first[r + 1] < first[r])
+      bad_ch(f + "_first[" + std::to_string(r + 1) + "]", "offsets decrease");
     for (std::uint32_t a = first[r]; a < first[r + 1]; ++a)
       if (other[a] <= r || other[a] >= n)
-        bad_ch(f + "[" + std::to_string(a) + "]", "arc of rank " + std::to_string(r) + " does not lead to a higher rank");
+        bad_ch(f + "[" + std::to_string(a) + "]",
+               "arc of rank " + std::to_string(r) + " does not lead to a higher rank");
   }
 }
 
@@ -296,7 +306,8 @@ void check_csr(const std::vector<std::uint32_t>& first, const std::vector<std::u
 
 constexpr char kMagic[4] = {'R', 'S', 'C', 'H'};
 constexpr std::uint32_t kVersion = 1;
-static_assert(std::endian::native == std::endian::little, "serialisation assumes a little-endian host");
+static_assert(std::endian::native == std::endian::little,
+              "serialisation assumes a little-endian host");
 
 /// Writes into a buffer sized up front (GCC 12 reports false -Wstringop-overflow on many small
 /// vector growths, so the buffer is allocated once).
@@ -321,7 +332,8 @@ class Writer {
  private:
   void put(const void* src, std::size_t n) {
     if (n == 0) return;
-    if (bytes.size() - at_ < n) throw Error(ErrorCode::Internal, "contraction hierarchy: serialisation size");
+    if (bytes.size() - at_ < n)
+      throw Error(ErrorCode::Internal, "contraction hierarchy: serialisation size");
     std::memcpy(bytes.data() + at_, src, n);
     at_ += n;
   }
@@ -340,7 +352,8 @@ class Reader {
   template <typename T>
   std::vector<T> array(const char* field) {
     const auto count = scalar<std::uint64_t>(field);
-    if (count > (bytes_.size() - at_) / sizeof(T)) bad_ch(field, "truncated (" + std::to_string(count) + " entries announced)");
+    if (count > (bytes_.size() - at_) / sizeof(T))
+      bad_ch(field, "truncated (" + std::to_string(count) + " entries announced)");
     std::vector<T> v(count);
     take(v.data(), count * sizeof(T), field);
     return v;
@@ -379,33 +392,37 @@ void ContractionHierarchy::validate() const {
   const std::size_t n = rank.size();
   if (order.size() != n) bad_ch("order", "size differs from rank");
   for (std::size_t v = 0; v < n; ++v)
-    if (rank[v] >= n || order[rank[v]] != v) bad_ch("rank[" + std::to_string(v) + "]", "not a permutation");
+    if (rank[v] >= n || order[rank[v]] != v)
+      bad_ch("rank[" + std::to_string(v) + "]", "not a permutation");
   if (level.size() != n) bad_ch("level", "size differs from rank");
   if (n > 0) {
     if (level_first.size() != std::size_t{level.back()} + 2) bad_ch("level_first", "wrong size");
     for (std::size_t l = 0; l + 1 < level_first.size(); ++l)
       for (std::uint32_t r = level_first[l]; r < level_first[l + 1]; ++r)
-        if (r >= n || level[r] != l) bad_ch("level_first[" + std::to_string(l) + "]", "does not match level");
+        if (r >= n || level[r] != l)
+          bad_ch("level_first[" + std::to_string(l) + "]", "does not match level");
     if (level_first.back() != n) bad_ch("level_first", "does not cover every node");
   }
   check_csr(up_first_out, up_head, up_weight, n, "up");
   check_csr(down_first_in, down_tail, down_weight, n, "down");
   for (std::size_t r = 0; r < n; ++r) {
     for (std::uint32_t a = up_first_out[r]; a < up_first_out[r + 1]; ++a)
-      if (level[up_head[a]] <= level[r]) bad_ch("up[" + std::to_string(a) + "]", "joins nodes of the same level");
+      if (level[up_head[a]] <= level[r])
+        bad_ch("up[" + std::to_string(a) + "]", "joins nodes of the same level");
     for (std::uint32_t a = down_first_in[r]; a < down_first_in[r + 1]; ++a)
-      if (level[down_tail[a]] <= level[r]) bad_ch("down[" + std::to_string(a) + "]", "joins nodes of the same level");
+      if (level[down_tail[a]] <= level[r])
+        bad_ch("down[" + std::to_string(a) + "]", "joins nodes of the same level");
   }
 }
 
 std::vector<std::uint8_t> ContractionHierarchy::to_bytes() const {
   std::uint32_t magic = 0;
   std::memcpy(&magic, kMagic, sizeof magic);
-  const std::size_t total = sizeof magic + sizeof kVersion + sizeof graph_fingerprint + Writer::size_of(rank) +
-                            Writer::size_of(order) + Writer::size_of(level) + Writer::size_of(level_first) +
-                            Writer::size_of(up_first_out) + Writer::size_of(up_head) + Writer::size_of(up_weight) +
-                            Writer::size_of(down_first_in) + Writer::size_of(down_tail) +
-                            Writer::size_of(down_weight);
+  const std::size_t total =
+      sizeof magic + sizeof kVersion + sizeof graph_fingerprint + Writer::size_of(rank) +
+      Writer::size_of(order) + Writer::size_of(level) + Writer::size_of(level_first) +
+      Writer::size_of(up_first_out) + Writer::size_of(up_head) + Writer::size_of(up_weight) +
+      Writer::size_of(down_first_in) + Writer::size_of(down_tail) + Writer::size_of(down_weight);
   Writer w(total);
   w.scalar(magic);
   w.scalar(kVersion);
@@ -427,10 +444,12 @@ ContractionHierarchy ContractionHierarchy::from_bytes(std::span<const std::uint8
   Reader r(bytes);
   std::uint32_t magic = 0;
   std::memcpy(&magic, kMagic, sizeof magic);
-  if (r.scalar<std::uint32_t>("magic") != magic) bad_ch("magic", "not a serialised contraction hierarchy");
+  if (r.scalar<std::uint32_t>("magic") != magic)
+    bad_ch("magic", "not a serialised contraction hierarchy");
   const auto version = r.scalar<std::uint32_t>("version");
   if (version != kVersion)
-    bad_ch("version", std::to_string(version) + " (this build reads " + std::to_string(kVersion) + "): rebuild it");
+    bad_ch("version", std::to_string(version) + " (this build reads " + std::to_string(kVersion) +
+                          "): rebuild it");
   ContractionHierarchy ch;
   ch.graph_fingerprint = r.scalar<std::uint64_t>("graph_fingerprint");
   ch.rank = r.array<std::uint32_t>("rank");
@@ -448,7 +467,8 @@ ContractionHierarchy ContractionHierarchy::from_bytes(std::span<const std::uint8
   return ch;
 }
 
-ContractionHierarchy build_contraction_hierarchy(const RoadGraph& graph, const ChBuildOptions& options,
+ContractionHierarchy build_contraction_hierarchy(const RoadGraph& graph,
+                                                 const ChBuildOptions& options,
                                                  ChBuildStats* stats) {
   const auto start = std::chrono::steady_clock::now();
   if (graph.node_count() >= kNoNode) throw invalid_input("graph", "too many nodes for 32-bit ids");
@@ -456,17 +476,21 @@ ContractionHierarchy build_contraction_hierarchy(const RoadGraph& graph, const C
   ContractionHierarchy ch = contractor.run(stats);
   ch.graph_fingerprint = graph_fingerprint(graph);
   if (stats != nullptr)
-    stats->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    stats->seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return ch;
 }
 
 PathKey ch_shortest_key(const ContractionHierarchy& ch, NodeId source, NodeId target) {
   const std::size_t n = ch.node_count();
-  if (source >= n) throw invalid_input("source", "node " + std::to_string(source) + " out of range");
-  if (target >= n) throw invalid_input("target", "node " + std::to_string(target) + " out of range");
+  if (source >= n)
+    throw invalid_input("source", "node " + std::to_string(source) + " out of range");
+  if (target >= n)
+    throw invalid_input("target", "node " + std::to_string(target) + " out of range");
   // Two complete upward searches (the graphs are small upward), then the best meeting node.
   const auto search = [&](std::uint32_t from, const std::vector<std::uint32_t>& first,
-                          const std::vector<std::uint32_t>& other, const std::vector<PathKey>& weight) {
+                          const std::vector<std::uint32_t>& other,
+                          const std::vector<PathKey>& weight) {
     std::vector<std::pair<std::uint32_t, PathKey>> settled;
     std::vector<std::pair<PathKey, std::uint32_t>> heap{{0, from}};
     std::vector<std::pair<std::uint32_t, PathKey>> best{{from, 0}};

@@ -124,11 +124,13 @@ DijkstraMatrixEngine& DijkstraMatrixEngine::operator=(DijkstraMatrixEngine&&) no
 std::size_t DijkstraMatrixEngine::node_count() const noexcept {
   return boost::num_vertices(impl_->graph);
 }
-std::size_t DijkstraMatrixEngine::arc_count() const noexcept { return boost::num_edges(impl_->graph); }
+std::size_t DijkstraMatrixEngine::arc_count() const noexcept {
+  return boost::num_edges(impl_->graph);
+}
 
 NodeMatrices DijkstraMatrixEngine::many_to_many(std::span<const NodeId> sources,
-                                           std::span<const NodeId> targets, unsigned threads,
-                                           MatrixStats* stats) const {
+                                                std::span<const NodeId> targets, unsigned threads,
+                                                MatrixStats* stats) const {
   const auto t0 = std::chrono::steady_clock::now();
   const std::size_t n = node_count();
   for (std::size_t i = 0; i < sources.size(); ++i) impl_->check_node(sources[i], "sources", i);

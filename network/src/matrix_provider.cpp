@@ -31,8 +31,9 @@ std::string MatrixProvider::unplaced_reason(const Coordinates& point) const {
   return name() + " cannot place " + describe(point);
 }
 
-std::vector<Coordinates> MatrixProvider::leg(const ProvidedMatrices& /*m*/, std::span<const Coordinates> points,
-                                             std::size_t from, std::size_t to) const {
+std::vector<Coordinates> MatrixProvider::leg(const ProvidedMatrices& /*m*/,
+                                             std::span<const Coordinates> points, std::size_t from,
+                                             std::size_t to) const {
   if (from >= points.size() || to >= points.size()) return {};
   return {points[from], points[to]};
 }
@@ -59,13 +60,18 @@ bool fill_matrices(ProblemSpec& spec, const MatrixProvider& provider, MatrixFill
     if (spec.vehicles[i].start) sites.push_back({&*spec.vehicles[i].start, base + ".start", true});
     if (spec.vehicles[i].end) sites.push_back({&*spec.vehicles[i].end, base + ".end", true});
   }
-  for (std::size_t i = 0; i < spec.vehicles.size(); ++i)  // multi-trip depots, after every other site
+  for (std::size_t i = 0; i < spec.vehicles.size();
+       ++i)  // multi-trip depots, after every other site
     for (std::size_t l = 0; l < spec.vehicles[i].reload_locations.size(); ++l)
-      sites.push_back({&spec.vehicles[i].reload_locations[l],
-                       "vehicles[" + std::to_string(i) + "].reload_locations[" + std::to_string(l) + "]", true});
-  for (std::size_t i = 0; i < spec.vehicles.size(); ++i)  // re-optimisation: where vehicles are now, last
+      sites.push_back(
+          {&spec.vehicles[i].reload_locations[l],
+           "vehicles[" + std::to_string(i) + "].reload_locations[" + std::to_string(l) + "]",
+           true});
+  for (std::size_t i = 0; i < spec.vehicles.size();
+       ++i)  // re-optimisation: where vehicles are now, last
     if (spec.vehicles[i].current_location)
-      sites.push_back({&*spec.vehicles[i].current_location, "vehicles[" + std::to_string(i) + "].current_location", true});
+      sites.push_back({&*spec.vehicles[i].current_location,
+                       "vehicles[" + std::to_string(i) + "].current_location", true});
 
   std::map<std::pair<double, double>, std::size_t> index_of;
   std::vector<Coordinates> points;
@@ -73,13 +79,16 @@ bool fill_matrices(ProblemSpec& spec, const MatrixProvider& provider, MatrixFill
   for (std::size_t k = 0; k < sites.size(); ++k) {
     const LocationSpec& loc = *sites[k].location;
     if (!loc.coords)
-      throw invalid_input(where(spec, sites[k].path),
-                          std::string(loc.index ? "has a location index but no coordinates, and no matrices are given"
-                                                : "has no coordinates, and no matrices are given") +
-                              " (" + provider.name() + " matrices need coordinates for every location)");
+      throw invalid_input(
+          where(spec, sites[k].path),
+          std::string(loc.index
+                          ? "has a location index but no coordinates, and no matrices are given"
+                          : "has no coordinates, and no matrices are given") +
+              " (" + provider.name() + " matrices need coordinates for every location)");
     if (!std::isfinite(loc.coords->lon) || !std::isfinite(loc.coords->lat))
       throw invalid_input(where(spec, sites[k].path), "coordinates are not finite numbers");
-    auto [it, inserted] = index_of.emplace(std::make_pair(loc.coords->lon, loc.coords->lat), points.size());
+    auto [it, inserted] =
+        index_of.emplace(std::make_pair(loc.coords->lon, loc.coords->lat), points.size());
     if (inserted) points.push_back(*loc.coords);
     assigned[k] = it->second;
   }
@@ -95,7 +104,8 @@ bool fill_matrices(ProblemSpec& spec, const MatrixProvider& provider, MatrixFill
   for (std::size_t k = 0; k < sites.size(); ++k) {
     if (m.placed[assigned[k]]) continue;
     if (sites[k].is_vehicle)
-      throw invalid_input(where(spec, sites[k].path), provider.unplaced_reason(points[assigned[k]]));
+      throw invalid_input(where(spec, sites[k].path),
+                          provider.unplaced_reason(points[assigned[k]]));
     unplaced.push_back(sites[k].path);
   }
 

@@ -85,10 +85,12 @@ void fill_csr(std::size_t node_count, const std::vector<RawArc>& arcs, RoadGraph
 
 }  // namespace
 
-void check_network_memory(std::size_t node_count, std::size_t arc_count, const std::string& source) {
+void check_network_memory(std::size_t node_count, std::size_t arc_count,
+                          const std::string& source) {
   // Per node: CSR offsets (twice), component, new id, coordinates and the SCC search state;
   // per arc: the raw arc and the CSR arrays (twice). A small file can name node 4,000,000,000.
-  const std::uint64_t needed = 96 * static_cast<std::uint64_t>(node_count) + 48 * static_cast<std::uint64_t>(arc_count);
+  const std::uint64_t needed =
+      96 * static_cast<std::uint64_t>(node_count) + 48 * static_cast<std::uint64_t>(arc_count);
   check_memory(needed, source,
                std::to_string(node_count) + " nodes and " + std::to_string(arc_count) +
                    " arcs (node ids are dense: the largest id sets the node count)");

@@ -1,6 +1,5 @@
 // Fleet problems on a road network: snapping, matrices between the snapped points, leg geometry.
 
-#include "routesolve/timing.hpp"
 #include "routesolve/network/road_router.hpp"
 
 #include <chrono>
@@ -12,6 +11,7 @@
 #include <utility>
 
 #include "routesolve/error.hpp"
+#include "routesolve/timing.hpp"
 
 namespace routesolve::network {
 namespace {
@@ -64,7 +64,8 @@ const Snapper& RoadRouter::snapper() const {
 }
 
 PointMatrices point_matrices(const RoadRouter& router, std::span<const Coordinates> points,
-                             double max_snap_m, unsigned threads, const NodeMatrixFunction& engine) {
+                             double max_snap_m, unsigned threads,
+                             const NodeMatrixFunction& engine) {
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<SnapResult> snaps = router.snapper().snap(points, max_snap_m);
   const double snap_seconds = seconds_since(t0);
@@ -87,18 +88,23 @@ PointMatrices node_point_matrices(const RoadRouter& router, std::span<const Node
   return matrices_between(router, std::move(snaps), threads, engine);
 }
 
-RoadProvider::RoadProvider(std::shared_ptr<const RoadRouter> router, double max_snap_m, unsigned threads,
-                           NodeMatrixFunction engine, std::string engine_name)
-    : router_(std::move(router)), max_snap_m_(max_snap_m), threads_(threads), engine_(std::move(engine)),
+RoadProvider::RoadProvider(std::shared_ptr<const RoadRouter> router, double max_snap_m,
+                           unsigned threads, NodeMatrixFunction engine, std::string engine_name)
+    : router_(std::move(router)),
+      max_snap_m_(max_snap_m),
+      threads_(threads),
+      engine_(std::move(engine)),
       engine_name_(std::move(engine_name)) {
   if (!(max_snap_m_ >= 0.0)) throw invalid_input("max snap distance", "must be zero or positive");
 }
 
 std::string RoadProvider::unplaced_reason(const Coordinates& point) const {
-  return "no drivable road within " + std::to_string(std::llround(max_snap_m_)) + " m of " + describe(point);
+  return "no drivable road within " + std::to_string(std::llround(max_snap_m_)) + " m of " +
+         describe(point);
 }
 
-ProvidedMatrices RoadProvider::compute(std::span<const Coordinates> points, const MatrixScale& scale) const {
+ProvidedMatrices RoadProvider::compute(std::span<const Coordinates> points,
+                                       const MatrixScale& scale) const {
   PointMatrices pm = point_matrices(*router_, points, max_snap_m_, threads_, engine_);
   const std::size_t n = points.size();
   ProvidedMatrices out;
@@ -115,7 +121,8 @@ ProvidedMatrices RoadProvider::compute(std::span<const Coordinates> points, cons
       const std::int64_t seconds = (ds + 5) / 10;  // deciseconds to seconds, rounded half up
       out.durations(i, j) =
           scale.time == 1.0 ? seconds : std::llround(static_cast<double>(seconds) * scale.time);
-      out.distances(i, j) = scale.distance == 1.0 ? m : std::llround(static_cast<double>(m) * scale.distance);
+      out.distances(i, j) =
+          scale.distance == 1.0 ? m : std::llround(static_cast<double>(m) * scale.distance);
     }
   }
   out.placed.resize(n);
@@ -125,14 +132,16 @@ ProvidedMatrices RoadProvider::compute(std::span<const Coordinates> points, cons
   return out;
 }
 
-std::vector<Coordinates> RoadProvider::leg(const ProvidedMatrices& m, std::span<const Coordinates> points,
-                                           std::size_t from, std::size_t to) const {
+std::vector<Coordinates> RoadProvider::leg(const ProvidedMatrices& m,
+                                           std::span<const Coordinates> points, std::size_t from,
+                                           std::size_t to) const {
   if (from >= points.size() || to >= points.size() || m.snaps.size() != points.size()) return {};
   std::vector<Coordinates> line{points[from]};
   const SnapResult& a = m.snaps[from];
   const SnapResult& b = m.snaps[to];
   if (a.found && b.found && router_->graph().has_coordinates()) {
-    for (const NodeId v : router_->engine().path(a.node, b.node)) line.push_back(router_->graph().coords[v]);
+    for (const NodeId v : router_->engine().path(a.node, b.node))
+      line.push_back(router_->graph().coords[v]);
   }
   line.push_back(points[to]);
   return line;

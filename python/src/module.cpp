@@ -58,13 +58,15 @@ IntMatrix to_eigen(const Matrix& m) {
   return out;
 }
 
-ProblemHandle problem_from_json(const std::string& text, const std::string& source, const py::dict& options) {
+ProblemHandle problem_from_json(const std::string& text, const std::string& source,
+                                const py::dict& options) {
   const capi::EmbedOptions o = embed_options(options);
   py::gil_scoped_release release;
   return ProblemHandle{capi::problem_from_json(text, source, o)};
 }
 
-ProblemHandle problem_from_file(const std::string& path, const std::string& format, const py::dict& options) {
+ProblemHandle problem_from_file(const std::string& path, const std::string& format,
+                                const py::dict& options) {
   const capi::EmbedOptions o = embed_options(options);
   py::gil_scoped_release release;
   io::ReadOptions read;
@@ -74,10 +76,11 @@ ProblemHandle problem_from_file(const std::string& path, const std::string& form
 
 /// A problem whose matrices come from numpy: `text` is the VROOM document without matrices,
 /// `matrices` maps a profile to (durations, distances or None, costs or None).
-ProblemHandle problem_from_arrays(const std::string& text, const std::string& source,
-                                  const std::map<std::string, std::tuple<IntMatrixRef, std::optional<IntMatrixRef>,
-                                                                         std::optional<IntMatrixRef>>>& matrices,
-                                  const py::dict& options) {
+ProblemHandle problem_from_arrays(
+    const std::string& text, const std::string& source,
+    const std::map<std::string, std::tuple<IntMatrixRef, std::optional<IntMatrixRef>,
+                                           std::optional<IntMatrixRef>>>& matrices,
+    const py::dict& options) {
   const capi::EmbedOptions o = embed_options(options);
   ProblemSpec spec = io::parse_vroom_problem(text, source);
   for (const auto& [profile, m] : matrices) {
@@ -110,7 +113,8 @@ py::tuple travel_matrices(const PointsRef& points, const py::dict& options) {
   for (Eigen::Index i = 0; i < points.rows(); ++i) {
     coords[static_cast<std::size_t>(i)] = {points(i, 0), points(i, 1)};
     if (points(i, 0) < -180 || points(i, 0) > 180 || points(i, 1) < -90 || points(i, 1) > 90)
-      throw invalid_input("points[" + std::to_string(i) + "]", "longitude or latitude out of range");
+      throw invalid_input("points[" + std::to_string(i) + "]",
+                          "longitude or latitude out of range");
   }
   IntMatrix durations, distances;
   {
@@ -131,19 +135,32 @@ capi::EmbedOptions embed_options(const py::dict& options) {
   for (const auto& [key, value] : options) {
     const std::string k = py::cast<std::string>(key);
     if (value.is_none()) continue;
-    if (k == "backend") o.backend = py::cast<std::string>(value);
-    else if (k == "matrix_engine") o.matrix_engine = py::cast<std::string>(value);
-    else if (k == "network") o.network = py::cast<std::string>(py::str(value));
-    else if (k == "objective") o.objective = py::cast<std::string>(value);
-    else if (k == "time_limit") o.time_limit_s = py::cast<double>(value);
-    else if (k == "iterations") o.iterations = py::cast<std::uint64_t>(value);
-    else if (k == "seed") o.seed = py::cast<std::uint64_t>(value);
-    else if (k == "threads") o.threads = py::cast<unsigned>(value);
-    else if (k == "chains") o.chains = py::cast<unsigned>(value);
-    else if (k == "device") o.device = py::cast<int>(value);
-    else if (k == "check") o.check = py::cast<bool>(value);
-    else if (k == "timeline") o.timeline = py::cast<std::string>(value);
-    else throw invalid_input(k, "unknown option");
+    if (k == "backend")
+      o.backend = py::cast<std::string>(value);
+    else if (k == "matrix_engine")
+      o.matrix_engine = py::cast<std::string>(value);
+    else if (k == "network")
+      o.network = py::cast<std::string>(py::str(value));
+    else if (k == "objective")
+      o.objective = py::cast<std::string>(value);
+    else if (k == "time_limit")
+      o.time_limit_s = py::cast<double>(value);
+    else if (k == "iterations")
+      o.iterations = py::cast<std::uint64_t>(value);
+    else if (k == "seed")
+      o.seed = py::cast<std::uint64_t>(value);
+    else if (k == "threads")
+      o.threads = py::cast<unsigned>(value);
+    else if (k == "chains")
+      o.chains = py::cast<unsigned>(value);
+    else if (k == "device")
+      o.device = py::cast<int>(value);
+    else if (k == "check")
+      o.check = py::cast<bool>(value);
+    else if (k == "timeline")
+      o.timeline = py::cast<std::string>(value);
+    else
+      throw invalid_input(k, "unknown option");
   }
   return o;
 }
@@ -158,7 +175,10 @@ PYBIND11_MODULE(_core, m) {
   m.attr("UNREACHABLE") = io::kJsonUnreachable;  // a pair without a road path in matrix()
 
   // Error (RuntimeError) and one subclass per error code; InvalidInput is also a ValueError.
-  PyObject* base = PyErr_NewExceptionWithDoc("routesolve.Error", "A routesolve error: its message names the file or JSON path and the field.", PyExc_RuntimeError, nullptr);
+  PyObject* base = PyErr_NewExceptionWithDoc(
+      "routesolve.Error",
+      "A routesolve error: its message names the file or JSON path and the field.",
+      PyExc_RuntimeError, nullptr);
   m.attr("Error") = py::handle(base);
   struct Kind {
     ErrorCode code;
@@ -173,9 +193,12 @@ PYBIND11_MODULE(_core, m) {
                         {ErrorCode::Internal, "InternalError", nullptr}};
   for (const Kind& k : kinds) {
     py::tuple bases;
-    if (k.also != nullptr) bases = py::make_tuple(py::handle(base), py::handle(k.also));
-    else bases = py::make_tuple(py::handle(base));
-    PyObject* cls = PyErr_NewException((std::string("routesolve.") + k.name).c_str(), bases.ptr(), nullptr);
+    if (k.also != nullptr)
+      bases = py::make_tuple(py::handle(base), py::handle(k.also));
+    else
+      bases = py::make_tuple(py::handle(base));
+    PyObject* cls =
+        PyErr_NewException((std::string("routesolve.") + k.name).c_str(), bases.ptr(), nullptr);
     if (cls == nullptr) throw py::error_already_set();
     m.attr(k.name) = py::handle(cls);
     exception_classes()[k.code] = cls;
@@ -188,14 +211,19 @@ PYBIND11_MODULE(_core, m) {
     }
   });
 
-  py::class_<ProblemHandle>(m, "ProblemHandle", "A validated, immutable problem (shared by solves).")
-      .def_property_readonly("tasks", [](const ProblemHandle& h) { return h.problem->tasks().size(); })
-      .def_property_readonly("vehicles", [](const ProblemHandle& h) { return h.problem->vehicles().size(); });
+  py::class_<ProblemHandle>(m, "ProblemHandle",
+                            "A validated, immutable problem (shared by solves).")
+      .def_property_readonly("tasks",
+                             [](const ProblemHandle& h) { return h.problem->tasks().size(); })
+      .def_property_readonly("vehicles",
+                             [](const ProblemHandle& h) { return h.problem->vehicles().size(); });
 
-  m.def("problem_from_json", &problem_from_json, py::arg("text"), py::arg("source"), py::arg("options"));
-  m.def("problem_from_file", &problem_from_file, py::arg("path"), py::arg("format"), py::arg("options"));
-  m.def("problem_from_arrays", &problem_from_arrays, py::arg("text"), py::arg("source"), py::arg("matrices"),
+  m.def("problem_from_json", &problem_from_json, py::arg("text"), py::arg("source"),
         py::arg("options"));
+  m.def("problem_from_file", &problem_from_file, py::arg("path"), py::arg("format"),
+        py::arg("options"));
+  m.def("problem_from_arrays", &problem_from_arrays, py::arg("text"), py::arg("source"),
+        py::arg("matrices"), py::arg("options"));
   m.def("validate", &validate_solution, py::arg("problem"), py::arg("solution_json"));
   m.def("matrix", &travel_matrices, py::arg("points"), py::arg("options"));
   m.def(

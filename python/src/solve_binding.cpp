@@ -99,12 +99,14 @@ py::dict solve(const ProblemHandle& handle, const py::dict& options, const py::o
         }
       }
       try {
-        if (!stop.load() && !stop_object.is_none() && py::cast<bool>(stop_object.attr("is_set")())) stop.store(true);
+        if (!stop.load() && !stop_object.is_none() && py::cast<bool>(stop_object.attr("is_set")()))
+          stop.store(true);
         if (got && report && !stop.load() && !callback_error) {
           const Progress& p = *got;
-          progress(py::dict(py::arg("elapsed_s") = p.elapsed_s, py::arg("fraction") = p.fraction,
-                            py::arg("best_cost") = static_cast<double>(p.best_cost) / problem->cost_scale(),
-                            py::arg("routes") = p.best_routes, py::arg("unassigned") = p.unassigned));
+          progress(py::dict(
+              py::arg("elapsed_s") = p.elapsed_s, py::arg("fraction") = p.fraction,
+              py::arg("best_cost") = static_cast<double>(p.best_cost) / problem->cost_scale(),
+              py::arg("routes") = p.best_routes, py::arg("unassigned") = p.unassigned));
         }
       } catch (py::error_already_set& e) {
         if (!callback_error) callback_error.emplace(std::move(e));

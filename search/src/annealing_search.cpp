@@ -10,23 +10,25 @@
 namespace routesolve::search {
 
 AnnealingSearch::AnnealingSearch(const SegmentModel& model, const Neighbours& adjacency,
-                                 const VehicleClasses& classes, const std::vector<std::size_t>& insertable,
-                                 Objective objective, std::uint64_t seed, Parameters parameters,
-                                 InsertionEngine& engine)
+                                 const VehicleClasses& classes,
+                                 const std::vector<std::size_t>& insertable, Objective objective,
+                                 std::uint64_t seed, Parameters parameters, InsertionEngine& engine)
     : problem_(model.problem()),
       objective_(objective),
       parameters_(parameters),
       current_(model, insertable),
       removal_(adjacency, parameters.removal),
       insertion_(adjacency, classes, parameters.blink_rate, parameters.recreate_tours),
-      descent_(parameters.partners != nullptr ? *parameters.partners : adjacency, classes, parameters.granular),
+      descent_(parameters.partners != nullptr ? *parameters.partners : adjacency, classes,
+               parameters.granular),
       engine_(&engine),
       reloads_(model.problem()),
       rng_(seed),
       absences_(model.problem().tasks().size(), 0) {
   if (parameters_.cycle_per_task > 0.0)
-    cycle_length_ = std::max<std::size_t>(
-        1, static_cast<std::size_t>(parameters_.cycle_per_task * static_cast<double>(insertable.size())));
+    cycle_length_ =
+        std::max<std::size_t>(1, static_cast<std::size_t>(parameters_.cycle_per_task *
+                                                          static_cast<double>(insertable.size())));
 }
 
 void AnnealingSearch::resume(std::size_t iterations_done) {
@@ -63,8 +65,9 @@ void AnnealingSearch::record_if_best() {
   }
 }
 
-void AnnealingSearch::begin_region(std::vector<char> vehicles, std::vector<char> tasks, const TourPlan& current,
-                                   const TourPlan& best, const Score& best_score) {
+void AnnealingSearch::begin_region(std::vector<char> vehicles, std::vector<char> tasks,
+                                   const TourPlan& current, const TourPlan& best,
+                                   const Score& best_score) {
   current_.load(current);
   current_.set_region(std::move(vehicles), std::move(tasks));
   // The region's first descent examines all of it. The memory would stay valid (set_region
@@ -106,7 +109,8 @@ void AnnealingSearch::intensify() {
 
 bool AnnealingSearch::begin_step(double fraction) {
   ++iterations_;
-  if (objective_ == Objective::VehiclesThenCost && !fleet_done_ && fraction < parameters_.fleet_phase) {
+  if (objective_ == Objective::VehiclesThenCost && !fleet_done_ &&
+      fraction < parameters_.fleet_phase) {
     if (!fleet_active_ || fraction - fleet_round_start_ < parameters_.fleet_round) {
       return fleet_begin(fraction);
     }
@@ -117,7 +121,8 @@ bool AnnealingSearch::begin_step(double fraction) {
     current_.load(best_plan_);
   }
   fleet_done_ = true;
-  if (cost_phase_start_ < 0.0) cost_phase_start_ = objective_ == Objective::VehiclesThenCost ? fraction : 0.0;
+  if (cost_phase_start_ < 0.0)
+    cost_phase_start_ = objective_ == Objective::VehiclesThenCost ? fraction : 0.0;
   // The cost phase gets a full cooling schedule over what is left of the budget.
   const double rest = 1.0 - cost_phase_start_;
   cost_begin(rest > 1e-9 ? (fraction - cost_phase_start_) / rest : 1.0);
@@ -129,7 +134,8 @@ void AnnealingSearch::step(double fraction) {
   InsertionRequest request;
   InsertionChoice choice;
   while (next_request(request)) {
-    engine_->price(std::span<const InsertionRequest>(&request, 1), std::span<InsertionChoice>(&choice, 1));
+    engine_->price(std::span<const InsertionRequest>(&request, 1),
+                   std::span<InsertionChoice>(&choice, 1));
     take(choice);
   }
   end_step();
@@ -138,7 +144,8 @@ void AnnealingSearch::step(double fraction) {
 bool AnnealingSearch::next_request(InsertionRequest& request) {
   // A cost step already at its threshold is rejected whatever the tasks still out add
   // (Parameters::early_reject): its recreate ends here.
-  if (may_reject_early_ && pending_ == Pending::Cost && static_cast<double>(current_.cost()) >= threshold_ &&
+  if (may_reject_early_ && pending_ == Pending::Cost &&
+      static_cast<double>(current_.cost()) >= threshold_ &&
       (objective_ != Objective::VehiclesThenCost ||
        static_cast<std::int64_t>(current_.used_routes()) >= step_before_.routes)) {
     ++early_rejects_;
@@ -148,15 +155,18 @@ bool AnnealingSearch::next_request(InsertionRequest& request) {
   return insertion_.next(current_, pass_, request);
 }
 
-void AnnealingSearch::take(const InsertionChoice& choice) { insertion_.take(current_, pass_, choice); }
+void AnnealingSearch::take(const InsertionChoice& choice) {
+  insertion_.take(current_, pass_, choice);
+}
 
 void AnnealingSearch::end_step() {
   if (pending_ != Pending::None && reloads_.active()) reloads_.run(current_);
-  if (pending_ == Pending::Cost) cost_end();
-  else if (pending_ == Pending::Fleet) fleet_end();
+  if (pending_ == Pending::Cost)
+    cost_end();
+  else if (pending_ == Pending::Fleet)
+    fleet_end();
   pending_ = Pending::None;
 }
-
 
 void AnnealingSearch::cost_begin(double fraction) {
   step_before_ = current_.score();
@@ -164,16 +174,19 @@ void AnnealingSearch::cost_begin(double fraction) {
   temperature_ = temperature(fraction);
   step_fraction_ = fraction;
   std::uniform_real_distribution<double> unit(0.0, 1.0);
-  threshold_ = static_cast<double>(before.cost) - temperature_ * std::log(std::max(unit(rng_), 1e-300));
-  may_reject_early_ = parameters_.early_reject && before.unassigned == 0 && before.priority_lost == 0 &&
-                      problem_.spec().balance <= 0.0 && !reloads_.active() && fraction < every_step_from() &&
+  threshold_ =
+      static_cast<double>(before.cost) - temperature_ * std::log(std::max(unit(rng_), 1e-300));
+  may_reject_early_ = parameters_.early_reject && before.unassigned == 0 &&
+                      before.priority_lost == 0 && problem_.spec().balance <= 0.0 &&
+                      !reloads_.active() && fraction < every_step_from() &&
                       !descends_around_every_step();
   current_.begin_change();
   std::vector<std::size_t> tasks = removal_.apply(current_, rng_);
   // Tasks left out before get another chance (a bounded number, for speed). The ruined tasks are
   // all the unassigned ones when the solution had none before (no scan of every task then).
   std::vector<std::size_t> waiting;
-  if (static_cast<std::size_t>(current_.score().unassigned) > tasks.size()) waiting = current_.unassigned_tasks();
+  if (static_cast<std::size_t>(current_.score().unassigned) > tasks.size())
+    waiting = current_.unassigned_tasks();
   std::erase_if(waiting, [&](std::size_t t) { return !current_.may_insert(t); });
   if (waiting.size() > tasks.size() + 16) {
     std::shuffle(waiting.begin(), waiting.end(), rng_);
@@ -181,10 +194,12 @@ void AnnealingSearch::cost_begin(double fraction) {
   }
   for (std::size_t t : waiting)
     if (std::find(tasks.begin(), tasks.end(), t) == tasks.end()) tasks.push_back(t);
-  const std::size_t route_cap =
-      objective_ == Objective::VehiclesThenCost ? std::max(best_score_.routes, before.routes) : current_.vehicle_count();
+  const std::size_t route_cap = objective_ == Objective::VehiclesThenCost
+                                    ? std::max(best_score_.routes, before.routes)
+                                    : current_.vehicle_count();
   std::size_t open_with = kNone;
-  const double routed = static_cast<double>(current_.insertable().size()) - static_cast<double>(before.unassigned);
+  const double routed =
+      static_cast<double>(current_.insertable().size()) - static_cast<double>(before.unassigned);
   if (parameters_.open_route > 0.0 && !tasks.empty() && current_.used_routes() < route_cap &&
       (routed >= parameters_.open_route_min_length * static_cast<double>(current_.used_routes()) ||
        problem_.spec().balance > 0.0)) {  // balance: short routes are worth opening
@@ -198,14 +213,16 @@ void AnnealingSearch::cost_end() {
   const Score& before = step_before_;
   // Polishing every step slows the annealing down; a step that beats the best is worth it,
   // and at the end of the budget every step is (Parameters::descent_every_step_from).
-  if (parameters_.early_descent_per_task > 0.0) projected_per_task(step_fraction_);  // learns the pace
+  if (parameters_.early_descent_per_task > 0.0)
+    projected_per_task(step_fraction_);  // learns the pace
   if (step_fraction_ >= every_step_from()) {
     intensify();
   } else if (descends_around_every_step()) {
     descent_.run_around(current_, current_.rewired(), rng_, objective_, descent_memory_,
                         parameters_.local_descent_moves, deadline_);
   } else if (better(current_.score(), best_score_, objective_)) {
-    const double spacing = parameters_.descent_spacing * static_cast<double>(current_.insertable().size());
+    const double spacing =
+        parameters_.descent_spacing * static_cast<double>(current_.insertable().size());
     if (parameters_.local_descent_on_new_best && descended_ && parameters_.descent &&
         problem_.spec().balance <= 0.0) {  // the descents price cost alone
       descent_.run_around(current_, current_.rewired(), rng_, objective_, descent_memory_,
@@ -261,7 +278,8 @@ double AnnealingSearch::temperature(double phase) {
   // A cycle's progress: its iterations, or what it has used of the budget left when it began,
   // whichever is further (a budget shorter than a cycle gets the one schedule over all of it).
   auto progress = [&] {
-    const double by_work = static_cast<double>(cost_iterations_ - cycle_begin_) / static_cast<double>(cycle_length_);
+    const double by_work =
+        static_cast<double>(cost_iterations_ - cycle_begin_) / static_cast<double>(cycle_length_);
     const double by_budget =
         cycle_phase_start_ < 1.0 ? (phase - cycle_phase_start_) / (1.0 - cycle_phase_start_) : 1.0;
     return std::max(by_work, by_budget);
@@ -272,7 +290,8 @@ double AnnealingSearch::temperature(double phase) {
   // ends, with the rest of the budget (or its cycle's iterations) as the new schedule: where the
   // pace leaves room to converge again, and not in the last half-share.
   if (parameters_.stagnation > 0.0 && phase - best_phase_ >= parameters_.stagnation &&
-      phase - cycle_phase_start_ >= parameters_.stagnation && 1.0 - phase >= 0.5 * parameters_.stagnation &&
+      phase - cycle_phase_start_ >= parameters_.stagnation &&
+      1.0 - phase >= 0.5 * parameters_.stagnation &&
       projected_per_task(phase) >= parameters_.stagnation_per_task) {
     restart_cycle(phase);
     best_phase_ = phase;
@@ -305,7 +324,8 @@ double AnnealingSearch::budget_scale(double phase) {
   if (budget_scale_ > 0.0) return budget_scale_;
   const double per_task = projected_per_task(phase);
   if (per_task < 0.0) return parameters_.short_budget_floor;
-  budget_scale_ = std::clamp(per_task / parameters_.short_budget_per_task, parameters_.short_budget_floor, 1.0);
+  budget_scale_ =
+      std::clamp(per_task / parameters_.short_budget_per_task, parameters_.short_budget_floor, 1.0);
   return budget_scale_;
 }
 
@@ -332,7 +352,8 @@ void AnnealingSearch::restart_cycle(double phase) {
   if (parameters_.elite_pool > 0) {
     const Score s = current_.score();
     bool known = false;
-    for (const Score& e : elite_scores_) known = known || (same_rank(e, s, objective_) && e.cost == s.cost);
+    for (const Score& e : elite_scores_)
+      known = known || (same_rank(e, s, objective_) && e.cost == s.cost);
     if (!known) {
       if (elite_plans_.size() < parameters_.elite_pool) {
         elite_plans_.push_back(current_.plan());
@@ -407,10 +428,13 @@ void AnnealingSearch::fleet_end() {
   const std::vector<std::size_t>& before = fleet_before_;
   const std::uint64_t before_sum = absence_sum(before);
   const std::vector<std::size_t> after = current_.unassigned_tasks();
-  const bool accept = (after.size() < before.size() || absence_sum(after) < before_sum) && touched_tours_feasible();
+  const bool accept =
+      (after.size() < before.size() || absence_sum(after) < before_sum) && touched_tours_feasible();
   for (std::size_t t : after) ++absences_[t];
-  if (accept) current_.commit();
-  else current_.revert();
+  if (accept)
+    current_.commit();
+  else
+    current_.revert();
   if (current_.unassigned_tasks().size() <= fleet_base_unassigned_) {
     // Every task has found room: this fleet size is reached.
     fleet_active_ = false;

@@ -9,9 +9,12 @@
 
 namespace routesolve::search {
 
-BlinkInsertion::BlinkInsertion(const Neighbours& near, const VehicleClasses& classes, double blink_rate,
-                               std::size_t near_tours)
-    : near_(&near), classes_(&classes), blink_threshold_(blink_threshold(blink_rate)), near_tours_(near_tours) {}
+BlinkInsertion::BlinkInsertion(const Neighbours& near, const VehicleClasses& classes,
+                               double blink_rate, std::size_t near_tours)
+    : near_(&near),
+      classes_(&classes),
+      blink_threshold_(blink_threshold(blink_rate)),
+      near_tours_(near_tours) {}
 
 void BlinkInsertion::sort(const WorkingSolution& solution, std::vector<std::size_t>& tasks,
                           std::mt19937_64& rng) const {
@@ -33,11 +36,14 @@ void BlinkInsertion::sort(const WorkingSolution& solution, std::vector<std::size
   };
   if (choice < 4) return;  // random
   if (choice < 8) {
-    std::stable_sort(tasks.begin(), tasks.end(), [&](auto a, auto b) { return demand(a) > demand(b); });
+    std::stable_sort(tasks.begin(), tasks.end(),
+                     [&](auto a, auto b) { return demand(a) > demand(b); });
   } else if (choice < 10) {
-    std::stable_sort(tasks.begin(), tasks.end(), [&](auto a, auto b) { return depot_distance(a) > depot_distance(b); });
+    std::stable_sort(tasks.begin(), tasks.end(),
+                     [&](auto a, auto b) { return depot_distance(a) > depot_distance(b); });
   } else if (choice < 11) {
-    std::stable_sort(tasks.begin(), tasks.end(), [&](auto a, auto b) { return depot_distance(a) < depot_distance(b); });
+    std::stable_sort(tasks.begin(), tasks.end(),
+                     [&](auto a, auto b) { return depot_distance(a) < depot_distance(b); });
   } else {
     std::stable_sort(tasks.begin(), tasks.end(), [&](auto a, auto b) {
       return problem.task(a).time_windows.back().end < problem.task(b).time_windows.back().end;
@@ -45,8 +51,8 @@ void BlinkInsertion::sort(const WorkingSolution& solution, std::vector<std::size
   }
 }
 
-void BlinkInsertion::farthest_first(const WorkingSolution& solution, std::vector<std::size_t>& tasks,
-                                    std::mt19937_64& rng) {
+void BlinkInsertion::farthest_first(const WorkingSolution& solution,
+                                    std::vector<std::size_t>& tasks, std::mt19937_64& rng) {
   const Problem& problem = solution.problem();
   std::vector<std::size_t> depots;
   for (const Vehicle& v : problem.vehicles()) {
@@ -66,14 +72,18 @@ void BlinkInsertion::farthest_first(const WorkingSolution& solution, std::vector
     for (std::size_t d : depots) nearest = std::min(nearest, tv.cost(d, at) + tv.cost(at, d));
     keyed.emplace_back(nearest, t);
   }
-  std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::stable_sort(keyed.begin(), keyed.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
   for (std::size_t k = 0; k < keyed.size(); ++k) tasks[k] = keyed[k].second;
 }
 
-void BlinkInsertion::begin(const WorkingSolution& solution, std::vector<std::size_t> tasks, std::mt19937_64& rng,
-                           std::size_t max_routes, Pass& pass, std::size_t open_with, Order order) const {
-  if (order == Order::FarthestFirst) farthest_first(solution, tasks, rng);
-  else sort(solution, tasks, rng);
+void BlinkInsertion::begin(const WorkingSolution& solution, std::vector<std::size_t> tasks,
+                           std::mt19937_64& rng, std::size_t max_routes, Pass& pass,
+                           std::size_t open_with, Order order) const {
+  if (order == Order::FarthestFirst)
+    farthest_first(solution, tasks, rng);
+  else
+    sort(solution, tasks, rng);
   pass.opening = false;
   if (open_with != kNone) {
     const auto it = std::find(tasks.begin(), tasks.end(), open_with);
@@ -100,13 +110,15 @@ void BlinkInsertion::advance(Pass& pass) const {
   ++pass.next;
 }
 
-bool BlinkInsertion::next(const WorkingSolution& solution, Pass& pass, InsertionRequest& request) const {
+bool BlinkInsertion::next(const WorkingSolution& solution, Pass& pass,
+                          InsertionRequest& request) const {
   const Problem& problem = solution.problem();
   while (!pass.done() && solution.assigned(pass.tasks[pass.next])) advance(pass);
   if (pass.done()) return false;
   const std::size_t task = pass.tasks[pass.next];
   // The next task's neighbours load while this one is priced.
-  if (pass.next + 1 < pass.tasks.size() && !pass.widened) near_->prefetch(pass.tasks[pass.next + 1]);
+  if (pass.next + 1 < pass.tasks.size() && !pass.widened)
+    near_->prefetch(pass.tasks[pass.next + 1]);
   const std::size_t first = pass.candidates.size();
   auto consider = [&](std::size_t v) {
     if (v == kNone || pass.tried[v] || !solution.in_region(v)) return;
@@ -119,7 +131,9 @@ bool BlinkInsertion::next(const WorkingSolution& solution, Pass& pass, Insertion
     for (std::size_t c : classes_->opening_order()) {
       const std::vector<std::size_t>& members = classes_->members(c);
       std::size_t& k = pass.first_empty[c];
-      while (k < members.size() && !(solution.tour_empty(members[k]) && solution.in_region(members[k]))) ++k;
+      while (k < members.size() &&
+             !(solution.tour_empty(members[k]) && solution.in_region(members[k])))
+        ++k;
       for (std::size_t j = k; j < members.size(); ++j) {
         const std::size_t v = members[j];
         if (solution.tour_empty(v) && solution.in_region(v) && problem.compatible(v, task)) {
@@ -155,8 +169,8 @@ bool BlinkInsertion::next(const WorkingSolution& solution, Pass& pass, Insertion
 namespace {
 
 /// The task (with its sibling) in tour v at (i, j), as insert / insert_pair would put it.
-std::vector<std::size_t> with_task(const WorkingSolution& solution, std::size_t task, std::size_t v, std::size_t i,
-                                   std::size_t j) {
+std::vector<std::size_t> with_task(const WorkingSolution& solution, std::size_t task, std::size_t v,
+                                   std::size_t i, std::size_t j) {
   const std::vector<std::size_t>& tasks = solution.tour(v).tasks;
   const std::size_t sibling = solution.problem().task(task).sibling;
   std::vector<std::size_t> out;
@@ -184,8 +198,12 @@ InsertionChoice exact_insertion(const WorkingSolution& solution, std::size_t tas
     const std::vector<std::size_t>& tasks = solution.tour(v).tasks;
     const std::size_t n = tasks.size();
     // Location of node k of the tour with start (0) and end (n + 1); kNone where open.
-    auto at = [&](std::size_t k) { return k == 0 ? veh.start : k == n + 1 ? veh.end : problem.task(tasks[k - 1]).location; };
-    auto arc = [&](std::size_t a, std::size_t b) { return a == kNone || b == kNone ? Cost{0} : tv.cost(a, b); };
+    auto at = [&](std::size_t k) {
+      return k == 0 ? veh.start : k == n + 1 ? veh.end : problem.task(tasks[k - 1]).location;
+    };
+    auto arc = [&](std::size_t a, std::size_t b) {
+      return a == kNone || b == kNone ? Cost{0} : tv.cost(a, b);
+    };
     const Cost opening = n == 0 ? problem.fixed_cost(v) : 0;
     const std::size_t x = t.location, y = pair ? problem.task(t.sibling).location : kNone;
     for (std::size_t i = 0; i <= n; ++i) {
@@ -207,23 +225,26 @@ InsertionChoice exact_insertion(const WorkingSolution& solution, std::size_t tas
     }
   }
   const auto cheaper = [](const InsertionChoice& a, const InsertionChoice& b) {
-    return a.delta != b.delta ? a.delta < b.delta
+    return a.delta != b.delta       ? a.delta < b.delta
            : a.vehicle != b.vehicle ? a.vehicle < b.vehicle
-           : a.i != b.i ? a.i < b.i
-                        : a.j < b.j;
+           : a.i != b.i             ? a.i < b.i
+                                    : a.j < b.j;
   };
   const std::size_t tried = std::min(options.size(), kExactInsertionChecks);
-  std::partial_sort(options.begin(), options.begin() + static_cast<std::ptrdiff_t>(tried), options.end(), cheaper);
+  std::partial_sort(options.begin(), options.begin() + static_cast<std::ptrdiff_t>(tried),
+                    options.end(), cheaper);
   for (std::size_t k = 0; k < tried; ++k) {
     const InsertionChoice& c = options[k];
-    if (route_feasible(problem, c.vehicle, with_task(solution, task, c.vehicle, c.i, c.j))) return c;
+    if (route_feasible(problem, c.vehicle, with_task(solution, task, c.vehicle, c.i, c.j)))
+      return c;
   }
   return {};
 }
 
 }  // namespace
 
-void BlinkInsertion::take(WorkingSolution& solution, Pass& pass, const InsertionChoice& engine_choice) const {
+void BlinkInsertion::take(WorkingSolution& solution, Pass& pass,
+                          const InsertionChoice& engine_choice) const {
   InsertionChoice best = engine_choice;
   // The engine prices by segments; where they relax, its choice stands only if the schedule
   // accepts it, else the exact cheapest of the same tours (AnnealingSearch keeps tours feasible).
@@ -247,8 +268,10 @@ void BlinkInsertion::take(WorkingSolution& solution, Pass& pass, const Insertion
     advance(pass);  // left out
     return;
   }
-  if (solution.problem().task(task).sibling != kNone) solution.insert_pair(task, best.vehicle, best.i, best.j);
-  else solution.insert(task, best.vehicle, best.i);
+  if (solution.problem().task(task).sibling != kNone)
+    solution.insert_pair(task, best.vehicle, best.i, best.j);
+  else
+    solution.insert(task, best.vehicle, best.i);
   advance(pass);
 }
 
@@ -258,14 +281,15 @@ void BlinkInsertion::finish(WorkingSolution& solution, Pass& pass, InsertionEngi
   InsertionChoice choice;
   for (std::size_t k = 0; next(solution, pass, request); ++k) {
     if (deadline != nullptr && k % 64 == 0 && deadline->expired()) return;
-    engine.price(std::span<const InsertionRequest>(&request, 1), std::span<InsertionChoice>(&choice, 1));
+    engine.price(std::span<const InsertionRequest>(&request, 1),
+                 std::span<InsertionChoice>(&choice, 1));
     take(solution, pass, choice);
   }
 }
 
-void BlinkInsertion::apply(WorkingSolution& solution, std::vector<std::size_t> tasks, std::mt19937_64& rng,
-                           std::size_t max_routes, InsertionEngine& engine, const Deadline* deadline,
-                           Order order) const {
+void BlinkInsertion::apply(WorkingSolution& solution, std::vector<std::size_t> tasks,
+                           std::mt19937_64& rng, std::size_t max_routes, InsertionEngine& engine,
+                           const Deadline* deadline, Order order) const {
   Pass pass;
   begin(solution, std::move(tasks), rng, max_routes, pass, kNone, order);
   finish(solution, pass, engine, deadline);

@@ -36,7 +36,8 @@ bool or_opt_pass(WorkingSolution& s, std::size_t v) {
     for (std::size_t i = 0; i + length <= n; ++i)
       for (std::size_t to = 0; to <= n; ++to) {
         if (to >= i && to <= i + length) continue;
-        if (apply_if_improving(s, TourOrOpt(s, costs, v, i, length, to), Objective::Cost)) return true;
+        if (apply_if_improving(s, TourOrOpt(s, costs, v, i, length, to), Objective::Cost))
+          return true;
       }
   return false;
 }
@@ -51,7 +52,8 @@ void polish_tour(WorkingSolution& solution, std::size_t v, std::size_t max_moves
   }
 }
 
-GranularDescent::GranularDescent(const Neighbours& near, const VehicleClasses& classes, Parameters parameters)
+GranularDescent::GranularDescent(const Neighbours& near, const VehicleClasses& classes,
+                                 Parameters parameters)
     : near_(&near), classes_(&classes), parameters_(parameters) {}
 
 bool GranularDescent::swap_star_pass(WorkingSolution& s, Objective objective, DescentMemory& memory,
@@ -92,8 +94,9 @@ bool GranularDescent::swap_star_pass(WorkingSolution& s, Objective objective, De
 }
 
 std::size_t GranularDescent::improve_task(WorkingSolution& s, std::size_t u, Objective objective,
-                                         const std::uint64_t* seen, std::vector<std::size_t>* rewired,
-                                         std::size_t max_moves) const {
+                                          const std::uint64_t* seen,
+                                          std::vector<std::size_t>* rewired,
+                                          std::size_t max_moves) const {
   std::size_t moves = 0;
   const auto& near = near_->of(u);
   const std::size_t k = std::min(parameters_.neighbours, near.size());
@@ -123,8 +126,8 @@ std::size_t GranularDescent::improve_task(WorkingSolution& s, std::size_t u, Obj
     best.offer(InterTwoOptStar(s, *classes_, u, w, objective, best.bound()));
     if (!best.found()) continue;
     if (rewired != nullptr) {
-      const std::vector<std::pair<std::size_t, std::vector<std::size_t>>> before{{vu, s.tour(vu).tasks},
-                                                                                 {vw, s.tour(vw).tasks}};
+      const std::vector<std::pair<std::size_t, std::vector<std::size_t>>> before{
+          {vu, s.tour(vu).tasks}, {vw, s.tour(vw).tasks}};
       best.apply(s);
       append_rewired(s, before, *rewired);
     } else {
@@ -135,8 +138,9 @@ std::size_t GranularDescent::improve_task(WorkingSolution& s, std::size_t u, Obj
   return moves;
 }
 
-bool GranularDescent::improve_within(WorkingSolution& s, const TourCosts& costs, std::size_t u, std::size_t w,
-                                     Objective objective, std::vector<std::size_t>* rewired) const {
+bool GranularDescent::improve_within(WorkingSolution& s, const TourCosts& costs, std::size_t u,
+                                     std::size_t w, Objective objective,
+                                     std::vector<std::size_t>* rewired) const {
   const std::size_t v = s.route_of(u);
   const std::size_t n = s.tour(v).size(), i = s.position_of(u), j = s.position_of(w);
   BestMove<WorkingSolution, TourOrOpt, TourTwoOpt> best(objective);
@@ -152,7 +156,8 @@ bool GranularDescent::improve_within(WorkingSolution& s, const TourCosts& costs,
   }
   if (!best.found()) return false;
   if (rewired != nullptr) {
-    const std::vector<std::pair<std::size_t, std::vector<std::size_t>>> before{{v, s.tour(v).tasks}};
+    const std::vector<std::pair<std::size_t, std::vector<std::size_t>>> before{
+        {v, s.tour(v).tasks}};
     best.apply(s);
     append_rewired(s, before, *rewired);
   } else {
@@ -162,8 +167,9 @@ bool GranularDescent::improve_within(WorkingSolution& s, const TourCosts& costs,
 }
 
 std::size_t GranularDescent::run_around(WorkingSolution& s, const std::vector<std::size_t>& seeds,
-                                        std::mt19937_64& rng, Objective objective, DescentMemory& memory,
-                                        std::size_t max_moves, const Deadline* deadline) const {
+                                        std::mt19937_64& rng, Objective objective,
+                                        DescentMemory& memory, std::size_t max_moves,
+                                        const Deadline* deadline) const {
   const std::size_t nt = s.problem().tasks().size();
   std::vector<char>& queued = memory.queued;
   if (queued.size() != nt) queued.assign(nt, 0);

@@ -20,8 +20,9 @@ Score state_score(const SearchState& state, const std::vector<std::size_t>& inse
   return s;
 }
 
-ExactSearch::ExactSearch(SearchState& state, const Neighbours& neighbours, const VehicleClasses& classes,
-                         Objective objective, const Deadline& deadline, std::mt19937_64& rng,
+ExactSearch::ExactSearch(SearchState& state, const Neighbours& neighbours,
+                         const VehicleClasses& classes, Objective objective,
+                         const Deadline& deadline, std::mt19937_64& rng,
                          std::vector<std::size_t> insertable, Parameters parameters)
     : state_(state),
       neighbours_(neighbours),
@@ -41,8 +42,9 @@ std::size_t ExactSearch::run(std::size_t steps, const std::function<void()>& on_
   while ((steps == 0 || made < steps) && !deadline_.expired()) {
     // The schedule's progress: by steps, else by the time limit (none: the first temperature).
     const double phase = steps > 0 ? static_cast<double>(made) / static_cast<double>(steps)
-                         : deadline_.limit() > 0 ? std::min(1.0, deadline_.elapsed() / deadline_.limit())
-                                                 : 0.0;
+                         : deadline_.limit() > 0
+                             ? std::min(1.0, deadline_.elapsed() / deadline_.limit())
+                             : 0.0;
     const double temperature = t0 > 0.0 && t1 > 0.0 ? t0 * std::pow(t1 / t0, phase) : 0.0;
     if (!step(temperature)) break;
     ++made;
@@ -75,13 +77,15 @@ bool ExactSearch::step(double temperature) {
   for (std::size_t w : neighbours_.of(seed)) {
     if (removed.size() >= size) break;
     const std::size_t k = key_of(w);
-    if (state_.assigned(k) && std::find(removed.begin(), removed.end(), k) == removed.end()) removed.push_back(k);
+    if (state_.assigned(k) && std::find(removed.begin(), removed.end(), k) == removed.end())
+      removed.push_back(k);
   }
   const Score before = state_score(state_, insertable_);
   const TourPlan kept = state_.plan();
   // The annealing's threshold, drawn before the step as the SISR chains do.
   const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng_);
-  const double threshold = static_cast<double>(before.cost) - temperature * std::log(std::max(u, 1e-300));
+  const double threshold =
+      static_cast<double>(before.cost) - temperature * std::log(std::max(u, 1e-300));
 
   // Ruin: the removed tasks (with their siblings) leave their routes.
   std::vector<char> out(problem.tasks().size(), 0);

@@ -9,11 +9,11 @@ namespace {
 
 // Ties between failure counts go to the reason listed first.
 constexpr std::array<UnassignedReason, 10> kReasonOrder = {
-    UnassignedReason::Unreachable,   UnassignedReason::Capacity,    UnassignedReason::TimeWindow,
-    UnassignedReason::MaxTravelTime, UnassignedReason::MaxDistance, UnassignedReason::Break,
-    UnassignedReason::MaxWorkingTime,
-    UnassignedReason::MaxTasks,      UnassignedReason::NoCompatibleVehicle,
-    UnassignedReason::NotRouted};
+    UnassignedReason::Unreachable,         UnassignedReason::Capacity,
+    UnassignedReason::TimeWindow,          UnassignedReason::MaxTravelTime,
+    UnassignedReason::MaxDistance,         UnassignedReason::Break,
+    UnassignedReason::MaxWorkingTime,      UnassignedReason::MaxTasks,
+    UnassignedReason::NoCompatibleVehicle, UnassignedReason::NotRouted};
 
 struct Candidate {
   Cost delta;
@@ -66,7 +66,8 @@ bool insertion_time_fits(const Problem& problem, const TravelView& tv, const Rou
   const Duration arrival = departure + arc_duration(tv, route.locations[a], t.location);
   const Duration start = earliest_in_windows(t.time_windows, arrival);
   if (start > kMaxTime) return false;
-  const Duration next_arrival = start + t.service + arc_duration(tv, t.location, route.locations[a + 1]);
+  const Duration next_arrival =
+      start + t.service + arc_duration(tv, t.location, route.locations[a + 1]);
   return next_arrival <= latest_next;
 }
 
@@ -101,13 +102,19 @@ Insertion best_insertion(const SearchState& state, const RouteData& route, std::
   if (!pair) {
     candidates.reserve(n + 1);
     for (std::size_t i = 0; i <= n; ++i) {
-      if (!reachable(i, t.location)) { local.add(UnassignedReason::Unreachable); continue; }
+      if (!reachable(i, t.location)) {
+        local.add(UnassignedReason::Unreachable);
+        continue;
+      }
       if (!fits_with(route.load_prefix_max[i], t.delivery, vehicle.capacity) ||
           !fits_with(route.load_suffix_max[i], t.pickup, vehicle.capacity)) {
         local.add(UnassignedReason::Capacity);
         continue;
       }
-      if (!insertion_time_fits(problem, tv, route, i, t)) { local.add(UnassignedReason::TimeWindow); continue; }
+      if (!insertion_time_fits(problem, tv, route, i, t)) {
+        local.add(UnassignedReason::TimeWindow);
+        continue;
+      }
       candidates.push_back({detour(i, t.location) + opening, i, i});
     }
   } else {
@@ -119,7 +126,10 @@ Insertion best_insertion(const SearchState& state, const RouteData& route, std::
     }
     const bool direct_reachable = !arc_unreachable(tv, t.location, d.location);
     for (std::size_t i = 0; i <= n; ++i) {
-      if (!p_ok[i]) { local.add(UnassignedReason::TimeWindow); continue; }
+      if (!p_ok[i]) {
+        local.add(UnassignedReason::TimeWindow);
+        continue;
+      }
       Amount segment_max = route.load[i];
       for (std::size_t j = i; j <= n; ++j) {
         if (j > i) segment_max.max_with(route.load[j]);
@@ -127,10 +137,16 @@ Insertion best_insertion(const SearchState& state, const RouteData& route, std::
           local.add(UnassignedReason::Capacity);
           break;  // the segment only grows with j
         }
-        if (!d_ok[j]) { local.add(UnassignedReason::TimeWindow); continue; }
+        if (!d_ok[j]) {
+          local.add(UnassignedReason::TimeWindow);
+          continue;
+        }
         Cost delta = 0;
         if (i == j) {
-          if (!direct_reachable) { local.add(UnassignedReason::Unreachable); continue; }
+          if (!direct_reachable) {
+            local.add(UnassignedReason::Unreachable);
+            continue;
+          }
           delta = arc_cost(tv, loc[i], t.location) + arc_cost(tv, t.location, d.location) +
                   arc_cost(tv, d.location, loc[i + 1]) -
                   (route.empty() ? 0 : arc_cost(tv, loc[i], loc[i + 1]));
@@ -155,7 +171,8 @@ Insertion best_insertion(const SearchState& state, const RouteData& route, std::
     ins.feasible = true;
     if (trust_filters) return ins;
     if (checks++ >= max_checks) break;
-    const ScheduleResult result = schedule(problem, v, inserted_sequence(problem, route, ins, task));
+    const ScheduleResult result =
+        schedule(problem, v, inserted_sequence(problem, route, ins, task));
     if (result.feasible) return ins;
     local.add(result.violation.value_or(UnassignedReason::TimeWindow));
   }

@@ -27,8 +27,8 @@ hd::Inserted inserted(const WorkingSolution& solution, std::size_t task) {
   return x;
 }
 
-std::optional<hd::TourView> tour_view(const WorkingSolution& solution, std::size_t task, const hd::Inserted& x,
-                                      std::size_t v) {
+std::optional<hd::TourView> tour_view(const WorkingSolution& solution, std::size_t task,
+                                      const hd::Inserted& x, std::size_t v) {
   const Problem& problem = solution.problem();
   if (!problem.compatible(v, task)) return std::nullopt;
   // What the view needs of the vehicle comes from the model's compact per-vehicle arrays (at
@@ -37,7 +37,8 @@ std::optional<hd::TourView> tour_view(const WorkingSolution& solution, std::size
   const Tour& tour = solution.tour(v);
   const bool pair = x.sibling != nullptr;
   const SegmentLimits& limits = m.limits(v);
-  if (limits.max_tasks != kNone && tour.size() + (pair ? 2 : 1) > limits.max_tasks) return std::nullopt;
+  if (limits.max_tasks != kNone && tour.size() + (pair ? 2 : 1) > limits.max_tasks)
+    return std::nullopt;
   hd::TourView view;
   view.prefix = tour.prefix();
   view.suffix = tour.suffix();
@@ -81,8 +82,8 @@ class SegmentEngine final : public InsertionEngine {
       if (!view) continue;
       if (x.sibling != nullptr) {
         for (std::size_t k = 0; k <= view->n; ++k) {
-          const hd::Priced p =
-              hd::price_pair_row(*view, x, m.dims(), k, best.delta, q.blink_key, q.blink_threshold, segment_of);
+          const hd::Priced p = hd::price_pair_row(*view, x, m.dims(), k, best.delta, q.blink_key,
+                                                  q.blink_threshold, segment_of);
           if (p.delta < best.delta) best = InsertionChoice{v, k, p.j, p.delta};
         }
         continue;
@@ -92,8 +93,8 @@ class SegmentEngine final : public InsertionEngine {
       arcs.resize(view->n + 1);
       for (std::size_t k = 0; k <= view->n; ++k) arcs[k] = hd::job_arcs(*view, x, k);
       for (std::size_t k = 0; k <= view->n; ++k) {
-        const hd::Priced p =
-            hd::price_job_from(*view, x, m.dims(), k, arcs[k], best.delta, q.blink_key, q.blink_threshold);
+        const hd::Priced p = hd::price_job_from(*view, x, m.dims(), k, arcs[k], best.delta,
+                                                q.blink_key, q.blink_threshold);
         if (p.delta < best.delta) best = InsertionChoice{v, k, p.j, p.delta};
       }
     }

@@ -75,7 +75,8 @@ std::vector<std::size_t> hilbert_order(const std::vector<std::size_t>& locations
   std::vector<std::pair<std::uint64_t, std::size_t>> keyed;
   keyed.reserve(locations.size());
   for (std::size_t l : locations)
-    keyed.emplace_back(hilbert_index(cell(p.coords[l]->lon, x0, x1), cell(p.coords[l]->lat, y0, y1)), l);
+    keyed.emplace_back(
+        hilbert_index(cell(p.coords[l]->lon, x0, x1), cell(p.coords[l]->lat, y0, y1)), l);
   std::sort(keyed.begin(), keyed.end());
   std::vector<std::size_t> order;
   order.reserve(keyed.size());
@@ -85,7 +86,8 @@ std::vector<std::size_t> hilbert_order(const std::vector<std::size_t>& locations
 
 /// A nearest-neighbour chain from the first location, by the first travel table's cost (out of
 /// the last location placed; unreachable arcs are as far as they get).
-std::vector<std::size_t> chain_order(const std::vector<std::size_t>& locations, const Problem& problem) {
+std::vector<std::size_t> chain_order(const std::vector<std::size_t>& locations,
+                                     const Problem& problem) {
   const TravelView tv = problem.travel_by_index(0);
   std::vector<std::size_t> left = locations, order;
   order.reserve(locations.size());
@@ -120,7 +122,8 @@ std::uint64_t copy_bytes(const Problem& problem) {
   for (std::size_t t = 0; t < problem.travel_count(); ++t) {
     const TravelView tv = problem.travel_by_index(t);
     for (const TravelTable* table : {&tv.durations, &tv.distances, &tv.costs})
-      if (*table && !tables.contains(table->data())) tables[table->data()] = table->storage_bytes(tv.n);
+      if (*table && !tables.contains(table->data()))
+        tables[table->data()] = table->storage_bytes(tv.n);
   }
   std::uint64_t bytes = 0;
   for (const auto& [p, b] : tables) bytes += b;
@@ -147,7 +150,8 @@ std::vector<std::size_t> locality_order(const Problem& problem) {
   return order;
 }
 
-ProblemPtr locality_ordered(const Problem& problem, std::size_t min_locations, std::uint64_t max_bytes) {
+ProblemPtr locality_ordered(const Problem& problem, std::size_t min_locations,
+                            std::uint64_t max_bytes) {
   const std::size_t n = problem.locations();
   if (n < min_locations || problem.travel_count() == 0) return nullptr;
   const std::uint64_t bytes = copy_bytes(problem);

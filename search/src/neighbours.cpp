@@ -32,17 +32,19 @@ namespace bgi = boost::geometry::index;
 // only when (sum, task index) is below the worst of them (a max-heap of k): the result is the k
 // smallest (sum, index) pairs, in that order, whatever order the candidates run in.
 template <typename Entry>
-void nearest(const Entry* costs, std::size_t stride, const std::vector<std::size_t>& task_loc, std::size_t k,
-             std::vector<std::uint32_t>& lists) {
+void nearest(const Entry* costs, std::size_t stride, const std::vector<std::size_t>& task_loc,
+             std::size_t k, std::vector<std::uint32_t>& lists) {
   const std::size_t n = task_loc.size();
   std::vector<std::size_t> task(n);  // task[i]: the task at position i, in the order of locations
   for (std::size_t t = 0; t < n; ++t) task[t] = t;
-  std::stable_sort(task.begin(), task.end(), [&](std::size_t a, std::size_t b) { return task_loc[a] < task_loc[b]; });
+  std::stable_sort(task.begin(), task.end(),
+                   [&](std::size_t a, std::size_t b) { return task_loc[a] < task_loc[b]; });
   std::vector<std::size_t> loc(n);
   for (std::size_t i = 0; i < n; ++i) loc[i] = task_loc[task[i]];
   constexpr std::size_t kBlock = 256;
   auto entry = [&](std::size_t a, std::size_t b) {
-    return static_cast<Entry>(std::min<std::int64_t>(std::int64_t{costs[a * stride + b]}, kUnreachable));
+    return static_cast<Entry>(
+        std::min<std::int64_t>(std::int64_t{costs[a * stride + b]}, kUnreachable));
   };
   std::vector<Entry> back(std::min(kBlock, n) * n);  // back[b * n + w] = c(loc[w], loc[i0 + b])
   std::vector<std::pair<std::int64_t, std::size_t>> heap;
@@ -59,7 +61,8 @@ void nearest(const Entry* costs, std::size_t stride, const std::vector<std::size
       for (std::size_t w = 0; w < n; ++w) {
         if (w == i) continue;
         const std::pair<std::int64_t, std::size_t> candidate{
-            std::min<std::int64_t>(std::int64_t{row[loc[w]]}, kUnreachable) + std::int64_t{col[w]}, task[w]};
+            std::min<std::int64_t>(std::int64_t{row[loc[w]]}, kUnreachable) + std::int64_t{col[w]},
+            task[w]};
         if (heap.size() < k) {
           heap.push_back(candidate);
           std::push_heap(heap.begin(), heap.end());
@@ -117,7 +120,8 @@ bool nearest_planar(const Problem& problem, const PlanarSource& planar, std::siz
     if (!std::isfinite(c.lon) || !std::isfinite(c.lat)) return false;
     located[t] = {Point(c.lon, c.lat), static_cast<std::uint32_t>(t)};
   }
-  const bgi::rtree<Located, bgi::rstar<16>> tree(located.begin(), located.end());  // bulk loading (packing)
+  const bgi::rtree<Located, bgi::rstar<16>> tree(located.begin(),
+                                                 located.end());  // bulk loading (packing)
   const TravelView tv = problem.travel(0);
   std::vector<Located> found;
   std::vector<std::pair<std::int64_t, std::uint32_t>> ranked;
@@ -131,22 +135,26 @@ bool nearest_planar(const Problem& problem, const PlanarSource& planar, std::siz
   };
   std::vector<std::uint32_t> order(n);  // the tasks in the order of their locations
   for (std::size_t t = 0; t < n; ++t) order[t] = static_cast<std::uint32_t>(t);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return problem.task(a).location < problem.task(b).location; });
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return problem.task(a).location < problem.task(b).location;
+  });
   for (const std::size_t a : order) {
     const Point& p = located[a].first;
     found.clear();
     tree.query(bgi::nearest(p, static_cast<unsigned>(k + 1)), std::back_inserter(found));
     rank(a, std::numeric_limits<double>::infinity());
-    std::nth_element(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(k - 1), ranked.end());
+    std::nth_element(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(k - 1),
+                     ranked.end());
     const std::int64_t bound = ranked[k - 1].first;
     if (bound >= kUnreachable) return false;
     const double h = reach(bound, planar.scale, p);
-    const Box square(Point(bg::get<0>(p) - h, bg::get<1>(p) - h), Point(bg::get<0>(p) + h, bg::get<1>(p) + h));
+    const Box square(Point(bg::get<0>(p) - h, bg::get<1>(p) - h),
+                     Point(bg::get<0>(p) + h, bg::get<1>(p) + h));
     found.clear();
     tree.query(bgi::intersects(square), std::back_inserter(found));
     rank(a, h);
-    std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(k), ranked.end());
+    std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(k),
+                      ranked.end());
     std::uint32_t* list = lists.data() + a * k;
     for (std::size_t i = 0; i < k; ++i) list[i] = ranked[i].second;
   }
@@ -158,7 +166,8 @@ bool nearest_planar(const Problem& problem, const PlanarSource& planar, std::siz
 Neighbours::Neighbours(const Problem& problem, std::size_t k, Method method) {
   const std::size_t n = problem.tasks().size();
   if (problem.vehicles().empty() || n == 0 || k == 0) return;
-  if (n > std::numeric_limits<std::uint32_t>::max()) throw std::length_error("Neighbours: more tasks than 32-bit indices hold");
+  if (n > std::numeric_limits<std::uint32_t>::max())
+    throw std::length_error("Neighbours: more tasks than 32-bit indices hold");
   k_ = std::min(k, n - 1);
   if (k_ == 0) return;
   lists_.resize(n * k_);
@@ -175,13 +184,17 @@ Neighbours::Neighbours(const Problem& problem, std::size_t k, Method method) {
     check_matrix_memory(tv.n, 1, "the neighbour scan", 4);
     std::vector<std::int32_t> costs(tv.n * tv.n);
     for (std::size_t i = 0; i < tv.n; ++i)
-      for (std::size_t j = 0; j < tv.n; ++j) costs[i * tv.n + j] = static_cast<std::int32_t>(tv.cost(i, j));
+      for (std::size_t j = 0; j < tv.n; ++j)
+        costs[i * tv.n + j] = static_cast<std::int32_t>(tv.cost(i, j));
     nearest(costs.data(), tv.n, loc, k_, lists_);
-  } else if (tv.costs.narrow()) nearest(static_cast<const std::int32_t*>(tv.costs.data()), tv.n, loc, k_, lists_);
-  else nearest(static_cast<const std::int64_t*>(tv.costs.data()), tv.n, loc, k_, lists_);
+  } else if (tv.costs.narrow())
+    nearest(static_cast<const std::int32_t*>(tv.costs.data()), tv.n, loc, k_, lists_);
+  else
+    nearest(static_cast<const std::int64_t*>(tv.costs.data()), tv.n, loc, k_, lists_);
 }
 
-Neighbours::Neighbours(const Problem& problem, const Neighbours& pool, std::size_t keep, std::size_t extra) {
+Neighbours::Neighbours(const Problem& problem, const Neighbours& pool, std::size_t keep,
+                       std::size_t extra) {
   const std::size_t n = problem.tasks().size();
   keep = std::min(keep, pool.k_);
   extra = std::min(extra, pool.k_ - keep);
@@ -199,10 +212,14 @@ Neighbours::Neighbours(const Problem& problem, const Neighbours& pool, std::size
     const Task& tb = problem.task(b);
     const std::int64_t travel = std::min(tv.duration(ta.location, tb.location), kUnreachable);
     const std::int64_t cost = std::min(tv.cost(ta.location, tb.location), kUnreachable);
-    const std::int64_t earliest_a = ta.time_windows.front().start, latest_a = ta.time_windows.back().end;
-    const std::int64_t earliest_b = tb.time_windows.front().start, latest_b = tb.time_windows.back().end;
-    const std::int64_t wait = std::max<std::int64_t>(0, earliest_b - std::min(kMaxTime, latest_a + ta.service + travel));
-    const std::int64_t warp = std::max<std::int64_t>(0, std::min(kMaxTime, earliest_a + ta.service + travel) - latest_b);
+    const std::int64_t earliest_a = ta.time_windows.front().start,
+                       latest_a = ta.time_windows.back().end;
+    const std::int64_t earliest_b = tb.time_windows.front().start,
+                       latest_b = tb.time_windows.back().end;
+    const std::int64_t wait =
+        std::max<std::int64_t>(0, earliest_b - std::min(kMaxTime, latest_a + ta.service + travel));
+    const std::int64_t warp =
+        std::max<std::int64_t>(0, std::min(kMaxTime, earliest_a + ta.service + travel) - latest_b);
     return static_cast<double>(cost) + 0.2 * static_cast<double>(wait) + static_cast<double>(warp);
   };
   std::vector<std::pair<double, std::size_t>> ranked;
@@ -213,7 +230,8 @@ Neighbours::Neighbours(const Problem& problem, const Neighbours& pool, std::size
     ranked.clear();
     for (std::size_t x = keep; x < from.size(); ++x)
       ranked.emplace_back(std::min(correlation(t, from[x]), correlation(from[x], t)), x);
-    std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(extra), ranked.end());
+    std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(extra),
+                      ranked.end());
     for (std::size_t e = 0; e < extra; ++e) list[keep + e] = from[ranked[e].second];
   }
 }

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <thread>
+#include <utility>
 
 #include "routesolve/search/hd/insertion_pricing.hpp"
 #include "routesolve/search/regions.hpp"
 #include "routesolve/search/worker_pool.hpp"
-#include <utility>
 
 namespace routesolve::search {
 
@@ -18,15 +18,16 @@ namespace {
 // the iterations of one (docs/EXPERIMENTS.md, "epochs that grow with the instance").
 constexpr std::size_t kMinEpochSteps = 64;
 constexpr std::size_t kTasksPerEpochStep = 4;
-}
+}  // namespace
 
 std::uint64_t derive_seed(std::uint64_t seed, std::size_t i) {
   return hd::mix(seed + 0x9E3779B97F4A7C15ULL * (i + 1));  // splitmix64
 }
 
 ParallelSearch::ParallelSearch(const SegmentModel& model, const Neighbours& adjacency,
-                               const VehicleClasses& classes, const std::vector<std::size_t>& insertable,
-                               Objective objective, std::uint64_t seed, Chains chains,
+                               const VehicleClasses& classes,
+                               const std::vector<std::size_t>& insertable, Objective objective,
+                               std::uint64_t seed, Chains chains,
                                AnnealingSearch::Parameters parameters, InsertionEngine& engine)
     : problem_(&model.problem()),
       objective_(objective),
@@ -41,8 +42,8 @@ ParallelSearch::ParallelSearch(const SegmentModel& model, const Neighbours& adja
   if (regions_) parameters.chains_per_solution = n;
   searches_.reserve(n);
   for (unsigned i = 0; i < n; ++i)
-    searches_.emplace_back(model, adjacency, classes, insertable, objective, derive_seed(seed, i), parameters,
-                           engine);
+    searches_.emplace_back(model, adjacency, classes, insertable, objective, derive_seed(seed, i),
+                           parameters, engine);
 }
 
 void ParallelSearch::lockstep_step(const std::vector<double>& fractions) {
@@ -106,9 +107,11 @@ TourPlan ParallelSearch::run(const TourPlan& start, const Deadline& deadline, do
   // Share of the whole budget: what earlier runs spent (resume_from), then this run's part.
   auto fraction = [&](const AnnealingSearch& s) {
     const double by_work =
-        iterations == 0 ? (timed ? 0.0 : 1.0)
-                        : std::min(1.0, static_cast<double>(s.iterations()) / static_cast<double>(iterations));
-    const double own = timed ? std::max(by_work, std::min(1.0, deadline.elapsed() / time_limit_s)) : by_work;
+        iterations == 0
+            ? (timed ? 0.0 : 1.0)
+            : std::min(1.0, static_cast<double>(s.iterations()) / static_cast<double>(iterations));
+    const double own =
+        timed ? std::max(by_work, std::min(1.0, deadline.elapsed() / time_limit_s)) : by_work;
     return fraction_done_ + (1.0 - fraction_done_) * own;
   };
   auto finished = [&](const AnnealingSearch& s) {
@@ -131,7 +134,7 @@ TourPlan ParallelSearch::run(const TourPlan& start, const Deadline& deadline, do
   // Regions: in the cost phase, chains search disjoint regions of one shared solution (their
   // changes add up) instead of each a copy of it; the regions move every epoch. A chain takes
   // up its region on its own thread (the serial part between epochs is what limits threads).
-  TourPlan shared;  // the chains' current solutions put together
+  TourPlan shared;          // the chains' current solutions put together
   bool in_regions = false;  // the chains are on regions (of the last epoch)
   auto leave_regions = [&] {
     if (!in_regions) return;
@@ -141,8 +144,10 @@ TourPlan ParallelSearch::run(const TourPlan& start, const Deadline& deadline, do
   for (std::size_t epoch = 0;; ++epoch) {
     Regions regions;
     if (regions_ && searches_.size() > 1 &&
-        std::all_of(searches_.begin(), searches_.end(), [](const AnnealingSearch& s) { return s.in_cost_phase(); })) {
-      if (shared.empty()) shared = best_plan_.empty() ? searches_.front().current_plan() : best_plan_;
+        std::all_of(searches_.begin(), searches_.end(),
+                    [](const AnnealingSearch& s) { return s.in_cost_phase(); })) {
+      if (shared.empty())
+        shared = best_plan_.empty() ? searches_.front().current_plan() : best_plan_;
       regions = split_regions(*problem_, shared, searches_.size(), epoch * 7 + 3);
       if (regions.vehicles.empty()) shared.clear();
     }
@@ -150,8 +155,8 @@ TourPlan ParallelSearch::run(const TourPlan& start, const Deadline& deadline, do
     if (!on_regions) leave_regions();
     auto begin_region = [&](std::size_t i) {
       if (on_regions)
-        searches_[i].begin_region(std::move(regions.vehicles[i]), std::move(regions.tasks[i]), shared, best_plan_,
-                                  best_score_);
+        searches_[i].begin_region(std::move(regions.vehicles[i]), std::move(regions.tasks[i]),
+                                  shared, best_plan_, best_score_);
     };
     in_regions = on_regions;
     if (lockstep_) {
@@ -180,12 +185,14 @@ TourPlan ParallelSearch::run(const TourPlan& start, const Deadline& deadline, do
       // up over regions, except the balance term's longest route), so it is not scored.
       const bool improved =
           problem_->spec().balance > 0.0 ||
-          std::any_of(searches_.begin(), searches_.end(), [](const AnnealingSearch& s) { return s.region_improved(); });
+          std::any_of(searches_.begin(), searches_.end(),
+                      [](const AnnealingSearch& s) { return s.region_improved(); });
       TourPlan region_best;
       if (improved) region_best.resize(shared.size());
       for (std::size_t v = 0; v < shared.size(); ++v) {
         const AnnealingSearch& owner = searches_[regions.owner[v]];
-        if (improved) region_best[v] = owner.region_improved() ? owner.region_best_plan()[v] : shared[v];
+        if (improved)
+          region_best[v] = owner.region_improved() ? owner.region_best_plan()[v] : shared[v];
         shared[v] = owner.current_tour(v);
       }
       if (improved) {
@@ -204,7 +211,8 @@ TourPlan ParallelSearch::run(const TourPlan& start, const Deadline& deadline, do
       // Exchange: the best so far (lowest index on ties) goes to every search behind it.
       shared.clear();
       for (std::size_t i = 0; i < searches_.size(); ++i)
-        if (better(best_score_, searches_[i].best_score(), objective_)) searches_[i].adopt(best_plan_);
+        if (better(best_score_, searches_[i].best_score(), objective_))
+          searches_[i].adopt(best_plan_);
     }
     total_iterations_ = iterations_done_;
     for (const AnnealingSearch& s : searches_) total_iterations_ += s.iterations();

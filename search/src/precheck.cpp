@@ -11,7 +11,8 @@ std::vector<std::optional<UnassignedReason>> precheck_tasks(const Problem& probl
   std::vector<std::optional<UnassignedReason>> verdict(nt);
   for (std::size_t t = 0; t < nt; ++t) {
     const Task& task = problem.task(t);
-    if (task.type == TaskType::Delivery || task.type == TaskType::Reload) continue;  // with its pickup; optional
+    if (task.type == TaskType::Delivery || task.type == TaskType::Reload)
+      continue;  // with its pickup; optional
     std::vector<std::size_t> seq{t};
     if (task.sibling != kNone) seq.push_back(task.sibling);
     bool any_compatible = false;
@@ -24,11 +25,15 @@ std::vector<std::optional<UnassignedReason>> precheck_tasks(const Problem& probl
       if (!compatible) continue;
       any_compatible = true;
       const ScheduleResult result = schedule(problem, v, seq);
-      if (result.feasible) feasible = true;
-      else tally.add(result.violation.value_or(UnassignedReason::TimeWindow));
+      if (result.feasible)
+        feasible = true;
+      else
+        tally.add(result.violation.value_or(UnassignedReason::TimeWindow));
     }
-    if (!any_compatible) verdict[t] = UnassignedReason::NoCompatibleVehicle;
-    else if (!feasible) verdict[t] = tally.dominant();
+    if (!any_compatible)
+      verdict[t] = UnassignedReason::NoCompatibleVehicle;
+    else if (!feasible)
+      verdict[t] = tally.dominant();
     if (task.sibling != kNone) verdict[task.sibling] = verdict[t];
   }
   return verdict;

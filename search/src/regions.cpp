@@ -6,7 +6,8 @@
 
 namespace routesolve::search {
 
-Regions split_regions(const Problem& problem, const TourPlan& plan, std::size_t count, std::size_t start) {
+Regions split_regions(const Problem& problem, const TourPlan& plan, std::size_t count,
+                      std::size_t start) {
   Regions out;
   const std::size_t nv = problem.vehicles().size();
   std::vector<std::size_t> used;

@@ -16,7 +16,10 @@ constexpr Cost kMissingOption = kInfiniteCost / 16;
 
 RegretInsertion::RegretInsertion(SearchState& state, const VehicleClasses& classes,
                                  const Deadline& deadline, std::size_t regret_k)
-    : state_(state), classes_(classes), deadline_(deadline), regret_k_(std::clamp<std::size_t>(regret_k, 2, 3)) {}
+    : state_(state),
+      classes_(classes),
+      deadline_(deadline),
+      regret_k_(std::clamp<std::size_t>(regret_k, 2, 3)) {}
 
 std::vector<std::pair<std::size_t, UnassignedReason>> RegretInsertion::run(
     const std::vector<std::size_t>& tasks, const std::vector<char>* routes) {
@@ -122,7 +125,8 @@ std::vector<std::pair<std::size_t, UnassignedReason>> RegretInsertion::run(
     if (best_k == kNone) continue;
 
     const std::size_t v = best_option.vehicle;
-    std::vector<std::size_t> seq = inserted_sequence(problem, state_.route(v), best_option, tasks[best_k]);
+    std::vector<std::size_t> seq =
+        inserted_sequence(problem, state_.route(v), best_option, tasks[best_k]);
     if (!schedule(problem, v, seq).feasible) {
       // A filter trusted as exact disagreed with core: stop trusting filters and reprice.
       state_.distrust_filters();

@@ -64,7 +64,8 @@ bool ReloadRepair::place(WorkingSolution& s, std::size_t task) const {
   const RouteSegment& x = m.task(task);
   struct Best {
     Cost delta = kInfiniteCost;
-    std::size_t v = kNone, reload = kNone, k = 0, r = 0;  // task before tasks[k], reload before tasks[r]
+    std::size_t v = kNone, reload = kNone, k = 0,
+                r = 0;  // task before tasks[k], reload before tasks[r]
     bool reload_first = false;
   } best;
   RouteSegment acc, tmp;
@@ -109,8 +110,9 @@ bool ReloadRepair::place(WorkingSolution& s, std::size_t task) const {
     }
     for (std::size_t r : free) {
       const RouteSegment& y = m.task(r);
-      auto consider = [&](const RouteSegment& head, const RouteSegment& last, const RouteSegment& tail,
-                          std::size_t k, std::size_t gap, bool reload_first) {
+      auto consider = [&](const RouteSegment& head, const RouteSegment& last,
+                          const RouteSegment& tail, std::size_t k, std::size_t gap,
+                          bool reload_first) {
         if (!m.feasible(v, head, last, tail)) return;
         m.merge_into(tmp, v, head, last);
         const Cost delta = m.merge(v, tmp, tail).cost - before;
@@ -144,7 +146,8 @@ bool ReloadRepair::place(WorkingSolution& s, std::size_t task) const {
   if (best.v == kNone) return false;
   std::vector<std::size_t> tasks = s.tour(best.v).tasks;
   // Both before the original tasks[gap]: insert the later one first.
-  const std::size_t first = best.reload_first ? best.r : best.k, second = best.reload_first ? best.k : best.r;
+  const std::size_t first = best.reload_first ? best.r : best.k,
+                    second = best.reload_first ? best.k : best.r;
   const std::size_t first_task = best.reload_first ? best.reload : task;
   const std::size_t second_task = best.reload_first ? task : best.reload;
   tasks.insert(tasks.begin() + static_cast<std::ptrdiff_t>(second), second_task);

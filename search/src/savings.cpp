@@ -6,7 +6,8 @@
 namespace routesolve::search {
 
 std::optional<TourPlan> savings_plan(const SegmentModel& model, const VehicleClasses& classes,
-                                     const Neighbours& near, const std::vector<std::size_t>& insertable,
+                                     const Neighbours& near,
+                                     const std::vector<std::size_t>& insertable,
                                      const Deadline& deadline) {
   constexpr std::size_t kPoll = 4096;  // merges (or tasks) between two looks at the deadline
   const Problem& p = model.problem();
@@ -27,7 +28,8 @@ std::optional<TourPlan> savings_plan(const SegmentModel& model, const VehicleCla
   std::vector<std::size_t> first, last;
   std::vector<RouteSegment> body;
   for (std::size_t t : insertable) {
-    const RouteSegment alone = model.merge(v, model.merge(v, model.start(v), model.task(t)), model.end(v));
+    const RouteSegment alone =
+        model.merge(v, model.merge(v, model.start(v), model.task(t)), model.end(v));
     if (!model.feasible(v, alone)) return std::nullopt;
     route_of[t] = first.size();
     first.push_back(t);
@@ -49,7 +51,8 @@ std::optional<TourPlan> savings_plan(const SegmentModel& model, const VehicleCla
   }
   std::sort(savings.begin(), savings.end(), [](const auto& a, const auto& b) {
     if (std::get<0>(a) != std::get<0>(b)) return std::get<0>(a) > std::get<0>(b);
-    return std::make_pair(std::get<1>(a), std::get<2>(a)) < std::make_pair(std::get<1>(b), std::get<2>(b));
+    return std::make_pair(std::get<1>(a), std::get<2>(a)) <
+           std::make_pair(std::get<1>(b), std::get<2>(b));
   });
   std::size_t merges = 0;
   for (const auto& [s, i, j] : savings) {

@@ -22,7 +22,8 @@ bool fits_with(const Amount& a, const Amount& extra, const Amount& capacity) {
   return true;
 }
 
-Cost sequence_travel_cost(const Problem& problem, std::size_t v, const std::vector<std::size_t>& tasks) {
+Cost sequence_travel_cost(const Problem& problem, std::size_t v,
+                          const std::vector<std::size_t>& tasks) {
   if (tasks.empty()) return 0;
   const Vehicle& vehicle = problem.vehicle(v);
   const TravelView tv = problem.travel(v);
@@ -203,7 +204,8 @@ long SearchState::priority_sum() const {
   return sum;
 }
 
-ScheduleResult schedule(const Problem& problem, std::size_t v, const std::vector<std::size_t>& tasks) {
+ScheduleResult schedule(const Problem& problem, std::size_t v,
+                        const std::vector<std::size_t>& tasks) {
   if (tasks.empty()) {
     ScheduleResult empty;
     empty.feasible = true;

@@ -10,9 +10,10 @@ namespace {
 
 /// Equal summaries over the first `dims` load dimensions (the only meaningful ones).
 bool same_segment(const RouteSegment& a, const RouteSegment& b, std::size_t dims) {
-  if (a.first != b.first || a.last != b.last || a.tasks != b.tasks || a.cost != b.cost || a.travel != b.travel ||
-      a.distance != b.distance || a.unreachable != b.unreachable || a.time.duration != b.time.duration ||
-      a.time.time_warp != b.time.time_warp || a.time.earliest != b.time.earliest || a.time.latest != b.time.latest ||
+  if (a.first != b.first || a.last != b.last || a.tasks != b.tasks || a.cost != b.cost ||
+      a.travel != b.travel || a.distance != b.distance || a.unreachable != b.unreachable ||
+      a.time.duration != b.time.duration || a.time.time_warp != b.time.time_warp ||
+      a.time.earliest != b.time.earliest || a.time.latest != b.time.latest ||
       a.load.reloads != b.load.reloads)
     return false;
   for (std::size_t d = 0; d < dims && d < kMaxDims; ++d) {
@@ -24,10 +25,12 @@ bool same_segment(const RouteSegment& a, const RouteSegment& b, std::size_t dims
 
 }  // namespace
 
-SegmentModel::SegmentModel(const Problem& problem) : problem_(&problem), dims_(problem.dimensions()) {
+SegmentModel::SegmentModel(const Problem& problem)
+    : problem_(&problem), dims_(problem.dimensions()) {
   supported_ = dims_ <= kMaxDims;
   const std::size_t nv = problem.vehicles().size();
-  std::map<std::tuple<std::size_t, std::size_t, Cost, Duration, Duration>, std::vector<std::size_t>> end_index;
+  std::map<std::tuple<std::size_t, std::size_t, Cost, Duration, Duration>, std::vector<std::size_t>>
+      end_index;
   for (std::size_t v = 0; v < nv; ++v) {
     const Vehicle& vehicle = problem.vehicle(v);
     travel_.push_back(problem.travel(v));
@@ -59,7 +62,8 @@ SegmentModel::SegmentModel(const Problem& problem) : problem_(&problem), dims_(p
     // gives; the travel between tasks is read from each vehicle's own view).
     RouteSegment whole;
     routesolve::merge_into(whole, travel_.back(), dims_, start, s);
-    const auto key = std::make_tuple(vehicle.start, vehicle.end, whole.cost, whole.travel, whole.time.duration);
+    const auto key =
+        std::make_tuple(vehicle.start, vehicle.end, whole.cost, whole.travel, whole.time.duration);
     std::vector<std::size_t>& candidates = end_index[key];
     std::size_t found = kNone;
     for (std::size_t at : candidates)
@@ -101,7 +105,8 @@ SegmentModel::SegmentModel(const Problem& problem) : problem_(&problem), dims_(p
   }
 }
 
-RouteSegment SegmentModel::merge(std::size_t v, const RouteSegment& a, const RouteSegment& b) const {
+RouteSegment SegmentModel::merge(std::size_t v, const RouteSegment& a,
+                                 const RouteSegment& b) const {
   return routesolve::merge(travel_[v], dims_, a, b);
 }
 
@@ -111,9 +116,11 @@ std::int64_t SegmentModel::load_excess(std::size_t v, const RouteSegment& route)
 
 Duration SegmentModel::time_excess(std::size_t v, const RouteSegment& route) const {
   const Vehicle& vehicle = problem_->vehicle(v);
-  Duration excess = route.time.time_warp + std::max<Duration>(0, route.travel - vehicle.max_travel_time);
+  Duration excess =
+      route.time.time_warp + std::max<Duration>(0, route.travel - vehicle.max_travel_time);
   if (vehicle.max_working_time < kMaxTime)
-    excess += std::max<Duration>(0, working_time(route.time, vehicle.time_window.start) - vehicle.max_working_time);
+    excess += std::max<Duration>(
+        0, working_time(route.time, vehicle.time_window.start) - vehicle.max_working_time);
   return excess;
 }
 
@@ -129,7 +136,8 @@ bool SegmentModel::feasible(std::size_t v, const RouteSegment& route) const {
   return load_excess(v, route) == 0;
 }
 
-bool SegmentModel::feasible(std::size_t v, const RouteSegment& a, const RouteSegment& b, const RouteSegment& c) const {
+bool SegmentModel::feasible(std::size_t v, const RouteSegment& a, const RouteSegment& b,
+                            const RouteSegment& c) const {
   return routesolve::feasible(travel_[v], limits_[v], dims_, a, b, c);
 }
 

@@ -26,23 +26,23 @@
 #include <optional>
 #include <random>
 
+#include "routesolve/error.hpp"
+#include "routesolve/search/blink_insertion.hpp"
+#include "routesolve/search/descent.hpp"
 #include "routesolve/search/exact_search.hpp"
 #include "routesolve/search/locality.hpp"
 #include "routesolve/search/neighbours.hpp"
+#include "routesolve/search/parallel_search.hpp"
 #include "routesolve/search/precheck.hpp"
 #include "routesolve/search/regret_insertion.hpp"
 #include "routesolve/search/reloads.hpp"
-#include "routesolve/error.hpp"
-#include "routesolve/search/search_control.hpp"
-#include "routesolve/search/parallel_search.hpp"
-#include "routesolve/search/search_state.hpp"
 #include "routesolve/search/savings.hpp"
+#include "routesolve/search/search_control.hpp"
+#include "routesolve/search/search_state.hpp"
 #include "routesolve/search/segments.hpp"
-#include "routesolve/search/blink_insertion.hpp"
-#include "routesolve/search/descent.hpp"
-#include "routesolve/search/working_solution.hpp"
 #include "routesolve/search/tuning.hpp"
 #include "routesolve/search/vehicle_classes.hpp"
+#include "routesolve/search/working_solution.hpp"
 
 namespace routesolve::search {
 
@@ -66,7 +66,8 @@ TourPlan start_plan(const Problem& problem, const std::vector<std::vector<std::s
     std::vector<std::size_t> tasks;
     for (std::size_t t : routes[v]) {
       if (t >= problem.routable_tasks() || taken[t]) continue;
-      const std::size_t key = problem.task(t).type == TaskType::Delivery ? problem.task(t).sibling : t;
+      const std::size_t key =
+          problem.task(t).type == TaskType::Delivery ? problem.task(t).sibling : t;
       if (verdict[key]) continue;
       tasks.push_back(t);
     }
@@ -76,7 +77,8 @@ TourPlan start_plan(const Problem& problem, const std::vector<std::vector<std::s
     });
     while (!tasks.empty() && !schedule(problem, v, tasks).feasible) {
       const std::size_t last = tasks.back();
-      std::erase_if(tasks, [&](std::size_t t) { return t == last || t == problem.task(last).sibling; });
+      std::erase_if(tasks,
+                    [&](std::size_t t) { return t == last || t == problem.task(last).sibling; });
     }
     for (std::size_t t : tasks) taken[t] = 1;
     plan[v] = std::move(tasks);
@@ -112,7 +114,8 @@ std::vector<std::size_t> make_routes_exact(SearchState& state) {
       }
       if (drop == kNone) break;
       out.push_back(drop);
-      std::erase_if(tasks, [&](std::size_t x) { return x == drop || x == problem.task(drop).sibling; });
+      std::erase_if(tasks,
+                    [&](std::size_t x) { return x == drop || x == problem.task(drop).sibling; });
     }
     state.set_route(v, tasks);
   }
@@ -124,12 +127,14 @@ void report(const SolveOptions& options, const Deadline& deadline, const SearchS
   if (!options.on_progress) return;
   Progress p;
   p.elapsed_s = deadline.elapsed();
-  p.fraction = options.time_limit_s > 0 ? std::min(1.0, p.elapsed_s / options.time_limit_s) : fraction;
+  p.fraction =
+      options.time_limit_s > 0 ? std::min(1.0, p.elapsed_s / options.time_limit_s) : fraction;
   p.best_cost = state.total_cost();
   p.best_routes = state.used_routes();
   std::size_t unassigned = unassigned_fixed;
   for (std::size_t t = 0; t < state.problem().tasks().size(); ++t)
-    if (!state.assigned(t) && t < state.problem().routable_tasks() && state.problem().task(t).type != TaskType::Delivery)
+    if (!state.assigned(t) && t < state.problem().routable_tasks() &&
+        state.problem().task(t).type != TaskType::Delivery)
       ++unassigned;
   p.unassigned = unassigned;
   options.on_progress(p);
@@ -139,7 +144,8 @@ void report(const SolveOptions& options, const Deadline& deadline, const SearchS
 /// with the hopeless tasks counted in, and the time of the last one on the deadline's clock.
 class Checkpointer {
  public:
-  Checkpointer(const Problem& problem, const SolveOptions& options, const std::vector<std::size_t>& hopeless)
+  Checkpointer(const Problem& problem, const SolveOptions& options,
+               const std::vector<std::size_t>& hopeless)
       : problem_(problem), options_(options) {
     if (!options.on_checkpoint) return;
     base_.fingerprint = options.resume ? options.resume->fingerprint : problem_fingerprint(problem);
@@ -157,8 +163,8 @@ class Checkpointer {
   [[nodiscard]] double last() const { return last_s_; }
 
   /// Sends a checkpoint of `plan` (scored `score` by the search, hopeless tasks not counted).
-  void write(const TourPlan& plan, const Score& score, std::size_t iterations, const Deadline& deadline,
-             double spent_before) {
+  void write(const TourPlan& plan, const Score& score, std::size_t iterations,
+             const Deadline& deadline, double spent_before) {
     if (!enabled()) return;
     SolveCheckpoint c = base_;
     c.elapsed_s = spent_before + deadline.elapsed();
@@ -211,13 +217,16 @@ ParallelSearch::Chains chains_of(const SolveOptions& options, const Engine& engi
 /// The search on `problem` (the user's, or a copy with its locations renumbered for the cache:
 /// the same tasks and vehicles, every arc the same value); checkpoints and the solution are the
 /// user's problem's.
-Solution solve_on(const Problem& problem, const Problem& user, const SolveOptions& options, const Engine& engine) {
+Solution solve_on(const Problem& problem, const Problem& user, const SolveOptions& options,
+                  const Engine& engine) {
   // Resuming: the budget left is the time limit minus what the earlier runs spent (a deadline
   // that is already over when nothing is left: Deadline(0) would mean no limit).
   const SolveCheckpoint* resume = options.resume.get();
   const double spent_before = resume ? resume->elapsed_s : 0.0;
   const double time_left =
-      options.time_limit_s > 0 ? std::max(1e-9, options.time_limit_s - spent_before - options.time_used_s) : 0.0;
+      options.time_limit_s > 0
+          ? std::max(1e-9, options.time_limit_s - spent_before - options.time_used_s)
+          : 0.0;
   Deadline deadline(time_left, options.stop);
   const Deadline unless_stopped(0.0, options.stop);
   const VehicleClasses classes(problem);
@@ -241,11 +250,13 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
   Checkpointer checkpoints(user, options, hopeless_tasks);
   const SegmentModel model(problem);
   std::optional<Neighbours> adjacency;  // the search's (and a large construction's) nearest tasks
-  const InstanceTraits traits{insertable.size(), model.windowed(), !problem.spec().shipments.empty()};
+  const InstanceTraits traits{insertable.size(), model.windowed(),
+                              !problem.spec().shipments.empty()};
 
   // ---- 2. construction (or the checkpoint's plan, or the caller's starting solution) ----------
-  const bool started = !resume && std::any_of(options.start_routes.begin(), options.start_routes.end(),
-                                              [](const std::vector<std::size_t>& r) { return !r.empty(); });
+  const bool started =
+      !resume && std::any_of(options.start_routes.begin(), options.start_routes.end(),
+                             [](const std::vector<std::size_t>& r) { return !r.empty(); });
   if (resume) {
     // solve() checked the plan against this problem (check_checkpoint); tasks the precheck
     // calls hopeless cannot be on it, since the run that wrote it never routed them.
@@ -296,12 +307,14 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
   const double construction_s = deadline.elapsed();
   report(options, deadline, state, hopeless, 0.5);
   // Fraction of the budget and iterations the earlier runs used (annealing schedule, fixed work).
-  const std::size_t iteration_budget = options.iterations > 0 ? options.iterations : kDefaultIterations;
+  const std::size_t iteration_budget =
+      options.iterations > 0 ? options.iterations : kDefaultIterations;
   const double fraction_done =
       !resume ? 0.0
       : options.time_limit_s > 0
           ? std::min(1.0, spent_before / options.time_limit_s)
-          : std::min(1.0, static_cast<double>(resume->iterations) / static_cast<double>(fixed_work(options, engine)));
+          : std::min(1.0, static_cast<double>(resume->iterations) /
+                              static_cast<double>(fixed_work(options, engine)));
   const std::size_t iterations_done = resume ? static_cast<std::size_t>(resume->iterations) : 0;
 
   // ---- 3. metaheuristic ----------------------------------------------------------------------
@@ -318,7 +331,8 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
     ExactSearch search(state, neighbours, classes, options.objective, deadline, rng, insertable,
                        {heat.start_temperature, heat.end_temperature});
     if (checkpoints.enabled() && !resume)
-      checkpoints.write(state.plan(), state_score(state, insertable), iterations_done, deadline, spent_before);
+      checkpoints.write(state.plan(), state_score(state, insertable), iterations_done, deadline,
+                        spent_before);
     // Without a time limit, the fixed work; with one, an optional cap (0: none).
     const std::size_t budget =
         time_left > 0 && options.iterations == 0 ? 0 : iteration_budget * kExactStepsPerIteration;
@@ -328,10 +342,11 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
     if (budget == 0 || steps_left > 0)
       search.run(steps_left, [&] {
         ++steps;
-        if (steps % 32 == 0) report(options, deadline, state, hopeless, 0.5 + per_step * static_cast<double>(steps));
+        if (steps % 32 == 0)
+          report(options, deadline, state, hopeless, 0.5 + per_step * static_cast<double>(steps));
         if (checkpoints.enabled() && deadline.elapsed() - checkpoints.last() >= checkpoints.every())
-          checkpoints.write(state.plan(), state_score(state, insertable), iterations_done + steps, deadline,
-                            spent_before);
+          checkpoints.write(state.plan(), state_score(state, insertable), iterations_done + steps,
+                            deadline, spent_before);
       });
     iterations = iterations_done + steps;
     for (const auto& [t, reason] : search.left_out()) reasons[t] = reason;
@@ -342,7 +357,8 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
     // Savings, where it fits, when it beats regret insertion (not when resuming or given a
     // starting solution: that plan is the start).
     if (resume || started) {
-    } else if (const auto savings = savings_plan(model, classes, *adjacency, insertable, deadline)) {
+    } else if (const auto savings =
+                   savings_plan(model, classes, *adjacency, insertable, deadline)) {
       WorkingSolution a(model, insertable), b(model, insertable);
       a.load(start);
       b.load(*savings);
@@ -371,7 +387,8 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
       routed += start[v].size();
       start_cost += route_cost(problem, v, start[v]);
     }
-    const double per_visit = static_cast<double>(start_cost) / static_cast<double>(std::max<std::size_t>(1, routed));
+    const double per_visit =
+        static_cast<double>(start_cost) / static_cast<double>(std::max<std::size_t>(1, routed));
     AnnealingSearch::Parameters parameters = search_parameters(traits, per_visit);
     std::optional<Neighbours> partners;
     if (const std::size_t extra = time_partners_for(traits); extra > 0) {
@@ -398,7 +415,8 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
     search.resume_from(fraction_done, iterations_done);
     const std::size_t threads = chain_count(options, engine);
     // Without a time limit, the fixed work; with one, an optional cap (0: none).
-    const std::size_t per_thread_budget = time_left > 0 && options.iterations == 0 ? 0 : iteration_budget;
+    const std::size_t per_thread_budget =
+        time_left > 0 && options.iterations == 0 ? 0 : iteration_budget;
     const std::size_t iterations_left =
         per_thread_budget - std::min(per_thread_budget, iterations_done / threads);
     const TourPlan best = search.run(start, deadline, search_limit, iterations_left,
@@ -418,14 +436,16 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
     polished.load(best);
     // A best found between two spaced descents, or given only the descent around its step, has
     // not had a full one: the returned plan does (within what is left of the time limit).
-    if (parameters.descent && (parameters.descent_spacing > 0.0 || parameters.local_descent_on_new_best ||
-                               parameters.descent_around_every_step)) {
+    if (parameters.descent &&
+        (parameters.descent_spacing > 0.0 || parameters.local_descent_on_new_best ||
+         parameters.descent_around_every_step)) {
       std::mt19937_64 rng(derive_seed(seed, iterations));
       GranularDescent(partners ? *partners : *adjacency, classes, parameters.granular)
           .run(polished, rng, options.objective, nullptr, &deadline);
     }
     for (std::size_t v = 0; v < polished.vehicle_count(); ++v) polish_tour(polished, v);
-    if (problem.spec().balance > 0.0) {  // polishing prices cost alone: kept only when the objective agrees
+    if (problem.spec().balance >
+        0.0) {  // polishing prices cost alone: kept only when the objective agrees
       WorkingSolution unpolished(model, insertable);
       unpolished.load(best);
       if (better(unpolished.score(), polished.score(), options.objective)) polished.load(best);
@@ -447,7 +467,8 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
   // ---- 4. exactness ------------------------------------------------------------------------
   std::vector<std::size_t> pending = make_routes_exact(state);
   for (std::size_t t : insertable)
-    if (!state.assigned(t) && std::find(pending.begin(), pending.end(), t) == pending.end()) pending.push_back(t);
+    if (!state.assigned(t) && std::find(pending.begin(), pending.end(), t) == pending.end())
+      pending.push_back(t);
   if (!pending.empty()) {
     // Short, but the stop flag still rules.
     RegretInsertion repair(state, classes, unless_stopped, 3);
@@ -467,9 +488,11 @@ Solution solve_on(const Problem& problem, const Problem& user, const SolveOption
   for (std::size_t v = 0; v < state.vehicle_count(); ++v) {
     const auto& tasks = state.route(v).tasks;
     if (tasks.empty()) continue;
-    ScheduleResult result = schedule_route(user, v, tasks, chosen_timeline(user, options));  // the output's one schedule
+    ScheduleResult result = schedule_route(
+        user, v, tasks, chosen_timeline(user, options));  // the output's one schedule
     if (!result.feasible)
-      throw Error(ErrorCode::Internal, "cpu backend: route of vehicle " + std::to_string(user.vehicle(v).id) +
+      throw Error(ErrorCode::Internal, "cpu backend: route of vehicle " +
+                                           std::to_string(user.vehicle(v).id) +
                                            " is infeasible for schedule_route");
     routes.push_back(std::move(result.route));
   }
@@ -499,7 +522,8 @@ Solution solve(const Problem& problem, const SolveOptions& options, const Engine
   const auto start = std::chrono::steady_clock::now();
   const ProblemPtr ordered = locality_ordered(problem, kLocalityLocations, kLocalityMaxBytes);
   if (!ordered) return solve_on(problem, problem, options, engine);
-  const double ordering_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double ordering_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   SolveOptions rest = options;
   rest.time_used_s += ordering_s;
   Solution solution = solve_on(*ordered, problem, rest, engine);

@@ -8,16 +8,19 @@ namespace routesolve::search {
 StringRemoval::StringRemoval(const Neighbours& adjacency, Parameters parameters)
     : adjacency_(&adjacency), parameters_(parameters) {}
 
-std::vector<std::size_t> StringRemoval::apply(WorkingSolution& solution, std::mt19937_64& rng) const {
+std::vector<std::size_t> StringRemoval::apply(WorkingSolution& solution,
+                                              std::mt19937_64& rng) const {
   const Problem& problem = solution.problem();
   std::vector<std::size_t> removed;
   const std::size_t routed = solution.routed();
   if (routed == 0) return removed;
-  const double average_tour = static_cast<double>(routed) / static_cast<double>(std::max<std::size_t>(1, solution.used_routes()));
+  const double average_tour = static_cast<double>(routed) /
+                              static_cast<double>(std::max<std::size_t>(1, solution.used_routes()));
   const double max_string = std::min(static_cast<double>(parameters_.max_string), average_tour);
   const double max_strings = 4.0 * parameters_.average_removed / (1.0 + max_string) - 1.0;
   std::uniform_real_distribution<double> unit(0.0, 1.0);
-  const auto strings = static_cast<std::size_t>(std::floor(1.0 + unit(rng) * std::max(0.0, max_strings)));
+  const auto strings =
+      static_cast<std::size_t>(std::floor(1.0 + unit(rng) * std::max(0.0, max_strings)));
 
   // Seed: a random routed task.
   std::size_t seed = kNone;
@@ -40,7 +43,8 @@ std::vector<std::size_t> StringRemoval::apply(WorkingSolution& solution, std::mt
     const std::size_t n = tasks.size();
     const std::size_t pos = solution.position_of(c);
     const double longest = std::min(static_cast<double>(n), max_string);
-    const auto length = std::max<std::size_t>(1, static_cast<std::size_t>(std::floor(1.0 + unit(rng) * longest)));
+    const auto length =
+        std::max<std::size_t>(1, static_cast<std::size_t>(std::floor(1.0 + unit(rng) * longest)));
     const std::size_t l = std::min(length, n);
     std::size_t keep = 0;
     if (l < n && unit(rng) < parameters_.split_rate) {

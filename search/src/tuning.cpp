@@ -79,8 +79,8 @@ constexpr double kEarlyDescentPace = 1.0;
 // Above kEarlyDescentTasks without windows or shipments, every step ends in a local optimum of
 // what it touched (the descent around what it rewired, intra-route moves included): the annealing
 // has too few steps per task there to find one by itself, and its cost follows the change.
-// Otherwise (windows, shipments), above this a new best gets the descent around what its step rewired, not over
-// everything changed since the last descent, whose scan grows with the instance.
+// Otherwise (windows, shipments), above this a new best gets the descent around what its step
+// rewired, not over everything changed since the last descent, whose scan grows with the instance.
 constexpr std::size_t kLocalDescentTasks = 2000;
 // Without windows the descent also exchanges strings of two jobs ((2, 1) and (2, 2) swaps).
 constexpr std::size_t kStringSwap = 2;
@@ -104,8 +104,8 @@ AnnealingSearch::Parameters search_parameters(const InstanceTraits& instance, do
     p.hot_end_per_task = kHotEndPace;
     p.hot_end_max = kHotEndMax;
   } else {
-    p.short_budget_per_task =
-        std::max(kShortBudgetPace, static_cast<double>(instance.tasks) / kShortBudgetTasksPerIteration);
+    p.short_budget_per_task = std::max(
+        kShortBudgetPace, static_cast<double>(instance.tasks) / kShortBudgetTasksPerIteration);
   }
 
   p.cycle_per_task = kCyclePerTask;

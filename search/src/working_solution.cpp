@@ -22,7 +22,8 @@ std::uint64_t next_version() {
 }
 }  // namespace
 
-WorkingSolution::WorkingSolution(const SegmentModel& model, const std::vector<std::size_t>& insertable)
+WorkingSolution::WorkingSolution(const SegmentModel& model,
+                                 const std::vector<std::size_t>& insertable)
     : model_(&model), insertable_(insertable) {
   const Problem& p = model.problem();
   const std::size_t nt = p.tasks().size();
@@ -67,7 +68,8 @@ Duration WorkingSolution::longest_working_time() const {
   for (std::size_t v = 0; v < tours_.size(); ++v) {
     if (empty_[v]) continue;
     const RouteSegment& whole = tours_[v].prefix()[tours_[v].size() + 1];
-    longest = std::max(longest, routesolve::working_time(whole.time, model_->limits(v).shift_start));
+    longest =
+        std::max(longest, routesolve::working_time(whole.time, model_->limits(v).shift_start));
   }
   return longest;
 }
@@ -158,7 +160,8 @@ void WorkingSolution::insert(std::size_t task, std::size_t v, std::size_t positi
   set_route_of(task, v);
   // Nodes 0..position keep their prefixes; the suffixes after the new node shift by one.
   tour.prefix_.emplace_back();
-  tour.suffix_.insert(tour.suffix_.begin() + static_cast<std::ptrdiff_t>(position + 1), RouteSegment{});
+  tour.suffix_.insert(tour.suffix_.begin() + static_cast<std::ptrdiff_t>(position + 1),
+                      RouteSegment{});
   refresh(v, position + 1, position + 1);
 }
 
@@ -265,11 +268,13 @@ void append_rewired(const WorkingSolution& s,
   if (links.size() < nt) links.resize(nt);
   for (const auto& [v, old] : before)
     for (std::size_t i = 0; i < old.size(); ++i)
-      links[old[i]] = {generation, i == 0 ? kNone : old[i - 1], i + 1 == old.size() ? kNone : old[i + 1]};
+      links[old[i]] = {generation, i == 0 ? kNone : old[i - 1],
+                       i + 1 == old.size() ? kNone : old[i + 1]};
   for (const auto& [v, old] : before) {
     const std::vector<std::size_t>& now = s.tour(v).tasks;
     for (std::size_t i = 0; i < now.size(); ++i) {
-      const std::size_t pred = i == 0 ? kNone : now[i - 1], succ = i + 1 == now.size() ? kNone : now[i + 1];
+      const std::size_t pred = i == 0 ? kNone : now[i - 1],
+                        succ = i + 1 == now.size() ? kNone : now[i + 1];
       const Link& l = links[now[i]];
       if (l.stamp != generation || l.pred != pred || l.succ != succ) out.push_back(now[i]);
     }
@@ -298,7 +303,9 @@ void WorkingSolution::load(const TourPlan& plan) {
   // Only the tours that differ from the plan are rebuilt (chains on regions load the shared
   // solution every epoch, most of it unchanged).
   static const std::vector<std::size_t> kEmpty;
-  auto wanted = [&](std::size_t v) -> const std::vector<std::size_t>& { return v < plan.size() ? plan[v] : kEmpty; };
+  auto wanted = [&](std::size_t v) -> const std::vector<std::size_t>& {
+    return v < plan.size() ? plan[v] : kEmpty;
+  };
   std::vector<std::size_t> changed;
   for (std::size_t v = 0; v < tours_.size(); ++v)
     if (tours_[v].tasks != wanted(v)) changed.push_back(v);

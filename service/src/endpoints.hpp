@@ -18,7 +18,8 @@ struct Context {
 };
 
 /// POST / : a VROOM problem, answered with the VROOM solution (`routesolve solve`'s output).
-Response solve_endpoint(const Context& context, const Request& request, const std::atomic<bool>& stop);
+Response solve_endpoint(const Context& context, const Request& request,
+                        const std::atomic<bool>& stop);
 
 /// GET /table/v1/{profile}/{lon,lat;...}: OSRM's table service.
 Response table_endpoint(const Context& context, const Request& request);

@@ -32,7 +32,8 @@ std::string percent_decode(std::string_view text, bool plus_is_space) {
   return out;
 }
 
-void split_target(std::string_view target, std::string& path, std::map<std::string, std::string>& query) {
+void split_target(std::string_view target, std::string& path,
+                  std::map<std::string, std::string>& query) {
   const std::size_t q = target.find('?');
   path = percent_decode(target.substr(0, q), false);
   query.clear();
@@ -44,7 +45,8 @@ void split_target(std::string_view target, std::string& path, std::map<std::stri
     if (!pair.empty()) {
       const std::size_t eq = pair.find('=');
       const std::string key = percent_decode(pair.substr(0, eq), true);
-      query[key] = eq == std::string_view::npos ? std::string() : percent_decode(pair.substr(eq + 1), true);
+      query[key] =
+          eq == std::string_view::npos ? std::string() : percent_decode(pair.substr(eq + 1), true);
     }
     if (amp == std::string_view::npos) break;
     rest = rest.substr(amp + 1);
@@ -52,11 +54,13 @@ void split_target(std::string_view target, std::string& path, std::map<std::stri
 }
 
 std::string json_string(std::string_view text) {
-  return nlohmann::json(std::string(text)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return nlohmann::json(std::string(text))
+      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 Response vroom_error(unsigned status, int code, std::string_view message) {
-  return {status, "application/json", "{\"code\":" + std::to_string(code) + ",\"error\":" + json_string(message) + "}"};
+  return {status, "application/json",
+          "{\"code\":" + std::to_string(code) + ",\"error\":" + json_string(message) + "}"};
 }
 
 Response osrm_error(unsigned status, std::string_view code, std::string_view message) {

@@ -9,11 +9,12 @@
 namespace routesolve::service {
 
 struct Request {
-  std::string method;   ///< "GET", "POST", ...
-  std::string path;     ///< percent-decoded, without the query
-  std::map<std::string, std::string> query;  ///< percent-decoded; a repeated key keeps the last value
+  std::string method;  ///< "GET", "POST", ...
+  std::string path;    ///< percent-decoded, without the query
+  std::map<std::string, std::string>
+      query;  ///< percent-decoded; a repeated key keeps the last value
   std::string body;
-  std::string accept;   ///< the Accept header
+  std::string accept;  ///< the Accept header
 };
 
 struct Response {
@@ -23,7 +24,8 @@ struct Response {
 };
 
 /// Splits "/a/b?x=1&y=%3B" into path and query; '+' in the query is a space.
-void split_target(std::string_view target, std::string& path, std::map<std::string, std::string>& query);
+void split_target(std::string_view target, std::string& path,
+                  std::map<std::string, std::string>& query);
 
 /// Percent-decoding; a malformed escape is kept as it is.
 std::string percent_decode(std::string_view text, bool plus_is_space);

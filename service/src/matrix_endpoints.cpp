@@ -5,11 +5,10 @@
 #include <charconv>
 #include <cmath>
 #include <new>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "endpoints.hpp"
 #include "routesolve/error.hpp"
@@ -62,11 +61,12 @@ std::vector<std::size_t> indices(const Request& request, const std::string& key,
     std::size_t v = 0;
     const auto [end, ec] = std::from_chars(parts[k].data(), parts[k].data() + parts[k].size(), v);
     if (ec != std::errc() || end != parts[k].data() + parts[k].size() || parts[k].empty())
-      fault("InvalidOptions", key + "[" + std::to_string(k) + "]: expected a coordinate index, got \"" +
-                                  std::string(parts[k]) + "\"");
+      fault("InvalidOptions", key + "[" + std::to_string(k) +
+                                  "]: expected a coordinate index, got \"" + std::string(parts[k]) +
+                                  "\"");
     if (v >= n)
-      fault("InvalidOptions", key + "[" + std::to_string(k) + "]: index " + std::to_string(v) + " out of range (" +
-                                  std::to_string(n) + " coordinates)");
+      fault("InvalidOptions", key + "[" + std::to_string(k) + "]: index " + std::to_string(v) +
+                                  " out of range (" + std::to_string(n) + " coordinates)");
     out.push_back(v);
   }
   return out;
@@ -87,7 +87,9 @@ void append_double(std::string& out, double v) {
 std::string network_file(const Context& context, const Request& request) {
   auto it = request.query.find("network");
   const std::string file = context.networks.file_of(it == request.query.end() ? "" : it->second);
-  if (file.empty()) throw invalid_input("network", "the service holds no road network (start it with --network NAME=FILE)");
+  if (file.empty())
+    throw invalid_input("network",
+                        "the service holds no road network (start it with --network NAME=FILE)");
   return file;
 }
 
@@ -106,7 +108,8 @@ Response table_endpoint(const Context& context, const Request& request) {
     if (coords_text.ends_with(".json")) coords_text.remove_suffix(5);
     const auto parts = split(coords_text, ';');
     if (parts.size() > context.options.max_locations)
-      fault("TooBig", "coordinates: " + std::to_string(parts.size()) + " locations, more than the limit of " +
+      fault("TooBig", "coordinates: " + std::to_string(parts.size()) +
+                          " locations, more than the limit of " +
                           std::to_string(context.options.max_locations) + " (--max-locations)");
     std::vector<Coordinates> points;
     points.reserve(parts.size());
@@ -115,7 +118,8 @@ Response table_endpoint(const Context& context, const Request& request) {
       const auto xy = split(parts[i], ',');
       Coordinates c{};
       if (xy.size() != 2 || !parse_double(xy[0], c.lon) || !parse_double(xy[1], c.lat))
-        fault("InvalidUrl", where + ": expected lon,lat, got \"" + std::string(parts[i].substr(0, 64)) + "\"");
+        fault("InvalidUrl",
+              where + ": expected lon,lat, got \"" + std::string(parts[i].substr(0, 64)) + "\"");
       check_point(c, where, "InvalidValue");
       points.push_back(c);
     }
@@ -125,9 +129,13 @@ Response table_endpoint(const Context& context, const Request& request) {
     if (auto it = request.query.find("annotations"); it != request.query.end()) {
       want_durations = false;
       for (const std::string_view a : split(it->second, ',')) {
-        if (a == "duration") want_durations = true;
-        else if (a == "distance") want_distances = true;
-        else fault("InvalidOptions", "annotations: expected duration and/or distance, got \"" + std::string(a) + "\"");
+        if (a == "duration")
+          want_durations = true;
+        else if (a == "distance")
+          want_distances = true;
+        else
+          fault("InvalidOptions",
+                "annotations: expected duration and/or distance, got \"" + std::string(a) + "\"");
       }
     }
     std::string file;
@@ -141,7 +149,8 @@ Response table_endpoint(const Context& context, const Request& request) {
     for (std::size_t i = 0; i < points.size(); ++i)
       if (!pm.snaps[i].found)
         fault("NoSegment", "coordinates[" + std::to_string(i) + "]: no drivable road within " +
-                               std::to_string(static_cast<long>(context.networks.max_snap_m())) + " m");
+                               std::to_string(static_cast<long>(context.networks.max_snap_m())) +
+                               " m");
 
     const std::size_t n = points.size();
     const RoadGraph& graph = context.networks.router(file)->graph();
@@ -152,8 +161,11 @@ Response table_endpoint(const Context& context, const Request& request) {
         for (std::size_t b = 0; b < destinations.size(); ++b) {
           if (b > 0) out += ',';
           const std::int64_t v = values[sources[a] * n + destinations[b]];
-          if (v >= kUnreachable) out += "null";
-          else append_int(out, seconds ? (v + 5) / 10 : v);  // seconds rounded half up, as `routesolve matrix`
+          if (v >= kUnreachable)
+            out += "null";
+          else
+            append_int(out, seconds ? (v + 5) / 10
+                                    : v);  // seconds rounded half up, as `routesolve matrix`
         }
         out += ']';
       }
@@ -177,14 +189,16 @@ Response table_endpoint(const Context& context, const Request& request) {
     std::string body = "{\"code\":\"Ok\"";
     if (want_durations) body += ",\"durations\":" + matrix(pm.matrices.durations, true);
     if (want_distances) body += ",\"distances\":" + matrix(pm.matrices.distances, false);
-    body += ",\"sources\":" + waypoints(sources) + ",\"destinations\":" + waypoints(destinations) + "}";
+    body +=
+        ",\"sources\":" + waypoints(sources) + ",\"destinations\":" + waypoints(destinations) + "}";
     context.metrics.matrix_seconds.observe(seconds_since(t0));
     return {200, "application/json", std::move(body)};
   } catch (const TableFault& f) {
     return osrm_error(f.status, f.code, f.message);
   } catch (const Error& e) {
     return osrm_error(e.code() == ErrorCode::InvalidInput ? 400 : 500,
-                      e.code() == ErrorCode::InvalidInput ? "InvalidQuery" : "InternalError", e.what());
+                      e.code() == ErrorCode::InvalidInput ? "InvalidQuery" : "InternalError",
+                      e.what());
   } catch (const std::bad_alloc&) {
     return osrm_error(507, "InternalError", "out of memory");
   } catch (const std::exception& e) {
@@ -203,8 +217,9 @@ Response matrix_endpoint(const Context& context, const Request& request) {
     if (!locations.is_array() || locations.empty())
       throw invalid_input("locations", "expected a non-empty array of [lon, lat]");
     if (locations.size() > context.options.max_locations)
-      throw invalid_input("locations", std::to_string(locations.size()) + " locations, more than the limit of " +
-                                           std::to_string(context.options.max_locations) + " (--max-locations)");
+      throw invalid_input("locations",
+                          std::to_string(locations.size()) + " locations, more than the limit of " +
+                              std::to_string(context.options.max_locations) + " (--max-locations)");
     std::vector<Coordinates> points;
     points.reserve(locations.size());
     for (std::size_t i = 0; i < locations.size(); ++i) {
@@ -218,21 +233,26 @@ Response matrix_endpoint(const Context& context, const Request& request) {
       points.push_back(c);
     }
     const std::string file = network_file(context, request);
-    if (!context.networks.ready()) return vroom_error(503, 1, "the road networks are still loading");
+    if (!context.networks.ready())
+      return vroom_error(503, 1, "the road networks are still loading");
     const network::PointMatrices pm = context.networks.point_matrices(file, points);
     for (std::size_t i = 0; i < points.size(); ++i)
       if (!pm.snaps[i].found)
-        return vroom_error(400, 3, "locations[" + std::to_string(i) + "]: no drivable road within " +
-                                       std::to_string(static_cast<long>(context.networks.max_snap_m())) + " m");
+        return vroom_error(400, 3,
+                           "locations[" + std::to_string(i) + "]: no drivable road within " +
+                               std::to_string(static_cast<long>(context.networks.max_snap_m())) +
+                               " m");
     std::ostringstream out;
     const bool binary = request.accept.find("application/octet-stream") != std::string::npos;
-    if (binary) io::write_binary_matrices(out, pm.matrices);
-    else io::write_json_matrices(out, pm.matrices);
+    if (binary)
+      io::write_binary_matrices(out, pm.matrices);
+    else
+      io::write_json_matrices(out, pm.matrices);
     context.metrics.matrix_seconds.observe(seconds_since(t0));
     return {200, binary ? "application/octet-stream" : "application/json", std::move(out).str()};
   } catch (const Error& e) {
-    return vroom_error(e.code() == ErrorCode::InvalidInput ? 400 : 500, e.code() == ErrorCode::InvalidInput ? 2 : 1,
-                       e.what());
+    return vroom_error(e.code() == ErrorCode::InvalidInput ? 400 : 500,
+                       e.code() == ErrorCode::InvalidInput ? 2 : 1, e.what());
   } catch (const std::bad_alloc&) {
     return vroom_error(507, 1, "out of memory");
   } catch (const std::exception& e) {

@@ -15,7 +15,7 @@ namespace routesolve::service {
 class Histogram {
  public:
   static constexpr std::array<double, 14> kBounds = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
-                                                      0.25,  0.5,    1.0,   2.5,  5.0,   10.0, 30.0};
+                                                     0.25,  0.5,    1.0,   2.5,  5.0,   10.0, 30.0};
   void observe(double seconds);
   /// The metric's lines (buckets, sum, count) under `name`.
   [[nodiscard]] std::string text(const std::string& name, const std::string& help) const;
@@ -36,8 +36,9 @@ class Metrics {
   std::atomic<std::uint64_t> connections_open{0};
 
   /// The whole exposition; the gauges that live elsewhere come as arguments.
-  [[nodiscard]] std::string text(std::size_t queue_length, std::size_t workers_busy, std::size_t workers,
-                                 bool ready, const std::string& configured_backend) const;
+  [[nodiscard]] std::string text(std::size_t queue_length, std::size_t workers_busy,
+                                 std::size_t workers, bool ready,
+                                 const std::string& configured_backend) const;
 
  private:
   mutable std::mutex mutex_;

@@ -24,13 +24,18 @@ NetworkSpec parse_network_spec(const std::string& text) {
     throw invalid_input("--network", "expected NAME=FILE or FILE, got \"" + text + "\"");
   for (const char c : spec.name)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_')
-      throw invalid_input("--network", "a network name holds letters, digits, '-' and '_' only: \"" + spec.name + "\"");
+      throw invalid_input(
+          "--network",
+          "a network name holds letters, digits, '-' and '_' only: \"" + spec.name + "\"");
   return spec;
 }
 
-Networks::Networks(std::vector<NetworkSpec> specs, BackendKind matrix_backend, int device, unsigned threads,
-                   double max_snap_m)
-    : specs_(std::move(specs)), requested_(matrix_backend), device_(device), threads_(threads == 0 ? 1 : threads),
+Networks::Networks(std::vector<NetworkSpec> specs, BackendKind matrix_backend, int device,
+                   unsigned threads, double max_snap_m)
+    : specs_(std::move(specs)),
+      requested_(matrix_backend),
+      device_(device),
+      threads_(threads == 0 ? 1 : threads),
       max_snap_m_(max_snap_m) {
   for (std::size_t i = 0; i < specs_.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
@@ -44,7 +49,8 @@ void Networks::load() {
     for (const NetworkSpec& spec : specs_) {
       const auto router = dispatch::load_road_router(spec.file);
       if (!router->has_coordinates())
-        throw invalid_input(spec.file, "the network has no coordinates: points cannot be snapped to it");
+        throw invalid_input(spec.file,
+                            "the network has no coordinates: points cannot be snapped to it");
       kinds[spec.file] = dispatch::resolve_matrix_backend(requested_, spec.file, device_);
     }
     {
@@ -68,7 +74,8 @@ std::string Networks::error() const {
 std::string Networks::file_of(const std::string& name) const {
   if (specs_.empty()) {
     if (name.empty()) return "";
-    throw invalid_input("network", "unknown network \"" + name + "\": the service holds no road network");
+    throw invalid_input("network",
+                        "unknown network \"" + name + "\": the service holds no road network");
   }
   if (name.empty()) return specs_.front().file;
   std::string known;
@@ -76,7 +83,8 @@ std::string Networks::file_of(const std::string& name) const {
     if (s.name == name) return s.file;
     known += (known.empty() ? "" : ", ") + s.name;
   }
-  throw invalid_input("network", "unknown network \"" + name + "\" (the service holds: " + known + ")");
+  throw invalid_input("network",
+                      "unknown network \"" + name + "\" (the service holds: " + known + ")");
 }
 
 std::shared_ptr<const network::RoadRouter> Networks::router(const std::string& file) const {
@@ -97,7 +105,8 @@ network::NodeMatrixFunction Networks::engine(const std::string& file) const {
   options.device.index = device_;
   options.threads = threads_;
   options.max_snap_m = max_snap_m_;
-  network::NodeMatrixFunction engine = dispatch::make_node_engine(kind, file, *router(file), options);
+  network::NodeMatrixFunction engine =
+      dispatch::make_node_engine(kind, file, *router(file), options);
   engines.emplace(file, engine);
   return engine;
 }
@@ -105,10 +114,12 @@ network::NodeMatrixFunction Networks::engine(const std::string& file) const {
 std::unique_ptr<network::MatrixProvider> Networks::provider(const std::string& file) const {
   network::NodeMatrixFunction nodes = engine(file);
   const std::string name = nodes ? "PHAST" : "Boost.Graph Dijkstra";
-  return std::make_unique<network::RoadProvider>(router(file), max_snap_m_, threads_, std::move(nodes), name);
+  return std::make_unique<network::RoadProvider>(router(file), max_snap_m_, threads_,
+                                                 std::move(nodes), name);
 }
 
-network::PointMatrices Networks::point_matrices(const std::string& file, std::span<const Coordinates> points) const {
+network::PointMatrices Networks::point_matrices(const std::string& file,
+                                                std::span<const Coordinates> points) const {
   return network::point_matrices(*router(file), points, max_snap_m_, threads_, engine(file));
 }
 

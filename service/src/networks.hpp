@@ -43,7 +43,8 @@ class Networks {
   std::unique_ptr<network::MatrixProvider> provider(const std::string& file) const;
 
   /// Snaps and computes the matrices between points (deciseconds, metres).
-  network::PointMatrices point_matrices(const std::string& file, std::span<const Coordinates> points) const;
+  network::PointMatrices point_matrices(const std::string& file,
+                                        std::span<const Coordinates> points) const;
 
   [[nodiscard]] double max_snap_m() const noexcept { return max_snap_m_; }
 

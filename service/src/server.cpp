@@ -5,6 +5,7 @@
 
 #include "server.hpp"
 
+#include <fmt/core.h>
 #include <sys/socket.h>
 
 #include <boost/asio/ip/tcp.hpp>
@@ -19,8 +20,6 @@
 #include <optional>
 #include <thread>
 #include <vector>
-
-#include <fmt/core.h>
 
 #include "routesolve/error.hpp"
 #include "routesolve/timing.hpp"
@@ -38,7 +37,9 @@ constexpr std::uint32_t kHeaderLimit = 1u << 20;
 /// What a connection refused with 413 may still send before it is closed (not stored).
 constexpr std::size_t kDrainLimit = 1u << 20;
 
-std::chrono::milliseconds ms(double seconds) { return std::chrono::milliseconds(static_cast<long>(seconds * 1000)); }
+std::chrono::milliseconds ms(double seconds) {
+  return std::chrono::milliseconds(static_cast<long>(seconds * 1000));
+}
 
 std::string utc_now() {
   const std::time_t t = std::time(nullptr);
@@ -70,39 +71,47 @@ class Session : public std::enable_shared_from_this<Session> {
     parser_.emplace();
     parser_->header_limit(kHeaderLimit);
     parser_->body_limit(state_.context.options.max_body);
-    stream_.expires_after(ms(first ? state_.context.options.read_timeout_s : state_.context.options.idle_timeout_s));
-    http::async_read_header(stream_, buffer_, *parser_,
-                            [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_header(ec); });
+    stream_.expires_after(
+        ms(first ? state_.context.options.read_timeout_s : state_.context.options.idle_timeout_s));
+    http::async_read_header(
+        stream_, buffer_, *parser_,
+        [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_header(ec); });
   }
 
   void on_header(beast::error_code ec) {
     if (ec == http::error::header_limit) {
       begin_request("?", "?");
-      return answer(vroom_error(431, 2, "header: the request line and headers exceed 1 MiB"), false);
+      return answer(vroom_error(431, 2, "header: the request line and headers exceed 1 MiB"),
+                    false);
     }
     if (ec == http::error::body_limit) {  // Content-Length above the limit, seen with the header
-      begin_request(std::string(parser_->get().method_string()), std::string(parser_->get().target()));
+      begin_request(std::string(parser_->get().method_string()),
+                    std::string(parser_->get().target()));
       return refuse_body(parser_->content_length().value_or(0));
     }
     if (ec) return close();  // end of stream, timeout, reset: nothing to answer
     const auto& req = parser_->get();
     begin_request(std::string(req.method_string()), std::string(req.target()));
     stream_.expires_after(ms(state_.context.options.read_timeout_s));
-    if (const auto length = parser_->content_length(); length && *length > state_.context.options.max_body)
+    if (const auto length = parser_->content_length();
+        length && *length > state_.context.options.max_body)
       return refuse_body(*length);
     if (beast::iequals(req[http::field::expect], "100-continue")) {
-      auto cont = std::make_shared<http::response<http::empty_body>>(http::status::continue_, req.version());
-      return http::async_write(stream_, *cont, [self = shared_from_this(), cont](beast::error_code e, std::size_t) {
-        if (e) return self->close();
-        self->read_body();
-      });
+      auto cont = std::make_shared<http::response<http::empty_body>>(http::status::continue_,
+                                                                     req.version());
+      return http::async_write(stream_, *cont,
+                               [self = shared_from_this(), cont](beast::error_code e, std::size_t) {
+                                 if (e) return self->close();
+                                 self->read_body();
+                               });
     }
     read_body();
   }
 
   void read_body() {
-    http::async_read(stream_, buffer_, *parser_,
-                     [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_body(ec); });
+    http::async_read(
+        stream_, buffer_, *parser_,
+        [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_body(ec); });
   }
 
   void on_body(beast::error_code ec) {
@@ -114,7 +123,8 @@ class Session : public std::enable_shared_from_this<Session> {
     http::request<http::string_body> req = parser_->release();
     keep_alive_ = req.keep_alive();
     request_.method = std::string(req.method_string());
-    split_target(std::string_view(req.target().data(), req.target().size()), request_.path, request_.query);
+    split_target(std::string_view(req.target().data(), req.target().size()), request_.path,
+                 request_.query);
     request_.accept = std::string(req[http::field::accept]);
     request_.body = std::move(req.body());
     bytes_in_ = request_.body.size();
@@ -126,7 +136,8 @@ class Session : public std::enable_shared_from_this<Session> {
     Context& c = state_.context;
     const std::string& m = request_.method;
     if (endpoint_ == "health") {
-      if (c.networks.ready()) return answer({200, "application/json", "{\"status\":\"ok\"}"}, keep_alive_);
+      if (c.networks.ready())
+        return answer({200, "application/json", "{\"status\":\"ok\"}"}, keep_alive_);
       const std::string why = c.networks.error();
       return answer({503, "application/json",
                      "{\"status\":" + json_string(why.empty() ? "loading" : "failed") +
@@ -135,17 +146,20 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     if (endpoint_ == "metrics")
       return answer({200, "text/plain; version=0.0.4",
-                     c.metrics.text(state_.pool.queued(), state_.pool.busy(), state_.pool.workers(), c.networks.ready(),
-                                    c.options.backend)},
+                     c.metrics.text(state_.pool.queued(), state_.pool.busy(), state_.pool.workers(),
+                                    c.networks.ready(), c.options.backend)},
                     keep_alive_);
     if (endpoint_ == "other") {
-      const bool known = request_.path == "/" || request_.path == "/matrix" || request_.path == "/health" ||
-                         request_.path == "/metrics" || request_.path.starts_with("/table/");
-      return answer(known ? vroom_error(405, 2, "method " + m + " is not allowed on " + request_.path)
-                          : vroom_error(404, 2, "path: no endpoint " + request_.path +
-                                                    " (POST /, GET /table/v1/driving/..., POST /matrix, GET /health, "
-                                                    "GET /metrics)"),
-                    keep_alive_);
+      const bool known = request_.path == "/" || request_.path == "/matrix" ||
+                         request_.path == "/health" || request_.path == "/metrics" ||
+                         request_.path.starts_with("/table/");
+      return answer(
+          known ? vroom_error(405, 2, "method " + m + " is not allowed on " + request_.path)
+                : vroom_error(404, 2,
+                              "path: no endpoint " + request_.path +
+                                  " (POST /, GET /table/v1/driving/..., POST /matrix, GET /health, "
+                                  "GET /metrics)"),
+          keep_alive_);
     }
     if (state_.stopping) return answer(vroom_error(503, 1, "the service is shutting down"), false);
     submit();
@@ -157,15 +171,20 @@ class Session : public std::enable_shared_from_this<Session> {
     job->run = [self = shared_from_this(), endpoint](Job& j) {
       Response r;
       const Context& c = self->state_.context;
-      if (endpoint == "solve") r = solve_endpoint(c, self->request_, j.stop);
-      else if (endpoint == "table") r = table_endpoint(c, self->request_);
-      else r = matrix_endpoint(c, self->request_);
+      if (endpoint == "solve")
+        r = solve_endpoint(c, self->request_, j.stop);
+      else if (endpoint == "table")
+        r = table_endpoint(c, self->request_);
+      else
+        r = matrix_endpoint(c, self->request_);
       if (j.stopped_by_limit) ++self->state_.context.metrics.stopped_by_limit;
-      net::post(self->stream_.get_executor(), [self, r = std::move(r)]() mutable { self->on_done(std::move(r)); });
+      net::post(self->stream_.get_executor(),
+                [self, r = std::move(r)]() mutable { self->on_done(std::move(r)); });
     };
     if (!state_.pool.submit(job)) {
       ++state_.context.metrics.rejected_queue_full;
-      return answer(vroom_error(503, 1, "every worker is busy and the queue is full: retry later"), keep_alive_);
+      return answer(vroom_error(503, 1, "every worker is busy and the queue is full: retry later"),
+                    keep_alive_);
     }
     job_ = std::move(job);
     stream_.expires_never();
@@ -174,16 +193,18 @@ class Session : public std::enable_shared_from_this<Session> {
 
   /// While a job runs, a readable socket with nothing to read means the client left: its job stops.
   void watch_client() {
-    stream_.socket().async_wait(tcp::socket::wait_read, [self = shared_from_this()](beast::error_code ec) {
-      if (ec || !self->job_) return;
-      char c;
-      const ssize_t n = ::recv(self->stream_.socket().native_handle(), &c, 1, MSG_PEEK | MSG_DONTWAIT);
-      if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
-        self->client_gone_ = true;
-        self->job_->stop = true;
-        ++self->state_.context.metrics.client_disconnects;
-      }
-    });
+    stream_.socket().async_wait(
+        tcp::socket::wait_read, [self = shared_from_this()](beast::error_code ec) {
+          if (ec || !self->job_) return;
+          char c;
+          const ssize_t n =
+              ::recv(self->stream_.socket().native_handle(), &c, 1, MSG_PEEK | MSG_DONTWAIT);
+          if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
+            self->client_gone_ = true;
+            self->job_->stop = true;
+            ++self->state_.context.metrics.client_disconnects;
+          }
+        });
   }
 
   void on_done(Response r) {
@@ -201,18 +222,21 @@ class Session : public std::enable_shared_from_this<Session> {
   /// that it sees the answer instead of a reset.
   void refuse_body(std::uint64_t length) {
     const std::string size = length > 0 ? " (" + std::to_string(length) + " bytes)" : "";
-    answer(vroom_error(413, 2, "body" + size + ": larger than the limit of " +
-                                   std::to_string(state_.context.options.max_body) + " bytes (--max-body)"),
+    answer(vroom_error(413, 2,
+                       "body" + size + ": larger than the limit of " +
+                           std::to_string(state_.context.options.max_body) + " bytes (--max-body)"),
            false);
   }
 
   void answer(Response r, bool keep_alive) {
     if (state_.stopping) keep_alive = false;
     status_ = r.status;
-    res_ = std::make_shared<http::response<http::string_body>>(static_cast<http::status>(r.status), 11);
+    res_ = std::make_shared<http::response<http::string_body>>(static_cast<http::status>(r.status),
+                                                               11);
     res_->set(http::field::server, "routesolve");
     res_->set(http::field::content_type, r.content_type);
-    if (r.status == 503) res_->set(http::field::retry_after, std::to_string(state_.context.options.retry_after_s));
+    if (r.status == 503)
+      res_->set(http::field::retry_after, std::to_string(state_.context.options.retry_after_s));
     res_->keep_alive(keep_alive);
     res_->body() = std::move(r.body);
     res_->prepare_payload();
@@ -221,13 +245,14 @@ class Session : public std::enable_shared_from_this<Session> {
     // at once must find its request counted.
     record_request();
     stream_.expires_after(ms(state_.context.options.write_timeout_s));
-    http::async_write(stream_, *res_, [self = shared_from_this(), keep_alive](beast::error_code ec, std::size_t) {
-      self->res_.reset();
-      if (ec) return self->close();
-      self->end_request();
-      if (!keep_alive) return self->linger_close();
-      self->read_header(false);
-    });
+    http::async_write(stream_, *res_,
+                      [self = shared_from_this(), keep_alive](beast::error_code ec, std::size_t) {
+                        self->res_.reset();
+                        if (ec) return self->close();
+                        self->end_request();
+                        if (!keep_alive) return self->linger_close();
+                        self->read_header(false);
+                      });
   }
 
   void begin_request(std::string method, std::string target) {
@@ -253,10 +278,11 @@ class Session : public std::enable_shared_from_this<Session> {
     c.metrics.count_request(endpoint_, status_);
     if (c.options.access_log) {
       const std::string line = fmt::format(
-          "{{\"time\":\"{}\",\"remote\":\"{}\",\"method\":{},\"target\":{},\"endpoint\":\"{}\",\"status\":{},"
+          "{{\"time\":\"{}\",\"remote\":\"{}\",\"method\":{},\"target\":{},\"endpoint\":\"{}\","
+          "\"status\":{},"
           "\"bytes_in\":{},\"bytes_out\":{},\"ms\":{:.3f}}}\n",
-          utc_now(), remote_, json_string(method_), json_string(target_), endpoint_, status_, bytes_in_, bytes_out_,
-          seconds_since(t0_) * 1000.0);
+          utc_now(), remote_, json_string(method_), json_string(target_), endpoint_, status_,
+          bytes_in_, bytes_out_, seconds_since(t0_) * 1000.0);
       const std::lock_guard lock(state_.log_mutex);
       std::fputs(line.c_str(), stderr);
     }
@@ -279,11 +305,12 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void drain() {
     auto buf = std::make_shared<std::vector<char>>(65536);
-    stream_.async_read_some(net::buffer(*buf), [self = shared_from_this(), buf](beast::error_code ec, std::size_t n) {
-      self->drained_ += n;
-      if (ec || self->drained_ > kDrainLimit) return self->close();
-      self->drain();
-    });
+    stream_.async_read_some(net::buffer(*buf),
+                            [self = shared_from_this(), buf](beast::error_code ec, std::size_t n) {
+                              self->drained_ += n;
+                              if (ec || self->drained_ > kDrainLimit) return self->close();
+                              self->drain();
+                            });
   }
 
   void close() {
@@ -311,11 +338,12 @@ class Session : public std::enable_shared_from_this<Session> {
 };
 
 void accept_next(tcp::acceptor& acceptor, net::io_context& ioc, ServerState& state) {
-  acceptor.async_accept(net::make_strand(ioc), [&acceptor, &ioc, &state](beast::error_code ec, tcp::socket socket) {
-    if (ec == net::error::operation_aborted || !acceptor.is_open()) return;
-    if (!ec) std::make_shared<Session>(std::move(socket), state)->start();
-    accept_next(acceptor, ioc, state);
-  });
+  acceptor.async_accept(net::make_strand(ioc),
+                        [&acceptor, &ioc, &state](beast::error_code ec, tcp::socket socket) {
+                          if (ec == net::error::operation_aborted || !acceptor.is_open()) return;
+                          if (!ec) std::make_shared<Session>(std::move(socket), state)->start();
+                          accept_next(acceptor, ioc, state);
+                        });
 }
 
 }  // namespace
@@ -341,9 +369,12 @@ void serve_http(ServerState& state, const std::function<void(unsigned short)>& o
   if (!ec) acceptor.set_option(net::socket_base::reuse_address(true), ec);
   if (!ec) acceptor.bind(endpoint, ec);
   if (!ec) acceptor.listen(net::socket_base::max_listen_connections, ec);
-  if (ec) throw Error(ErrorCode::InvalidInput, fmt::format("cannot listen on {}:{}: {}", o.host, o.port, ec.message()));
+  if (ec)
+    throw Error(ErrorCode::InvalidInput,
+                fmt::format("cannot listen on {}:{}: {}", o.host, o.port, ec.message()));
   const unsigned short port = acceptor.local_endpoint().port();
-  fmt::print(stderr, "{{\"time\":\"{}\",\"event\":\"listening\",\"host\":\"{}\",\"port\":{}}}\n", utc_now(), o.host, port);
+  fmt::print(stderr, "{{\"time\":\"{}\",\"event\":\"listening\",\"host\":\"{}\",\"port\":{}}}\n",
+             utc_now(), o.host, port);
   if (on_listening) on_listening(port);
   accept_next(acceptor, ioc, state);
 
@@ -353,7 +384,8 @@ void serve_http(ServerState& state, const std::function<void(unsigned short)>& o
   net::steady_timer drain_timer(ioc);
   const auto deadline = std::make_shared<Clock::time_point>();
   std::function<void()> check_drained = [&] {
-    if ((state.active == 0 && state.pool.busy() == 0 && state.pool.queued() == 0) || Clock::now() > *deadline) {
+    if ((state.active == 0 && state.pool.busy() == 0 && state.pool.queued() == 0) ||
+        Clock::now() > *deadline) {
       ioc.stop();
       return;
     }
@@ -362,8 +394,10 @@ void serve_http(ServerState& state, const std::function<void(unsigned short)>& o
   };
   signals.async_wait([&](beast::error_code e, int signal) {
     if (e) return;
-    fmt::print(stderr, "{{\"time\":\"{}\",\"event\":\"shutdown\",\"signal\":{},\"running\":{},\"queued\":{}}}\n",
-               utc_now(), signal, state.pool.busy(), state.pool.queued());
+    fmt::print(
+        stderr,
+        "{{\"time\":\"{}\",\"event\":\"shutdown\",\"signal\":{},\"running\":{},\"queued\":{}}}\n",
+        utc_now(), signal, state.pool.busy(), state.pool.queued());
     state.stopping = true;
     beast::error_code ignored;
     acceptor.close(ignored);

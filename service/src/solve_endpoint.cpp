@@ -1,7 +1,7 @@
 // POST / : VROOM's solve endpoint. The body is read by io's VROOM reader, the matrices come from
 // the network the request names (or the default one, or great-circle without a network), the
-// validated solve is dispatch's (dispatch::solve_spec), the answer io's VROOM writer; "options": {"g": true} adds each route's
-// geometry as an encoded polyline, as VROOM does.
+// validated solve is dispatch's (dispatch::solve_spec), the answer io's VROOM writer; "options":
+// {"g": true} adds each route's geometry as an encoded polyline, as VROOM does.
 
 #include <algorithm>
 #include <new>
@@ -9,10 +9,10 @@
 #include <string>
 
 #include "endpoints.hpp"
+#include "routesolve/dispatch/solve_spec.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/vroom_json.hpp"
 #include "routesolve/io/writers.hpp"
-#include "routesolve/dispatch/solve_spec.hpp"
 #include "routesolve/timing.hpp"
 
 namespace routesolve::service {
@@ -23,7 +23,8 @@ constexpr int kInternal = 1, kInput = 2, kRouting = 3;
 
 }  // namespace
 
-Response solve_endpoint(const Context& context, const Request& request, const std::atomic<bool>& stop) {
+Response solve_endpoint(const Context& context, const Request& request,
+                        const std::atomic<bool>& stop) {
   const auto t0 = Clock::now();
   try {
     auto it = request.query.find("network");
@@ -35,10 +36,12 @@ Response solve_endpoint(const Context& context, const Request& request, const st
     how.stage = &stage;
     if (spec.matrices.empty()) {
       if (!file.empty() && !context.networks.ready())
-        return vroom_error(503, kInternal, "the road networks are still loading (GET /health says when ready)");
+        return vroom_error(503, kInternal,
+                           "the road networks are still loading (GET /health says when ready)");
       if (!file.empty()) how.provider = context.networks.provider(file);  // else great-circle
     } else if (spec.geometry) {
-      throw invalid_input("options.g", "geometry needs locations given as coordinates, not travel matrices");
+      throw invalid_input("options.g",
+                          "geometry needs locations given as coordinates, not travel matrices");
     }
     SolveOptions options;
     options.backend = parse_backend(context.options.backend);
@@ -53,7 +56,8 @@ Response solve_endpoint(const Context& context, const Request& request, const st
     run.started = t0;
     dispatch::Outcome out;
     try {
-      out = dispatch::solve_spec(std::move(spec), dispatch::MatrixOptions{}, std::move(options), run, how);
+      out = dispatch::solve_spec(std::move(spec), dispatch::MatrixOptions{}, std::move(options),
+                                 run, how);
     } catch (const Error& e) {
       // A stop the provider cannot place or reach is VROOM's routing error.
       if (e.code() != ErrorCode::InvalidInput || stage != "matrices") throw;
@@ -62,7 +66,8 @@ Response solve_endpoint(const Context& context, const Request& request, const st
     context.metrics.count_solve(out.solution.backend, !out.solution.fallback.empty());
     std::ostringstream answer;
     if (out.geometry) {
-      const io::LegLines legs = io::road_legs(out.solution, *out.matrices->provider, out.matrices->fill);
+      const io::LegLines legs =
+          io::road_legs(out.solution, *out.matrices->provider, out.matrices->fill);
       io::write_vroom_solution(answer, *out.problem, out.solution, &legs);
     } else {
       io::write_vroom_solution(answer, *out.problem, out.solution);
@@ -74,9 +79,12 @@ Response solve_endpoint(const Context& context, const Request& request, const st
     switch (e.code()) {
       case ErrorCode::InvalidInput:
       case ErrorCode::Infeasible:
-      case ErrorCode::Unsupported: return vroom_error(400, kInput, e.what());
-      case ErrorCode::OutOfMemory: return vroom_error(507, kInternal, std::string("out of memory: ") + e.what());
-      default: return vroom_error(500, kInternal, e.what());
+      case ErrorCode::Unsupported:
+        return vroom_error(400, kInput, e.what());
+      case ErrorCode::OutOfMemory:
+        return vroom_error(507, kInternal, std::string("out of memory: ") + e.what());
+      default:
+        return vroom_error(500, kInternal, e.what());
     }
   } catch (const std::bad_alloc&) {
     return vroom_error(507, kInternal, "out of memory");

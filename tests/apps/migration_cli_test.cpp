@@ -17,13 +17,13 @@
 #include <utility>
 #include <vector>
 
-#include "routesolve/network/matrix_provider.hpp"
+#include "cli_runner.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/road_formats.hpp"
-#include "routesolve/scenario/scenario.hpp"
 #include "routesolve/io/vroom_json.hpp"
+#include "routesolve/network/matrix_provider.hpp"
 #include "routesolve/problem.hpp"
-#include "cli_runner.hpp"
+#include "routesolve/scenario/scenario.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;

@@ -18,13 +18,13 @@
 #include <string>
 #include <vector>
 
-#include "routesolve/network/road_router.hpp"
+#include "cli_runner.hpp"
 #include "routesolve/io/formats.hpp"
 #include "routesolve/io/road_formats.hpp"
 #include "routesolve/io/vroom_json.hpp"
+#include "routesolve/network/road_router.hpp"
 #include "routesolve/problem.hpp"
 #include "routesolve/validator.hpp"
-#include "cli_runner.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -271,7 +271,8 @@ TEST(NetworkCli, SolveOnRoadTravelTimesAndTheSolutionValidates) {
 
   // Validate on the same road matrices.
   ProblemSpec spec = io::read_problem(dir / "fleet.json");
-  const auto router = std::make_shared<const network::RoadRouter>(io::read_network_cache(monaco_cache()));
+  const auto router =
+      std::make_shared<const network::RoadRouter>(io::read_network_cache(monaco_cache()));
   ASSERT_TRUE(network::fill_matrices(spec, network::RoadProvider(router)));
   const auto problem = Problem::create(std::move(spec));
   const Solution s = io::read_vroom_solution(out, *problem);

@@ -42,7 +42,8 @@ std::map<long long, std::vector<Key>> frozen_prefixes(const json& plan, long lon
       keys.emplace_back(type, step["id"].get<long long>());
     }
     // Breaks alone are not frozen (the vehicle has not set out).
-    if (std::all_of(keys.begin(), keys.end(), [](const Key& k) { return k.first == "break"; })) keys.clear();
+    if (std::all_of(keys.begin(), keys.end(), [](const Key& k) { return k.first == "break"; }))
+      keys.clear();
   }
   return out;
 }
@@ -52,7 +53,8 @@ std::vector<Key> steps_of(const json& plan, long long vehicle) {
   for (const auto& route : plan["routes"])
     if (route["vehicle"].get<long long>() == vehicle)
       for (const auto& step : route["steps"])
-        if (step["type"] != "start" && step["type"] != "end") keys.emplace_back(step["type"], step["id"].get<long long>());
+        if (step["type"] != "start" && step["type"] != "end")
+          keys.emplace_back(step["type"], step["id"].get<long long>());
   return keys;
 }
 
@@ -61,14 +63,14 @@ std::vector<Key> steps_of(const json& plan, long long vehicle) {
 TEST(Reoptimise, ReplaysADayOfTwentyEventsWithoutMovingAFrozenStep) {
   const fs::path dir = routesolve::test::temp_dir("reoptimise", "day");
   const std::string net = (dir / "city.rsnet").string();
-  ASSERT_EQ(run_tool("generate --trucks 6 --stops 60 --seed 3 -q --city-streets 24 -o " + (dir / "day.json").string() +
-                     " --write-network " + net)
+  ASSERT_EQ(run_tool("generate --trucks 6 --stops 60 --seed 3 -q --city-streets 24 -o " +
+                     (dir / "day.json").string() + " --write-network " + net)
                 .exit_code,
             0);
   json day = read_json(dir / "day.json");
   fs::path plan_file = dir / "plan_0.json";
-  ToolRun first = run_tool("solve " + (dir / "day.json").string() + " --network " + net + " -q --seed 1 -o " +
-                           plan_file.string());
+  ToolRun first = run_tool("solve " + (dir / "day.json").string() + " --network " + net +
+                           " -q --seed 1 -o " + plan_file.string());
   ASSERT_EQ(first.exit_code, 0) << first.out;
 
   long long next_id = 10000;
@@ -117,19 +119,22 @@ TEST(Reoptimise, ReplaysADayOfTwentyEventsWithoutMovingAFrozenStep) {
     const fs::path day_file = dir / ("day_" + std::to_string(event + 1) + ".json");
     const fs::path next_plan = dir / ("plan_" + std::to_string(event + 1) + ".json");
     write_json(day_file, day);
-    const ToolRun r = run_tool("reoptimise " + day_file.string() + " " + plan_file.string() + " --now " +
-                               std::to_string(now) + " --frozen-horizon " + std::to_string(kHorizon) + " --network " +
-                               net + " --seed 1 -o " + next_plan.string());
+    const ToolRun r =
+        run_tool("reoptimise " + day_file.string() + " " + plan_file.string() + " --now " +
+                 std::to_string(now) + " --frozen-horizon " + std::to_string(kHorizon) +
+                 " --network " + net + " --seed 1 -o " + next_plan.string());
     ASSERT_EQ(r.exit_code, 0) << "event " << event << ": " << r.out;
     EXPECT_NE(r.out.find("tasks moved"), std::string::npos) << r.out;
-    const ToolRun check = run_tool("validate " + day_file.string() + " " + next_plan.string() + " --network " + net);
+    const ToolRun check =
+        run_tool("validate " + day_file.string() + " " + next_plan.string() + " --network " + net);
     ASSERT_EQ(check.exit_code, 0) << "event " << event << ": " << check.out;
     const json replanned = read_json(next_plan);
     for (const auto& [vehicle, keys] : frozen) {
       const std::vector<Key> now_steps = steps_of(replanned, vehicle);
       ASSERT_GE(now_steps.size(), keys.size()) << "event " << event << ", vehicle " << vehicle;
       for (std::size_t k = 0; k < keys.size(); ++k)
-        EXPECT_EQ(now_steps[k], keys[k]) << "event " << event << ", vehicle " << vehicle << ", frozen step " << k;
+        EXPECT_EQ(now_steps[k], keys[k])
+            << "event " << event << ", vehicle " << vehicle << ", frozen step " << k;
     }
     plan_file = next_plan;
   }
@@ -141,12 +146,12 @@ TEST(Reoptimise, ReplaysADayOfTwentyEventsWithoutMovingAFrozenStep) {
 TEST(Geometry, RoutesFollowTheRoadsAsEncodedPolylines) {
   const fs::path dir = routesolve::test::temp_dir("geometry", "roads");
   const std::string net = (dir / "city.rsnet").string();
-  ASSERT_EQ(run_tool("generate --trucks 2 --stops 8 --seed 5 -q --city-streets 12 -o " + (dir / "day.json").string() +
-                     " --write-network " + net)
+  ASSERT_EQ(run_tool("generate --trucks 2 --stops 8 --seed 5 -q --city-streets 12 -o " +
+                     (dir / "day.json").string() + " --write-network " + net)
                 .exit_code,
             0);
-  const ToolRun r = run_tool("solve " + (dir / "day.json").string() + " --network " + net + " -q --geometry -o " +
-                             (dir / "out.json").string());
+  const ToolRun r = run_tool("solve " + (dir / "day.json").string() + " --network " + net +
+                             " -q --geometry -o " + (dir / "out.json").string());
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const json out = read_json(dir / "out.json");
   const json day = read_json(dir / "day.json");
@@ -166,11 +171,13 @@ TEST(Geometry, RoutesFollowTheRoadsAsEncodedPolylines) {
   json with_option = day;
   with_option["options"] = {{"g", true}};
   write_json(dir / "g.json", with_option);
-  ASSERT_EQ(run_tool("solve " + (dir / "g.json").string() + " --network " + net + " -q -o " + (dir / "out2.json").string())
+  ASSERT_EQ(run_tool("solve " + (dir / "g.json").string() + " --network " + net + " -q -o " +
+                     (dir / "out2.json").string())
                 .exit_code,
             0);
   EXPECT_EQ(read_json(dir / "out2.json")["routes"][0]["geometry"], out["routes"][0]["geometry"]);
-  ASSERT_EQ(run_tool("solve " + (dir / "day.json").string() + " --network " + net + " -q -o " + (dir / "out3.json").string())
+  ASSERT_EQ(run_tool("solve " + (dir / "day.json").string() + " --network " + net + " -q -o " +
+                     (dir / "out3.json").string())
                 .exit_code,
             0);
   EXPECT_FALSE(read_json(dir / "out3.json")["routes"][0].contains("geometry"));
@@ -178,11 +185,15 @@ TEST(Geometry, RoutesFollowTheRoadsAsEncodedPolylines) {
 
 TEST(ReoptimiseBadInput, TheStateOfTheDayNamesItsPathWithExitTwo) {
   const fs::path dir = routesolve::test::temp_dir("reoptimise", "bad_state");
-  json day = json::parse(R"({"jobs":[{"id":1,"location_index":1,"delivery":[1]},{"id":2,"location_index":2,"delivery":[1]}],
+  json day = json::parse(
+      R"({"jobs":[{"id":1,"location_index":1,"delivery":[1]},{"id":2,"location_index":2,"delivery":[1]}],
     "vehicles":[{"id":1,"start_index":0,"end_index":0,"capacity":[2]}],
     "matrices":{"car":{"durations":[[0,10,20],[10,0,15],[20,15,0]]}}})");
   write_json(dir / "day.json", day);
-  ASSERT_EQ(run_tool("solve " + (dir / "day.json").string() + " -q --seed 1 -o " + (dir / "plan.json").string()).exit_code, 0);
+  ASSERT_EQ(run_tool("solve " + (dir / "day.json").string() + " -q --seed 1 -o " +
+                     (dir / "plan.json").string())
+                .exit_code,
+            0);
   struct Case {
     const char* what;
     json patch;  // merged into the problem
@@ -192,14 +203,21 @@ TEST(ReoptimiseBadInput, TheStateOfTheDayNamesItsPathWithExitTwo) {
       {"unknown done id", json::parse(R"({"done":[9]})"), "done[0]"},
       {"done twice", json::parse(R"({"done":[1,1]})"), "done[1]"},
       {"bad done type", json::parse(R"({"done":[{"type":"reload","id":1}]})"), "done[0].type"},
-      {"location out of range", json::parse(R"({"vehicles":[{"id":1,"start_index":0,"end_index":0,"capacity":[2],"current_location_index":7}]})"), "vehicles[0].current_location"},
-      {"load over capacity", json::parse(R"({"vehicles":[{"id":1,"start_index":0,"end_index":0,"capacity":[2],"current_load":[3]}]})"), "vehicles[0].current_load[0]"},
+      {"location out of range",
+       json::parse(
+           R"({"vehicles":[{"id":1,"start_index":0,"end_index":0,"capacity":[2],"current_location_index":7}]})"),
+       "vehicles[0].current_location"},
+      {"load over capacity",
+       json::parse(
+           R"({"vehicles":[{"id":1,"start_index":0,"end_index":0,"capacity":[2],"current_load":[3]}]})"),
+       "vehicles[0].current_load[0]"},
   };
   for (const Case& c : cases) {
     json bad = day;
     bad.merge_patch(c.patch);
     write_json(dir / "bad.json", bad);
-    const ToolRun r = run_tool("reoptimise " + (dir / "bad.json").string() + " " + (dir / "plan.json").string() + " --now 5 -q");
+    const ToolRun r = run_tool("reoptimise " + (dir / "bad.json").string() + " " +
+                               (dir / "plan.json").string() + " --now 5 -q");
     EXPECT_EQ(r.exit_code, 2) << c.what << ": " << r.out;
     EXPECT_NE(r.out.find(c.path), std::string::npos) << c.what << ": " << r.out;
   }
@@ -217,8 +235,9 @@ TEST(ReoptimiseBadInput, TheStateOfTheDayNamesItsPathWithExitTwo) {
   ok["done"] = json::array({first});
   ok["vehicles"][0]["current_location_index"] = first;  // job i is at location i
   write_json(dir / "ok.json", ok);
-  const ToolRun r = run_tool("reoptimise " + (dir / "ok.json").string() + " " + (dir / "plan.json").string() +
-                             " --now 5 -q -o " + (dir / "next.json").string());
+  const ToolRun r =
+      run_tool("reoptimise " + (dir / "ok.json").string() + " " + (dir / "plan.json").string() +
+               " --now 5 -q -o " + (dir / "next.json").string());
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const json next = read_json(dir / "next.json");
   ASSERT_EQ(next["routes"].size(), 1u);

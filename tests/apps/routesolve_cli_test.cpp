@@ -13,12 +13,12 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "routesolve/network/matrix_provider.hpp"
+#include "cli_runner.hpp"
 #include "routesolve/io/formats.hpp"
 #include "routesolve/io/vroom_json.hpp"
+#include "routesolve/network/matrix_provider.hpp"
 #include "routesolve/problem.hpp"
 #include "routesolve/validator.hpp"
-#include "cli_runner.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -31,9 +31,13 @@ using test::ToolRun;
 
 fs::path temp_dir(const std::string& name) { return test::temp_dir("cli", name); }
 
-std::string example(const std::string& name) { return (test::source_dir() / "examples" / name).string(); }
+std::string example(const std::string& name) {
+  return (test::source_dir() / "examples" / name).string();
+}
 
-void write_file(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+void write_file(const fs::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary) << text;
+}
 
 /// Reads a problem and a VROOM solution file and runs the validator on them.
 ValidationReport validate_files(const fs::path& input, const fs::path& solution) {
@@ -60,7 +64,8 @@ TEST(Cli, VersionAndHelp) {
 TEST(Cli, SolvesTheExampleWithMatricesAndTheOutputValidates) {
   const auto dir = temp_dir("example");
   const auto out = dir / "solution.json";
-  const ToolRun r = run_tool("solve " + example("fleet.json") + " -o " + out.string() + " --quiet --seed 3");
+  const ToolRun r =
+      run_tool("solve " + example("fleet.json") + " -o " + out.string() + " --quiet --seed 3");
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_TRUE(r.out.empty()) << "--quiet must print nothing: " << r.out;
   const auto report = validate_files(example("fleet.json"), out);
@@ -82,8 +87,9 @@ TEST(Cli, SolvesCoordinatesOnlyWithAGreatCircleNote) {
   const auto report = validate_files(example("fleet_coordinates.json"), out);
   EXPECT_TRUE(report.ok()) << report.to_text();
   for (const char* fmt : {"geojson", "svg", "csv"}) {
-    const ToolRun w = run_tool("solve " + example("fleet_coordinates.json") + " --quiet --output-format " + fmt + " -o " +
-                      (dir / (std::string("out.") + fmt)).string());
+    const ToolRun w =
+        run_tool("solve " + example("fleet_coordinates.json") + " --quiet --output-format " + fmt +
+                 " -o " + (dir / (std::string("out.") + fmt)).string());
     EXPECT_EQ(w.exit_code, 0) << fmt << ": " << w.out;
     EXPECT_GT(fs::file_size(dir / (std::string("out.") + fmt)), 100u) << fmt;
   }
@@ -93,8 +99,14 @@ TEST(Cli, OutputIsDeterministicForASeed) {
   const auto dir = temp_dir("determinism");
   // Byte-identical output is promised for a fixed amount of work (--time-limit 0 runs a fixed
   // iteration count); a wall-clock limit stops the search at a load-dependent moment.
-  ASSERT_EQ(run_tool("solve " + example("fleet.json") + " --quiet --seed 9 --time-limit 0 -o " + (dir / "a.json").string()).exit_code, 0);
-  ASSERT_EQ(run_tool("solve " + example("fleet.json") + " --quiet --seed 9 --time-limit 0 -o " + (dir / "b.json").string()).exit_code, 0);
+  ASSERT_EQ(run_tool("solve " + example("fleet.json") + " --quiet --seed 9 --time-limit 0 -o " +
+                     (dir / "a.json").string())
+                .exit_code,
+            0);
+  ASSERT_EQ(run_tool("solve " + example("fleet.json") + " --quiet --seed 9 --time-limit 0 -o " +
+                     (dir / "b.json").string())
+                .exit_code,
+            0);
   auto a = nlohmann::json::parse(std::ifstream(dir / "a.json"));
   auto b = nlohmann::json::parse(std::ifstream(dir / "b.json"));
   a["summary"].erase("computing_times");
@@ -106,10 +118,12 @@ TEST(Cli, OutputIsDeterministicForASeed) {
 TEST(Cli, ChainsAndIterationsGiveTheSameRoutesOnEveryBackendAndThreadCount) {
   const auto dir = temp_dir("chains");
   std::vector<nlohmann::json> outs;
-  for (const char* run : {"--backend cpu --threads 2", "--backend cpu --threads 1", "--backend cuda-host --threads 2"}) {
+  for (const char* run : {"--backend cpu --threads 2", "--backend cpu --threads 1",
+                          "--backend cuda-host --threads 2"}) {
     const auto out = dir / (std::to_string(outs.size()) + ".json");
-    const ToolRun r = run_tool("solve " + example("fleet.json") + " --quiet --seed 4 --chains 2 --iterations 300 " + run +
-                               " -o " + out.string());
+    const ToolRun r =
+        run_tool("solve " + example("fleet.json") +
+                 " --quiet --seed 4 --chains 2 --iterations 300 " + run + " -o " + out.string());
     ASSERT_EQ(r.exit_code, 0) << run << ": " << r.out;
     outs.push_back(nlohmann::json::parse(std::ifstream(out)));
   }
@@ -122,8 +136,9 @@ TEST(Cli, ChainsAndIterationsGiveTheSameRoutesOnEveryBackendAndThreadCount) {
 TEST(Cli, TraceRecordsEveryImprovement) {
   const auto dir = temp_dir("trace");
   const auto trace = dir / "trace.csv";
-  const ToolRun r = run_tool("solve " + example("fleet.json") + " --quiet --iterations 500 --trace " + trace.string() +
-                             " -o " + (dir / "out.json").string());
+  const ToolRun r =
+      run_tool("solve " + example("fleet.json") + " --quiet --iterations 500 --trace " +
+               trace.string() + " -o " + (dir / "out.json").string());
   ASSERT_EQ(r.exit_code, 0) << r.out;
   std::ifstream in(trace);
   std::string line;
@@ -135,7 +150,8 @@ TEST(Cli, TraceRecordsEveryImprovement) {
     double elapsed = 0.0, cost = 0.0;
     ASSERT_EQ(std::sscanf(line.c_str(), "%lf,%lf", &elapsed, &cost), 2) << line;
     EXPECT_GE(elapsed, last_elapsed);
-    EXPECT_LE(cost, last_cost) << "the best cost only improves (every task is routed in this example)";
+    EXPECT_LE(cost, last_cost)
+        << "the best cost only improves (every task is routed in this example)";
     last_elapsed = elapsed;
     last_cost = cost;
     ++rows;
@@ -152,7 +168,9 @@ TEST(Cli, CudaWithoutADeviceIsAClearError) {
   EXPECT_EQ(r.exit_code, 3) << r.out;
   EXPECT_NE(r.out.find("CUDA"), std::string::npos) << r.out;
   // auto falls back to the CPU backend.
-  EXPECT_EQ(run_tool("solve " + example("fleet.json") + " --backend auto --quiet -o /dev/null").exit_code, 0);
+  EXPECT_EQ(
+      run_tool("solve " + example("fleet.json") + " --backend auto --quiet -o /dev/null").exit_code,
+      0);
 }
 
 TEST(Cli, BadInputGetsExitCode2AndNamesTheFile) {
@@ -161,8 +179,10 @@ TEST(Cli, BadInputGetsExitCode2AndNamesTheFile) {
       {"empty.json", ""},
       {"malformed.json", "{\"vehicles\": [ {\"id\": 1,,}]}"},
       {"garbage.json", std::string("\x7f\x45\x4c\x46\x02\x01\x01\x00\xff\xfe", 10)},
-      {"negcap.json", R"({"vehicles":[{"id":1,"start_index":0,"capacity":[-3]}],"jobs":[{"id":1,"location_index":0}],"matrix":[[0]]})"},
-      {"shape.json", R"({"vehicles":[{"id":1,"start_index":0}],"jobs":[{"id":1,"location_index":1}],"matrix":[[0,1],[1]]})"},
+      {"negcap.json",
+       R"({"vehicles":[{"id":1,"start_index":0,"capacity":[-3]}],"jobs":[{"id":1,"location_index":0}],"matrix":[[0]]})"},
+      {"shape.json",
+       R"({"vehicles":[{"id":1,"start_index":0}],"jobs":[{"id":1,"location_index":1}],"matrix":[[0,1],[1]]})"},
   };
   for (const auto& [name, text] : cases) {
     write_file(dir / name, text);
@@ -180,23 +200,31 @@ TEST(Cli, BadInputGetsExitCode2AndNamesTheFile) {
 TEST(Cli, TimelineFlagChoosesTheReportedTimes) {
   const auto dir = temp_dir("timeline");
   const auto vroom = dir / "vroom.json", earliest = dir / "earliest.json", flag = dir / "flag.json";
-  ASSERT_EQ(run_tool("solve " + example("fleet.json") + " --quiet -o " + vroom.string()).exit_code, 0);
-  ASSERT_EQ(run_tool("solve " + example("fleet.json") + " --quiet --timeline earliest -o " + earliest.string()).exit_code, 0);
+  ASSERT_EQ(run_tool("solve " + example("fleet.json") + " --quiet -o " + vroom.string()).exit_code,
+            0);
+  ASSERT_EQ(run_tool("solve " + example("fleet.json") + " --quiet --timeline earliest -o " +
+                     earliest.string())
+                .exit_code,
+            0);
   EXPECT_TRUE(validate_files(example("fleet.json"), vroom).ok());
   EXPECT_TRUE(validate_files(example("fleet.json"), earliest).ok());
-  const auto v = nlohmann::json::parse(std::ifstream(vroom)), e = nlohmann::json::parse(std::ifstream(earliest));
+  const auto v = nlohmann::json::parse(std::ifstream(vroom)),
+             e = nlohmann::json::parse(std::ifstream(earliest));
   EXPECT_EQ(v["summary"]["cost"], e["summary"]["cost"]);
-  EXPECT_LT(v["summary"]["waiting_time"].get<long long>(), e["summary"]["waiting_time"].get<long long>());
+  EXPECT_LT(v["summary"]["waiting_time"].get<long long>(),
+            e["summary"]["waiting_time"].get<long long>());
   ASSERT_EQ(v["routes"].size(), e["routes"].size());
   for (std::size_t r = 0; r < v["routes"].size(); ++r) {
     ASSERT_EQ(v["routes"][r]["steps"].size(), e["routes"][r]["steps"].size());
     for (std::size_t k = 0; k < v["routes"][r]["steps"].size(); ++k)
-      EXPECT_EQ(v["routes"][r]["steps"][k].value("id", -1), e["routes"][r]["steps"][k].value("id", -1));
+      EXPECT_EQ(v["routes"][r]["steps"][k].value("id", -1),
+                e["routes"][r]["steps"][k].value("id", -1));
   }
   auto problem = nlohmann::json::parse(std::ifstream(example("fleet.json")));
   problem["options"] = {{"timeline", "earliest"}};
   write_file(dir / "earliest_problem.json", problem.dump());
-  ASSERT_EQ(run_tool("solve " + (dir / "earliest_problem.json").string() + " --quiet --timeline vroom -o " + flag.string())
+  ASSERT_EQ(run_tool("solve " + (dir / "earliest_problem.json").string() +
+                     " --quiet --timeline vroom -o " + flag.string())
                 .exit_code,
             0);
   EXPECT_EQ(nlohmann::json::parse(std::ifstream(flag))["routes"], v["routes"]);
@@ -205,7 +233,8 @@ TEST(Cli, TimelineFlagChoosesTheReportedTimes) {
 TEST(Cli, ValidateReportsViolations) {
   const auto dir = temp_dir("validate");
   const auto out = dir / "solution.json";
-  ASSERT_EQ(run_tool("solve " + example("fleet.json") + " --quiet -o " + out.string()).exit_code, 0);
+  ASSERT_EQ(run_tool("solve " + example("fleet.json") + " --quiet -o " + out.string()).exit_code,
+            0);
   auto json = nlohmann::json::parse(std::ifstream(out));
   ASSERT_FALSE(json["routes"].empty());
   // Break the arrival time of the first task step: the validator must say so and exit 1.
@@ -216,7 +245,8 @@ TEST(Cli, ValidateReportsViolations) {
       break;
     }
   write_file(dir / "broken.json", json.dump());
-  const ToolRun r = run_tool("validate " + example("fleet.json") + " " + (dir / "broken.json").string());
+  const ToolRun r =
+      run_tool("validate " + example("fleet.json") + " " + (dir / "broken.json").string());
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(r.out.find("routes[0]"), std::string::npos) << r.out;
 }
@@ -229,7 +259,8 @@ TEST(Cli, BatchSolvesAFolderAndKeepsGoingPastFailures) {
   fs::copy_file(example("fleet_coordinates.json"), in / "b.json");
   write_file(in / "c.json", "{ not json");
   write_file(in / "notes.md", "ignored: not a fleet file extension");
-  const ToolRun r = run_tool("batch " + in.string() + " --out-dir " + (dir / "out").string() + " --quiet");
+  const ToolRun r =
+      run_tool("batch " + in.string() + " --out-dir " + (dir / "out").string() + " --quiet");
   EXPECT_EQ(r.exit_code, 1) << "one file failed: " << r.out;
   EXPECT_NE(r.out.find("3 files, 2 ok, 1 failed"), std::string::npos) << r.out;
   EXPECT_TRUE(fs::exists(dir / "out" / "a.json"));
@@ -238,14 +269,17 @@ TEST(Cli, BatchSolvesAFolderAndKeepsGoingPastFailures) {
   EXPECT_TRUE(validate_files(in / "a.json", dir / "out" / "a.json").ok());
   // All good -> exit 0.
   fs::remove(in / "c.json");
-  EXPECT_EQ(run_tool("batch " + in.string() + " --out-dir " + (dir / "out2").string() + " --quiet").exit_code, 0);
+  EXPECT_EQ(run_tool("batch " + in.string() + " --out-dir " + (dir / "out2").string() + " --quiet")
+                .exit_code,
+            0);
 }
 
 TEST(Cli, BenchmarkFormatsEndToEnd) {
   ROUTESOLVE_REQUIRE_DATASET("cvrp/augerat/A");
   const auto dir = temp_dir("formats");
   const auto ds = test::datasets_dir();
-  const std::string inputs[] = {(ds / "cvrp/augerat/A/A-n32-k5.vrp").string(), (ds / "vrptw/solomon/C101.txt").string(),
+  const std::string inputs[] = {(ds / "cvrp/augerat/A/A-n32-k5.vrp").string(),
+                                (ds / "vrptw/solomon/C101.txt").string(),
                                 (ds / "pdptw/li_lim/lc101.txt").string()};
   for (const auto& input : inputs) {
     const auto out = dir / (fs::path(input).stem().string() + ".json");
@@ -256,11 +290,14 @@ TEST(Cli, BenchmarkFormatsEndToEnd) {
   }
   // CVRPLIB .sol output validates through the tool as well.
   const auto sol = dir / "A-n32-k5.sol";
-  ASSERT_EQ(run_tool("solve " + inputs[0] + " --quiet --output-format sol -o " + sol.string()).exit_code, 0);
+  ASSERT_EQ(
+      run_tool("solve " + inputs[0] + " --quiet --output-format sol -o " + sol.string()).exit_code,
+      0);
   const ToolRun valid = run_tool("validate " + inputs[0] + " " + sol.string());
   EXPECT_EQ(valid.exit_code, 0) << valid.out;
   EXPECT_NE(valid.out.find("as its Cost line says"), std::string::npos) << valid.out;
-  EXPECT_EQ(valid.out.find("cost 0.000"), std::string::npos) << "the cost is recomputed: " << valid.out;
+  EXPECT_EQ(valid.out.find("cost 0.000"), std::string::npos)
+      << "the cost is recomputed: " << valid.out;
   // A Cost line the routes do not add up to is refused, with its line; without one the routes'
   // cost is printed.
   std::string text;
@@ -270,11 +307,13 @@ TEST(Cli, BenchmarkFormatsEndToEnd) {
   }
   const std::size_t cost_at = text.find("Cost ");
   ASSERT_NE(cost_at, std::string::npos);
-  const std::size_t cost_line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + cost_at, '\n'));
+  const std::size_t cost_line =
+      1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + cost_at, '\n'));
   write_file(dir / "wrong.sol", text.substr(0, cost_at) + "Cost 1\n");
   const ToolRun wrong = run_tool("validate " + inputs[0] + " " + (dir / "wrong.sol").string());
   EXPECT_EQ(wrong.exit_code, 1) << wrong.out;
-  EXPECT_NE(wrong.out.find("wrong.sol:" + std::to_string(cost_line) + ": Cost: the file says 1"), std::string::npos)
+  EXPECT_NE(wrong.out.find("wrong.sol:" + std::to_string(cost_line) + ": Cost: the file says 1"),
+            std::string::npos)
       << wrong.out;
   write_file(dir / "bare.sol", text.substr(0, cost_at));
   const ToolRun bare = run_tool("validate " + inputs[0] + " " + (dir / "bare.sol").string());
@@ -285,12 +324,14 @@ TEST(Cli, BenchmarkFormatsEndToEnd) {
 TEST(Cli, DeviceCheckWithoutADeviceSaysWhyAndExits3) {
   const ToolRun help = run_tool("device-check --help");
   EXPECT_EQ(help.exit_code, 0);
-  EXPECT_NE(help.out.find("exit 0: all passed, 1: one failed, 3: no device"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("exit 0: all passed, 1: one failed, 3: no device"), std::string::npos)
+      << help.out;
   const ToolRun r = run_tool("device-check");
   if (r.out.rfind("device ", 0) == 0) GTEST_SKIP() << "a CUDA device is present:\n" << r.out;
   EXPECT_EQ(r.exit_code, 3) << r.out;
   EXPECT_EQ(r.out.rfind("no CUDA device: ", 0), 0u) << r.out;
-  EXPECT_GT(r.out.size(), std::string("no CUDA device: \n").size()) << "the reason is named: " << r.out;
+  EXPECT_GT(r.out.size(), std::string("no CUDA device: \n").size())
+      << "the reason is named: " << r.out;
   EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << "one line: " << r.out;
 }
 
@@ -302,7 +343,8 @@ TEST(Cli, FixedVehicleStepsStartTheirRoutesAndBadStepsExit2) {
       R"([{"type": "start"}, {"type": "job", "id": 102}, {"type": "job", "id": 100, "service_after": 30000, "fixed": true}])");
   write_file(dir / "steps.json", problem.dump());
   const auto out = dir / "solution.json";
-  const ToolRun r = run_tool("solve " + (dir / "steps.json").string() + " --quiet --seed 2 -o " + out.string());
+  const ToolRun r =
+      run_tool("solve " + (dir / "steps.json").string() + " --quiet --seed 2 -o " + out.string());
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_TRUE(validate_files(dir / "steps.json", out).ok());
   const auto json = nlohmann::json::parse(std::ifstream(out));
@@ -314,10 +356,12 @@ TEST(Cli, FixedVehicleStepsStartTheirRoutesAndBadStepsExit2) {
     ASSERT_GE(steps.size(), 4u);
     EXPECT_EQ(steps[1]["id"], 102);
     EXPECT_EQ(steps[2]["id"], 100);
-    EXPECT_GE(steps[2]["arrival"].get<long long>() + steps[2]["waiting_time"].get<long long>(), 30000);
+    EXPECT_GE(steps[2]["arrival"].get<long long>() + steps[2]["waiting_time"].get<long long>(),
+              30000);
   }
   EXPECT_TRUE(found);
-  EXPECT_EQ(run_tool("validate " + (dir / "steps.json").string() + " " + out.string()).exit_code, 0);
+  EXPECT_EQ(run_tool("validate " + (dir / "steps.json").string() + " " + out.string()).exit_code,
+            0);
 
   problem["vehicles"][0]["steps"][1]["id"] = 999;
   write_file(dir / "bad_steps.json", problem.dump());
@@ -332,11 +376,12 @@ TEST(Cli, CheckModeReportsViolationsAndExits0) {
   // Job 106 opens at 39600, job 100 closes at 36000: served in this order, one of them breaks its
   // window. As VROOM's plan mode, the times minimise the violations first: job 106 early (lead
   // time) costs less than job 100 late.
-  problem["vehicles"][0]["steps"] =
-      nlohmann::json::parse(R"([{"type": "start"}, {"type": "job", "id": 106}, {"type": "job", "id": 100}, {"type": "end"}])");
+  problem["vehicles"][0]["steps"] = nlohmann::json::parse(
+      R"([{"type": "start"}, {"type": "job", "id": 106}, {"type": "job", "id": 100}, {"type": "end"}])");
   write_file(dir / "plan.json", problem.dump());
   const auto out = dir / "checked.json";
-  const ToolRun r = run_tool("solve --check " + (dir / "plan.json").string() + " --quiet -o " + out.string());
+  const ToolRun r =
+      run_tool("solve --check " + (dir / "plan.json").string() + " --quiet -o " + out.string());
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const auto json = nlohmann::json::parse(std::ifstream(out));
   ASSERT_EQ(json["routes"].size(), 1u);
@@ -345,11 +390,13 @@ TEST(Cli, CheckModeReportsViolationsAndExits0) {
   EXPECT_EQ(steps[2]["id"], 100);
   ASSERT_EQ(steps[1]["violations"].size(), 1u);
   EXPECT_EQ(steps[1]["violations"][0]["cause"], "lead_time");
-  EXPECT_EQ(steps[1]["violations"][0]["duration"].get<long long>(), 39600 - steps[1]["arrival"].get<long long>());
+  EXPECT_EQ(steps[1]["violations"][0]["duration"].get<long long>(),
+            39600 - steps[1]["arrival"].get<long long>());
   EXPECT_TRUE(steps[2]["violations"].empty());
   EXPECT_LE(steps[2]["arrival"].get<long long>(), 36000);
   bool missing_break = false;
-  for (const auto& v : json["routes"][0]["violations"]) missing_break = missing_break || v["cause"] == "missing_break";
+  for (const auto& v : json["routes"][0]["violations"])
+    missing_break = missing_break || v["cause"] == "missing_break";
   EXPECT_TRUE(missing_break);
   EXPECT_EQ(json["summary"]["unassigned"], 14);  // every other task (shipment halves counted)
   // The validator finds the plan infeasible: exit 1.

@@ -12,12 +12,12 @@
 #include "routesolve/version.hpp"
 
 static int failures = 0;
-#define CHECK(cond)                                                     \
-  do {                                                                  \
-    if (!(cond)) {                                                      \
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
       fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                       \
-    }                                                                   \
+      ++failures;                                                              \
+    }                                                                          \
   } while (0)
 
 static double now_s(void) {
@@ -33,11 +33,14 @@ static char* grid_problem(int n) {
   size_t at = 0;
   at += (size_t)snprintf(text + at, size - at, "{\"vehicles\": [");
   for (int v = 0; v <= n / 10; ++v)
-    at += (size_t)snprintf(text + at, size - at, "%s{\"id\": %d, \"start\": [9.52, 47.14], \"end\": [9.52, 47.14], "
-                           "\"capacity\": [12]}", v ? ", " : "", v + 1);
+    at += (size_t)snprintf(text + at, size - at,
+                           "%s{\"id\": %d, \"start\": [9.52, 47.14], \"end\": [9.52, 47.14], "
+                           "\"capacity\": [12]}",
+                           v ? ", " : "", v + 1);
   at += (size_t)snprintf(text + at, size - at, "], \"jobs\": [");
   for (int j = 0; j < n; ++j)
-    at += (size_t)snprintf(text + at, size - at, "%s{\"id\": %d, \"location\": [%.4f, %.4f], \"delivery\": [1]}",
+    at += (size_t)snprintf(text + at, size - at,
+                           "%s{\"id\": %d, \"location\": [%.4f, %.4f], \"delivery\": [1]}",
                            j ? ", " : "", j + 1, 9.45 + 0.004 * (j % 37), 47.05 + 0.003 * (j / 37));
   snprintf(text + at, size - at, "]}");
   return text;
@@ -49,13 +52,16 @@ static const char* kSmall =
     "            {\"id\": 2, \"location_index\": 2, \"delivery\": [1]}],"
     " \"matrices\": {\"car\": {\"durations\": [[0, 100, 200], [100, 0, 150], [200, 150, 0]]}}}";
 
-/* A plan (every vehicle's steps its whole route) that overloads the vehicle and serves job 2 late. */
+/* A plan (every vehicle's steps its whole route) that overloads the vehicle and serves job 2 late.
+ */
 static const char* kPlan =
     "{\"vehicles\": [{\"id\": 1, \"start_index\": 0, \"end_index\": 0, \"capacity\": [1],"
-    "  \"steps\": [{\"type\": \"start\"}, {\"type\": \"job\", \"id\": 1}, {\"type\": \"job\", \"id\": 2},"
+    "  \"steps\": [{\"type\": \"start\"}, {\"type\": \"job\", \"id\": 1}, {\"type\": \"job\", "
+    "\"id\": 2},"
     "             {\"type\": \"end\"}]}],"
     " \"jobs\": [{\"id\": 1, \"location_index\": 1, \"delivery\": [1]},"
-    "            {\"id\": 2, \"location_index\": 2, \"delivery\": [1], \"time_windows\": [[0, 200]]},"
+    "            {\"id\": 2, \"location_index\": 2, \"delivery\": [1], \"time_windows\": [[0, "
+    "200]]},"
     "            {\"id\": 3, \"location_index\": 2}],"
     " \"matrices\": {\"car\": {\"durations\": [[0, 100, 200], [100, 0, 150], [200, 150, 0]]}}}";
 
@@ -72,8 +78,8 @@ static void* cancel_later(void* arg) {
   return NULL;
 }
 
-static void count_progress(void* user, double elapsed_s, double fraction, double best_cost, size_t routes,
-                           size_t unassigned) {
+static void count_progress(void* user, double elapsed_s, double fraction, double best_cost,
+                           size_t routes, size_t unassigned) {
   (void)elapsed_s, (void)fraction, (void)best_cost, (void)routes, (void)unassigned;
   ++*(int*)user;
 }
@@ -106,8 +112,10 @@ int main(void) {
 
   /* A solution that breaks the capacity is reported, not an error. */
   const char* overloaded =
-      "{\"code\": 0, \"summary\": {\"cost\": 0, \"routes\": 1, \"unassigned\": 0}, \"unassigned\": [],"
-      " \"routes\": [{\"vehicle\": 1, \"steps\": [{\"type\": \"start\"}, {\"type\": \"job\", \"id\": 1},"
+      "{\"code\": 0, \"summary\": {\"cost\": 0, \"routes\": 1, \"unassigned\": 0}, \"unassigned\": "
+      "[],"
+      " \"routes\": [{\"vehicle\": 1, \"steps\": [{\"type\": \"start\"}, {\"type\": \"job\", "
+      "\"id\": 1},"
       " {\"type\": \"end\"}]}]}";
   char* report = NULL;
   CHECK(rs_validate_json(kSmall, overloaded, NULL, &report, &error) == RS_OK);
@@ -142,7 +150,8 @@ int main(void) {
     CHECK(strstr(solution, "\"unassigned\":[{\"id\":3") != NULL); /* in no vehicle's steps */
     report = NULL;
     CHECK(rs_validate_json(kPlan, solution, NULL, &report, &error) == RS_OK);
-    CHECK(report != NULL && strstr(report, "\"ok\":false") != NULL); /* the validator agrees: it breaks rules */
+    CHECK(report != NULL &&
+          strstr(report, "\"ok\":false") != NULL); /* the validator agrees: it breaks rules */
     rs_free(report);
   }
   rs_free(solution);
@@ -186,7 +195,8 @@ int main(void) {
 
   /* Matrices: great-circle between three points. */
   char* matrices = NULL;
-  CHECK(rs_matrix("[[9.52, 47.14], [9.50, 47.23], [9.55, 47.17]]", NULL, &matrices, &error) == RS_OK);
+  CHECK(rs_matrix("[[9.52, 47.14], [9.50, 47.23], [9.55, 47.17]]", NULL, &matrices, &error) ==
+        RS_OK);
   CHECK(matrices != NULL && strstr(matrices, "\"durations\":[[0,") != NULL);
   rs_free(matrices);
   CHECK(rs_matrix("[[9.52]]", NULL, &matrices, &error) == RS_INVALID_INPUT);
@@ -224,6 +234,7 @@ int main(void) {
   rs_cancel_destroy(o.cancel);
   free(big);
 
-  if (failures == 0) printf("c_api_test: all checks passed (cancelled solve returned after %.2f s)\n", seconds);
+  if (failures == 0)
+    printf("c_api_test: all checks passed (cancelled solve returned after %.2f s)\n", seconds);
   return failures == 0 ? 0 : 1;
 }

@@ -1,7 +1,8 @@
+#include "routesolve/error.hpp"
+
 #include <gtest/gtest.h>
 
 #include "routesolve/backend.hpp"
-#include "routesolve/error.hpp"
 
 namespace routesolve {
 namespace {

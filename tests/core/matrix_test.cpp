@@ -68,7 +68,8 @@ TEST(Matrix, TravelViewsReadTheNarrowTablesInPlace) {
   const ProblemPtr p = Problem::create(spec);
   const TravelView tv = p->travel(0);
   EXPECT_TRUE(tv.durations.narrow());
-  EXPECT_EQ(tv.durations.data(), static_cast<const void*>(p->spec().matrices.at("car").durations.data32()));
+  EXPECT_EQ(tv.durations.data(),
+            static_cast<const void*>(p->spec().matrices.at("car").durations.data32()));
   for (std::size_t i = 0; i < 4; ++i)
     for (std::size_t j = 0; j < 4; ++j) {
       EXPECT_EQ(tv.duration(i, j), durations(i, j));
@@ -87,7 +88,8 @@ TEST(Matrix, PlanarSourceSharedByCopiesForgottenByAWrite) {
   spec.jobs.push_back(test::job(1, 1));
   spec.jobs.push_back(test::job(2, 3));
   spec.vehicles.push_back(test::vehicle(1, 0, 0));
-  auto source = std::make_shared<PlanarSource>(PlanarSource{{{0, 0}, {1, 0}, {2, 0}, {3, 0}}, 10.0});
+  auto source =
+      std::make_shared<PlanarSource>(PlanarSource{{{0, 0}, {1, 0}, {2, 0}, {3, 0}}, 10.0});
   EXPECT_THROW(Matrix(3).set_planar(source), std::invalid_argument);
   Matrix& durations = spec.matrices["car"].durations;
   durations.set_planar(source);

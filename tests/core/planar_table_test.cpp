@@ -30,13 +30,17 @@ std::uint64_t isqrt(std::uint64_t n) {
 std::int64_t exact(std::uint64_t n, PlanarRounding rounding) {
   const std::uint64_t r = isqrt(n);
   switch (rounding) {
-    case PlanarRounding::Nearest: return static_cast<std::int64_t>(n - r * r > r ? r + 1 : r);  // sqrt(n) >= r + 1/2
-    case PlanarRounding::Down: return static_cast<std::int64_t>(r);
-    default: return static_cast<std::int64_t>(r * r == n ? r : r + 1);
+    case PlanarRounding::Nearest:
+      return static_cast<std::int64_t>(n - r * r > r ? r + 1 : r);  // sqrt(n) >= r + 1/2
+    case PlanarRounding::Down:
+      return static_cast<std::int64_t>(r);
+    default:
+      return static_cast<std::int64_t>(r * r == n ? r : r + 1);
   }
 }
 
-std::shared_ptr<const PlanarSource> source(std::vector<Coordinates> points, double scale, PlanarRounding rounding) {
+std::shared_ptr<const PlanarSource> source(std::vector<Coordinates> points, double scale,
+                                           PlanarRounding rounding) {
   return std::make_shared<const PlanarSource>(PlanarSource{std::move(points), scale, rounding});
 }
 
@@ -66,7 +70,8 @@ void expect_exact(const std::shared_ptr<const PlanarSource>& src) {
   EXPECT_TRUE(m == cells);
 }
 
-const PlanarRounding kRoundings[] = {PlanarRounding::Nearest, PlanarRounding::Down, PlanarRounding::Up};
+const PlanarRounding kRoundings[] = {PlanarRounding::Nearest, PlanarRounding::Down,
+                                     PlanarRounding::Up};
 
 TEST(PlanarTable, RandomPointsEveryRoundingAndScale) {
   std::mt19937_64 rng(7);
@@ -74,7 +79,8 @@ TEST(PlanarTable, RandomPointsEveryRoundingAndScale) {
     for (const PlanarRounding rounding : kRoundings) {
       std::uniform_int_distribution<int> coord(-700, 700);  // squared span x 1000^2 below 2^42
       std::vector<Coordinates> points(60);
-      for (Coordinates& p : points) p = {static_cast<double>(coord(rng)), static_cast<double>(coord(rng))};
+      for (Coordinates& p : points)
+        p = {static_cast<double>(coord(rng)), static_cast<double>(coord(rng))};
       expect_exact(source(points, scale, rounding));
     }
 }
@@ -87,12 +93,14 @@ TEST(PlanarTable, NearHalvesAndWholes) {
     for (double m : {3.0, 40.0, 700.0, 1400.0}) points.push_back({m * m, m});
     for (double x : {1.0, 1000.0, 1048575.0}) points.push_back({x, 1});  // x^2 + 1
     expect_exact(source(points, 1.0, rounding));
-    expect_exact(source({{0, 0}, {1482910, 1482910}, {1482910, 0}}, 1.0, rounding));  // near the 2^42 span
+    expect_exact(
+        source({{0, 0}, {1482910, 1482910}, {1482910, 0}}, 1.0, rounding));  // near the 2^42 span
   }
   // At scale 1000 the arcs are sqrt(1e6 (dx^2 + dy^2)): around the halves of the thousandths.
   for (const PlanarRounding rounding : kRoundings) {
     std::vector<Coordinates> points;
-    for (int k = 0; k < 40; ++k) points.push_back({static_cast<double>(k * 37 % 1000), static_cast<double>(k * k % 997)});
+    for (int k = 0; k < 40; ++k)
+      points.push_back({static_cast<double>(k * 37 % 1000), static_cast<double>(k * k % 997)});
     expect_exact(source(points, 1000.0, rounding));
   }
 }
@@ -104,18 +112,22 @@ TEST(PlanarTable, LargeCoordinatesUpToTheExactBound) {
   for (const PlanarRounding rounding : kRoundings) {
     std::vector<Coordinates> points(40);
     for (Coordinates& p : points)
-      p = {static_cast<double>(coord(rng) + 500'000'000), static_cast<double>(coord(rng) - 400'000'000)};
+      p = {static_cast<double>(coord(rng) + 500'000'000),
+           static_cast<double>(coord(rng) - 400'000'000)};
     expect_exact(source(points, 1.0, rounding));
   }
 }
 
 TEST(PlanarTable, OnlyWhereExactInFloatingPoint) {
   EXPECT_TRUE(planar_exact(*source({{0, 0}, {3, 4}}, 10.0, PlanarRounding::Down)));
-  EXPECT_FALSE(planar_exact(*source({{0, 0.5}, {3, 4}}, 1.0, PlanarRounding::Nearest)));      // fractional
-  EXPECT_FALSE(planar_exact(*source({{0, 0}, {3, 4}}, 2.5, PlanarRounding::Nearest)));        // scale
-  EXPECT_FALSE(planar_exact(*source({{0, 0}, {3e6, 0}}, 1.0, PlanarRounding::Nearest)));      // span
-  EXPECT_FALSE(planar_exact(*source({{0, 0}, {2e9, 0}}, 1.0, PlanarRounding::Nearest)));      // magnitude
-  EXPECT_FALSE(planar_exact(*source({{0, 0}, {NAN, 0}}, 1.0, PlanarRounding::Nearest)));      // not finite
+  EXPECT_FALSE(
+      planar_exact(*source({{0, 0.5}, {3, 4}}, 1.0, PlanarRounding::Nearest)));  // fractional
+  EXPECT_FALSE(planar_exact(*source({{0, 0}, {3, 4}}, 2.5, PlanarRounding::Nearest)));    // scale
+  EXPECT_FALSE(planar_exact(*source({{0, 0}, {3e6, 0}}, 1.0, PlanarRounding::Nearest)));  // span
+  EXPECT_FALSE(
+      planar_exact(*source({{0, 0}, {2e9, 0}}, 1.0, PlanarRounding::Nearest)));  // magnitude
+  EXPECT_FALSE(
+      planar_exact(*source({{0, 0}, {NAN, 0}}, 1.0, PlanarRounding::Nearest)));  // not finite
   EXPECT_FALSE(planar_exact(*source({}, 1.0, PlanarRounding::Nearest)));
   EXPECT_THROW((void)Matrix::from_points(source({{0, 0.5}, {3, 4}}, 1.0, PlanarRounding::Nearest)),
                std::invalid_argument);
@@ -168,7 +180,8 @@ TEST(PlanarTable, AProblemReadsComputedTablesAndItsRelocatedCopyPermutesThePoint
   std::mt19937_64 rng(3);
   std::uniform_int_distribution<int> coord(0, 500);
   std::vector<Coordinates> points(30);
-  for (Coordinates& p : points) p = {static_cast<double>(coord(rng)), static_cast<double>(coord(rng))};
+  for (Coordinates& p : points)
+    p = {static_cast<double>(coord(rng)), static_cast<double>(coord(rng))};
   const auto src = source(points, 1000.0, PlanarRounding::Nearest);
   const Matrix computed = Matrix::from_points(src);
   Matrix cells = computed;

@@ -1,10 +1,11 @@
+#include "routesolve/problem.hpp"
+
 #include <gtest/gtest.h>
 
 #include <functional>
 #include <string>
 
 #include "routesolve/error.hpp"
-#include "routesolve/problem.hpp"
 #include "spec_builders.hpp"
 
 namespace routesolve {
@@ -32,7 +33,8 @@ void expect_invalid(const ProblemSpec& spec, const std::string& path) {
     ADD_FAILURE() << "accepted; expected an error at " << path;
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::InvalidInput) << e.what();
-    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << "message: " << e.what() << "\nexpected path: " << path;
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos)
+        << "message: " << e.what() << "\nexpected path: " << path;
   }
 }
 
@@ -124,16 +126,23 @@ TEST(Problem, ErrorMessagesCarryTheSource) {
 TEST(Problem, RejectsStructuralErrors) {
   expect_invalid([](ProblemSpec& s) { s.vehicles.clear(); }, "vehicles");
   expect_invalid([](ProblemSpec& s) { s.jobs[1].id = 1; }, "jobs[1].id");
-  expect_invalid([](ProblemSpec& s) { s.shipments.push_back(shipment(7, 1, 2)); }, "shipments[1].pickup.id");
-  expect_invalid([](ProblemSpec& s) {
-    s.shipments.push_back(shipment(8, 1, 2));
-    s.shipments[1].delivery.id = 7;
-  }, "shipments[1].delivery.id");
+  expect_invalid([](ProblemSpec& s) { s.shipments.push_back(shipment(7, 1, 2)); },
+                 "shipments[1].pickup.id");
+  expect_invalid(
+      [](ProblemSpec& s) {
+        s.shipments.push_back(shipment(8, 1, 2));
+        s.shipments[1].delivery.id = 7;
+      },
+      "shipments[1].delivery.id");
   expect_invalid([](ProblemSpec& s) { s.vehicles.push_back(vehicle(10, 1, 1)); }, "vehicles[1].id");
-  expect_invalid([](ProblemSpec& s) {
-    s.vehicles[0].breaks = {test::break_spec(1, 5), test::break_spec(1, 5)};
-  }, "vehicles[0].breaks[1].id");
-  expect_invalid([](ProblemSpec& s) { s.vehicles.push_back(vehicle(11, std::nullopt, std::nullopt)); }, "vehicles[1]");
+  expect_invalid(
+      [](ProblemSpec& s) {
+        s.vehicles[0].breaks = {test::break_spec(1, 5), test::break_spec(1, 5)};
+      },
+      "vehicles[0].breaks[1].id");
+  expect_invalid(
+      [](ProblemSpec& s) { s.vehicles.push_back(vehicle(11, std::nullopt, std::nullopt)); },
+      "vehicles[1]");
 }
 
 TEST(Problem, AcceptsEqualIdsAcrossKinds) {
@@ -146,23 +155,31 @@ TEST(Problem, AcceptsEqualIdsAcrossKinds) {
 }
 
 TEST(Problem, RejectsInconsistentDimensions) {
-  expect_invalid([](ProblemSpec& s) {
-    s.jobs[0].delivery = {1, 2};
-    s.jobs[1].pickup = {1};
-  }, "jobs[1].pickup");
-  expect_invalid([](ProblemSpec& s) {
-    s.jobs[0].delivery = {1};
-    s.shipments[0].amount = {1, 2};
-  }, "shipments[0].amount");
-  expect_invalid([](ProblemSpec& s) {
-    s.jobs[0].delivery = {1};
-    s.vehicles[0].capacity = {1, 2};
-  }, "vehicles[0].capacity");
-  expect_invalid([](ProblemSpec& s) {
-    s.vehicles[0].capacity = {1, 2};
-    s.vehicles[0].breaks = {test::break_spec(1, 5)};
-    s.vehicles[0].breaks[0].max_load = Amount{1};
-  }, "vehicles[0].breaks[0].max_load");
+  expect_invalid(
+      [](ProblemSpec& s) {
+        s.jobs[0].delivery = {1, 2};
+        s.jobs[1].pickup = {1};
+      },
+      "jobs[1].pickup");
+  expect_invalid(
+      [](ProblemSpec& s) {
+        s.jobs[0].delivery = {1};
+        s.shipments[0].amount = {1, 2};
+      },
+      "shipments[0].amount");
+  expect_invalid(
+      [](ProblemSpec& s) {
+        s.jobs[0].delivery = {1};
+        s.vehicles[0].capacity = {1, 2};
+      },
+      "vehicles[0].capacity");
+  expect_invalid(
+      [](ProblemSpec& s) {
+        s.vehicles[0].capacity = {1, 2};
+        s.vehicles[0].breaks = {test::break_spec(1, 5)};
+        s.vehicles[0].breaks[0].max_load = Amount{1};
+      },
+      "vehicles[0].breaks[0].max_load");
 }
 
 TEST(Problem, RejectsNegativeValues) {
@@ -172,26 +189,41 @@ TEST(Problem, RejectsNegativeValues) {
   expect_invalid([](ProblemSpec& s) { s.vehicles[0].capacity = {-3}; }, "vehicles[0].capacity");
   expect_invalid([](ProblemSpec& s) { s.jobs[1].service = -1; }, "jobs[1].service");
   expect_invalid([](ProblemSpec& s) { s.jobs[1].setup = -1; }, "jobs[1].setup");
-  expect_invalid([](ProblemSpec& s) { s.shipments[0].delivery.service = -1; }, "shipments[0].delivery.service");
-  expect_invalid([](ProblemSpec& s) { s.shipments[0].pickup.setup = -1; }, "shipments[0].pickup.setup");
+  expect_invalid([](ProblemSpec& s) { s.shipments[0].delivery.service = -1; },
+                 "shipments[0].delivery.service");
+  expect_invalid([](ProblemSpec& s) { s.shipments[0].pickup.setup = -1; },
+                 "shipments[0].pickup.setup");
   expect_invalid([](ProblemSpec& s) { s.jobs[0].priority = 101; }, "jobs[0].priority");
   expect_invalid([](ProblemSpec& s) { s.jobs[0].priority = -1; }, "jobs[0].priority");
   expect_invalid([](ProblemSpec& s) { s.shipments[0].priority = 200; }, "shipments[0].priority");
-  expect_invalid([](ProblemSpec& s) { s.vehicles[0].costs.per_hour = -1; }, "vehicles[0].costs.per_hour");
+  expect_invalid([](ProblemSpec& s) { s.vehicles[0].costs.per_hour = -1; },
+                 "vehicles[0].costs.per_hour");
   expect_invalid([](ProblemSpec& s) { s.vehicles[0].costs.fixed = -1; }, "vehicles[0].costs.fixed");
-  expect_invalid([](ProblemSpec& s) {
-    s.vehicles[0].breaks = {test::break_spec(1, -5)};
-  }, "vehicles[0].breaks[0].service");
+  expect_invalid([](ProblemSpec& s) { s.vehicles[0].breaks = {test::break_spec(1, -5)}; },
+                 "vehicles[0].breaks[0].service");
 }
 
 TEST(Problem, RejectsBadTimeWindows) {
-  expect_invalid([](ProblemSpec& s) { s.jobs[1].time_windows = {{0, 10}, {30, 20}}; }, "jobs[1].time_windows[1]");
-  expect_invalid([](ProblemSpec& s) { s.shipments[0].delivery.time_windows = {{5, 4}}; },
-                 "shipments[0].delivery.time_windows[0]");
-  expect_invalid([](ProblemSpec& s) { s.vehicles[0].time_window = {100, 50}; }, "vehicles[0].time_window");
-  expect_invalid([](ProblemSpec& s) {
-    s.vehicles[0].breaks = {test::break_spec(1, 5, {{10, 5}})};
-  }, "vehicles[0].breaks[0].time_windows[0]");
+  expect_invalid(
+      [](ProblemSpec& s) {
+        s.jobs[1].time_windows = {{0, 10}, {30, 20}};
+      },
+      "jobs[1].time_windows[1]");
+  expect_invalid(
+      [](ProblemSpec& s) {
+        s.shipments[0].delivery.time_windows = {{5, 4}};
+      },
+      "shipments[0].delivery.time_windows[0]");
+  expect_invalid(
+      [](ProblemSpec& s) {
+        s.vehicles[0].time_window = {100, 50};
+      },
+      "vehicles[0].time_window");
+  expect_invalid(
+      [](ProblemSpec& s) {
+        s.vehicles[0].breaks = {test::break_spec(1, 5, {{10, 5}})};
+      },
+      "vehicles[0].breaks[0].time_windows[0]");
 }
 
 TEST(Problem, MergesOverlappingWindows) {
@@ -203,26 +235,37 @@ TEST(Problem, MergesOverlappingWindows) {
 
 TEST(Problem, RejectsBadLocationsAndMatrices) {
   expect_invalid([](ProblemSpec& s) { s.jobs[1].location = at(5); }, "jobs[1].location");
-  expect_invalid([](ProblemSpec& s) { s.shipments[0].delivery.location = at(9); }, "shipments[0].delivery.location");
+  expect_invalid([](ProblemSpec& s) { s.shipments[0].delivery.location = at(9); },
+                 "shipments[0].delivery.location");
   expect_invalid([](ProblemSpec& s) { s.vehicles[0].end = at(5); }, "vehicles[0].end");
   expect_invalid([](ProblemSpec& s) { s.jobs[1].location = LocationSpec{}; }, "jobs[1].location");
   expect_invalid([](ProblemSpec& s) { s.vehicles[0].profile = "bike"; }, "vehicles[0].profile");
-  expect_invalid([](ProblemSpec& s) { s.matrices["car"].durations(1, 2) = -4; }, "matrices.car.durations");
-  expect_invalid([](ProblemSpec& s) { s.matrices["car"].distances = Matrix(4); }, "matrices.car.distances");
+  expect_invalid([](ProblemSpec& s) { s.matrices["car"].durations(1, 2) = -4; },
+                 "matrices.car.durations");
+  expect_invalid([](ProblemSpec& s) { s.matrices["car"].distances = Matrix(4); },
+                 "matrices.car.distances");
   expect_invalid([](ProblemSpec& s) { s.matrices["car"].costs = Matrix(6); }, "matrices.car.costs");
-  expect_invalid([](ProblemSpec& s) {
-    s.matrices["car"].costs = Matrix(5);
-    (*s.matrices["car"].costs)(0, 1) = -1;
-  }, "matrices.car.costs");
-  expect_invalid([](ProblemSpec& s) { s.matrices["car"].durations = Matrix(); }, "matrices.car.durations");
+  expect_invalid(
+      [](ProblemSpec& s) {
+        s.matrices["car"].costs = Matrix(5);
+        (*s.matrices["car"].costs)(0, 1) = -1;
+      },
+      "matrices.car.costs");
+  expect_invalid([](ProblemSpec& s) { s.matrices["car"].durations = Matrix(); },
+                 "matrices.car.durations");
 }
 
 TEST(Problem, RejectsBadVehicleLimits) {
-  expect_invalid([](ProblemSpec& s) { s.vehicles[0].speed_factor = 0.0; }, "vehicles[0].speed_factor");
-  expect_invalid([](ProblemSpec& s) { s.vehicles[0].speed_factor = 5.5; }, "vehicles[0].speed_factor");
-  expect_invalid([](ProblemSpec& s) { s.vehicles[0].speed_factor = -1.0; }, "vehicles[0].speed_factor");
-  expect_invalid([](ProblemSpec& s) { s.vehicles[0].max_travel_time = -1; }, "vehicles[0].max_travel_time");
-  expect_invalid([](ProblemSpec& s) { s.vehicles[0].max_distance = -1; }, "vehicles[0].max_distance");
+  expect_invalid([](ProblemSpec& s) { s.vehicles[0].speed_factor = 0.0; },
+                 "vehicles[0].speed_factor");
+  expect_invalid([](ProblemSpec& s) { s.vehicles[0].speed_factor = 5.5; },
+                 "vehicles[0].speed_factor");
+  expect_invalid([](ProblemSpec& s) { s.vehicles[0].speed_factor = -1.0; },
+                 "vehicles[0].speed_factor");
+  expect_invalid([](ProblemSpec& s) { s.vehicles[0].max_travel_time = -1; },
+                 "vehicles[0].max_travel_time");
+  expect_invalid([](ProblemSpec& s) { s.vehicles[0].max_distance = -1; },
+                 "vehicles[0].max_distance");
   expect_invalid([](ProblemSpec& s) { s.scale.time = 1.5; }, "scale.time");
   expect_invalid([](ProblemSpec& s) { s.scale.distance = 0.0; }, "scale.distance");
   expect_invalid([](ProblemSpec& s) { s.scale.cost = 0.5; }, "scale.cost");
@@ -237,8 +280,8 @@ TEST(Problem, SpeedFactorDividesDurations) {
   EXPECT_EQ(p->travel_count(), 2u);
   const TravelView fast = p->travel(1);
   EXPECT_EQ(fast.n, 5u);
-  EXPECT_EQ(fast.duration(0, 1), 3);   // 10 / 3 = 3.33
-  EXPECT_EQ(fast.duration(0, 2), 7);   // 20 / 3 = 6.67
+  EXPECT_EQ(fast.duration(0, 1), 3);  // 10 / 3 = 3.33
+  EXPECT_EQ(fast.duration(0, 2), 7);  // 20 / 3 = 6.67
   EXPECT_EQ(fast.duration(0, 4), kUnreachable);
   EXPECT_EQ(fast.cost(0, 4), kUnreachable);
   EXPECT_EQ(fast.distance(0, 2), 200);

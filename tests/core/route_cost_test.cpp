@@ -43,7 +43,9 @@ bool has_cost_mismatch(const ValidationReport& report) {
   return false;
 }
 
-double user_cost(const Problem& p, Cost internal) { return static_cast<double>(internal) / p.cost_scale(); }
+double user_cost(const Problem& p, Cost internal) {
+  return static_cast<double>(internal) / p.cost_scale();
+}
 
 TEST(RouteCost, ArcSumIsTheExactSumOfTheArcs) {
   const auto p = Problem::create(priced_spec(RouteCostRule::ArcSum, true));
@@ -99,7 +101,8 @@ TEST(RouteCost, CostsMatrixIsTheArcSumUnderEitherRule) {
     spec.vehicles[0].costs = VehicleCosts{100, 3600, 0};
     Matrix costs(3);
     for (std::size_t i = 0; i < 3; ++i)
-      for (std::size_t j = 0; j < 3; ++j) costs(i, j) = static_cast<std::int64_t>(3 * (i + j) + (i != j));
+      for (std::size_t j = 0; j < 3; ++j)
+        costs(i, j) = static_cast<std::int64_t>(3 * (i + j) + (i != j));
     spec.matrices["car"].costs = costs;
     const auto p = Problem::create(std::move(spec));
     const Solution s = solved(*p);

@@ -24,7 +24,8 @@ struct Sim {
 };
 
 /// Plain simulation: tasks in order, `at[i]` breaks taken after i tasks.
-Sim simulate(const Problem& p, std::size_t v, const std::vector<std::size_t>& tasks, const std::vector<int>& at) {
+Sim simulate(const Problem& p, std::size_t v, const std::vector<std::size_t>& tasks,
+             const std::vector<int>& at) {
   Sim out;
   const Vehicle& veh = p.vehicle(v);
   const TravelView tv = p.travel(v);
@@ -84,14 +85,16 @@ Sim simulate(const Problem& p, std::size_t v, const std::vector<std::size_t>& ta
     time = *begin + (loc == t.location ? 0 : t.setup) + t.service;
     loc = t.location;
   }
-  if (time > veh.time_window.end || travel > veh.max_travel_time || dist > veh.max_distance) return out;
+  if (time > veh.time_window.end || travel > veh.max_travel_time || dist > veh.max_distance)
+    return out;
   out.feasible = true;
   out.end = time;
   return out;
 }
 
 /// Every way to spread `breaks` breaks over n + 1 gaps.
-void placements(std::size_t gaps, int breaks, std::vector<int>& cur, std::vector<std::vector<int>>& all) {
+void placements(std::size_t gaps, int breaks, std::vector<int>& cur,
+                std::vector<std::vector<int>>& all) {
   if (cur.size() + 1 == gaps) {
     cur.push_back(breaks);
     all.push_back(cur);
@@ -106,7 +109,9 @@ void placements(std::size_t gaps, int breaks, std::vector<int>& cur, std::vector
 }
 
 ProblemSpec random_spec(std::mt19937_64& rng) {
-  auto uni = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  auto uni = [&](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
   const std::size_t n_loc = static_cast<std::size_t>(uni(2, 6));
   ProblemSpec spec;
   std::vector<std::pair<std::int64_t, std::int64_t>> pts;
@@ -114,7 +119,8 @@ ProblemSpec random_spec(std::mt19937_64& rng) {
   Matrix dur(n_loc), dist(n_loc);
   for (std::size_t i = 0; i < n_loc; ++i)
     for (std::size_t j = 0; j < n_loc; ++j) {
-      const auto d = std::abs(pts[i].first - pts[j].first) + std::abs(pts[i].second - pts[j].second);
+      const auto d =
+          std::abs(pts[i].first - pts[j].first) + std::abs(pts[i].second - pts[j].second);
       dur(i, j) = i == j ? 0 : d + uni(0, 3);  // slightly asymmetric
       dist(i, j) = 10 * d;
     }
@@ -122,7 +128,8 @@ ProblemSpec random_spec(std::mt19937_64& rng) {
 
   const std::size_t n_jobs = static_cast<std::size_t>(uni(1, 5));
   for (std::size_t j = 0; j < n_jobs; ++j) {
-    JobSpec job = test::job(j + 1, static_cast<std::size_t>(uni(0, static_cast<std::int64_t>(n_loc) - 1)), uni(0, 10));
+    JobSpec job = test::job(
+        j + 1, static_cast<std::size_t>(uni(0, static_cast<std::int64_t>(n_loc) - 1)), uni(0, 10));
     job.setup = uni(0, 5);
     job.delivery = {uni(0, 4)};
     job.pickup = {uni(0, 4)};
@@ -137,9 +144,10 @@ ProblemSpec random_spec(std::mt19937_64& rng) {
 
   const bool has_start = uni(0, 3) != 0;
   const bool has_end = !has_start || uni(0, 2) != 0;
-  VehicleSpec v = test::vehicle(1, has_start ? std::optional<std::size_t>(0) : std::nullopt,
-                                has_end ? std::optional<std::size_t>(uni(0, static_cast<std::int64_t>(n_loc) - 1))
-                                        : std::nullopt);
+  VehicleSpec v = test::vehicle(
+      1, has_start ? std::optional<std::size_t>(0) : std::nullopt,
+      has_end ? std::optional<std::size_t>(uni(0, static_cast<std::int64_t>(n_loc) - 1))
+              : std::nullopt);
   v.capacity = {uni(6, 15)};
   v.time_window = {uni(0, 20), uni(150, 400)};
   const auto n_breaks = uni(0, 3);
@@ -181,7 +189,8 @@ TEST(ScheduleRandom, MatchesBruteForceOverBreakPlacements) {
     }
 
     const ScheduleResult r = schedule_route(*p, 0, tasks);
-    EXPECT_EQ(route_feasible(*p, 0, tasks), best.has_value() || tasks.empty()) << "iteration " << iter;
+    EXPECT_EQ(route_feasible(*p, 0, tasks), best.has_value() || tasks.empty())
+        << "iteration " << iter;
     if (tasks.empty()) {
       EXPECT_TRUE(r.feasible);
       continue;
@@ -209,8 +218,9 @@ TEST(ScheduleRandom, MatchesBruteForceOverBreakPlacements) {
     const Sim own = simulate(*p, 0, tasks, at);
     ASSERT_TRUE(own.feasible) << "iteration " << iter;
     const Step& last = r.route.steps.back();
-    const Duration end = last.type == StepType::End ? last.arrival
-                                                    : last.arrival + last.waiting_time + last.setup + last.service;
+    const Duration end = last.type == StepType::End
+                             ? last.arrival
+                             : last.arrival + last.waiting_time + last.setup + last.service;
     EXPECT_EQ(end, *best) << "iteration " << iter;
     EXPECT_EQ(end, own.end) << "iteration " << iter;
     std::vector<Duration> arrivals;
@@ -222,8 +232,10 @@ TEST(ScheduleRandom, MatchesBruteForceOverBreakPlacements) {
     RoutePlan plan;
     std::size_t next_break = 0;
     for (const Step& st : r.route.steps) {
-      if (st.type == StepType::Break) plan.visits.push_back({true, next_break++});
-      else if (st.task != kNone) plan.visits.push_back({false, st.task});
+      if (st.type == StepType::Break)
+        plan.visits.push_back({true, next_break++});
+      else if (st.task != kNone)
+        plan.visits.push_back({false, st.task});
     }
     const ScheduleResult again = schedule_plan(*p, plan);
     ASSERT_TRUE(again.feasible);
@@ -264,7 +276,9 @@ TEST(ScheduleRandom, VroomTimelineLeavesAsLateAsTheEarliestEndAllows) {
     }
     auto end_of = [](const Route& r) {
       const Step& last = r.steps.back();
-      return last.type == StepType::End ? last.arrival : last.arrival + last.waiting_time + last.setup + last.service;
+      return last.type == StepType::End
+                 ? last.arrival
+                 : last.arrival + last.waiting_time + last.setup + last.service;
     };
     EXPECT_EQ(end_of(ve), end_of(e.route)) << "iteration " << iter;
     EXPECT_EQ(ve.cost, e.route.cost);
@@ -291,7 +305,8 @@ TEST(ScheduleRandom, VroomTimelineLeavesAsLateAsTheEarliestEndAllows) {
     }
     std::vector<Unassigned> left;
     for (std::size_t t = 0; t < p->tasks().size(); ++t)
-      if (std::find(tasks.begin(), tasks.end(), t) == tasks.end()) left.push_back({t, 0, TaskType::Job, UnassignedReason::NotRouted});
+      if (std::find(tasks.begin(), tasks.end(), t) == tasks.end())
+        left.push_back({t, 0, TaskType::Job, UnassignedReason::NotRouted});
     const ValidationReport report = validate(*p, make_solution(*p, {ve}, left));
     EXPECT_TRUE(report.ok()) << "iteration " << iter << "\n" << report.to_text();
   }

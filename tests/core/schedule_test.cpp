@@ -19,12 +19,14 @@ using test::vehicle;
 /// A line of 6 locations, one vehicle at 0 (start and end) and jobs at the given locations.
 ProblemSpec jobs_at(const std::vector<std::size_t>& locations, Duration service = 0) {
   ProblemSpec spec = line_spec(6);
-  for (std::size_t i = 0; i < locations.size(); ++i) spec.jobs.push_back(job(i + 1, locations[i], service));
+  for (std::size_t i = 0; i < locations.size(); ++i)
+    spec.jobs.push_back(job(i + 1, locations[i], service));
   spec.vehicles.push_back(vehicle(1, 0, 0));
   return spec;
 }
 
-ScheduleResult run(const ProblemSpec& spec, const std::vector<std::size_t>& tasks, std::size_t v = 0) {
+ScheduleResult run(const ProblemSpec& spec, const std::vector<std::size_t>& tasks,
+                   std::size_t v = 0) {
   const auto p = Problem::create(spec);
   return schedule_route(*p, v, tasks);
 }
@@ -48,7 +50,8 @@ TEST(Schedule, SimpleClosedRoute) {
   const Route& route = r.route;
   EXPECT_EQ(route.vehicle, 0u);
   EXPECT_EQ(route.vehicle_id, 1u);
-  EXPECT_EQ(types(route), (std::vector<StepType>{StepType::Start, StepType::Job, StepType::Job, StepType::End}));
+  EXPECT_EQ(types(route),
+            (std::vector<StepType>{StepType::Start, StepType::Job, StepType::Job, StepType::End}));
   EXPECT_EQ(arrivals(route), (std::vector<Duration>{0, 10, 35, 70}));
   EXPECT_EQ(route.steps[1].duration, 10);
   EXPECT_EQ(route.steps[1].distance, 100);
@@ -318,7 +321,8 @@ TEST(Schedule, BreakBeforeTheFirstTask) {
   spec.vehicles[0].breaks = {break_spec(9, 5, {{0, 5}})};
   const auto r = run(spec, {0});
   ASSERT_TRUE(r.feasible);
-  EXPECT_EQ(types(r.route), (std::vector<StepType>{StepType::Start, StepType::Break, StepType::Job, StepType::End}));
+  EXPECT_EQ(types(r.route), (std::vector<StepType>{StepType::Start, StepType::Break, StepType::Job,
+                                                   StepType::End}));
   const Step& b = r.route.steps[1];
   EXPECT_EQ(b.id, 9u);
   EXPECT_EQ(b.location, kNone);
@@ -336,8 +340,8 @@ TEST(Schedule, BreakBetweenTasksIsTakenEnRoute) {
   spec.vehicles[0].breaks = {break_spec(9, 5, {{12, 14}})};
   const auto r = run(spec, {0, 1});
   ASSERT_TRUE(r.feasible);
-  EXPECT_EQ(types(r.route), (std::vector<StepType>{StepType::Start, StepType::Job, StepType::Break, StepType::Job,
-                                                   StepType::End}));
+  EXPECT_EQ(types(r.route), (std::vector<StepType>{StepType::Start, StepType::Job, StepType::Break,
+                                                   StepType::Job, StepType::End}));
   const Step& b = r.route.steps[2];
   EXPECT_EQ(b.arrival, 12);
   EXPECT_EQ(b.waiting_time, 0);
@@ -380,8 +384,8 @@ TEST(Schedule, BreakOnTheWayBackShortensTheDay) {
   spec.vehicles[0].breaks = {break_spec(9, 5, {{40, 50}})};
   const auto r = run(spec, {0, 1});
   ASSERT_TRUE(r.feasible);
-  EXPECT_EQ(types(r.route), (std::vector<StepType>{StepType::Start, StepType::Job, StepType::Job, StepType::Break,
-                                                   StepType::End}));
+  EXPECT_EQ(types(r.route), (std::vector<StepType>{StepType::Start, StepType::Job, StepType::Job,
+                                                   StepType::Break, StepType::End}));
   const Step& b = r.route.steps[3];
   EXPECT_EQ(b.arrival, 40);
   EXPECT_EQ(b.waiting_time, 0);
@@ -400,8 +404,8 @@ TEST(Schedule, TwoBreaksOnOneLeg) {
   spec.vehicles[0].breaks = {break_spec(1, 2, {{1, 1}}), break_spec(2, 2, {{4, 9}})};
   const auto r = run(spec, {0});
   ASSERT_TRUE(r.feasible);
-  ASSERT_EQ(types(r.route), (std::vector<StepType>{StepType::Start, StepType::Break, StepType::Break,
-                                                   StepType::Job}));
+  ASSERT_EQ(types(r.route), (std::vector<StepType>{StepType::Start, StepType::Break,
+                                                   StepType::Break, StepType::Job}));
   EXPECT_EQ(r.route.steps[1].arrival, 1);
   EXPECT_EQ(r.route.steps[1].distance, 30);
   EXPECT_EQ(r.route.steps[2].arrival, 4);  // break 1 ends at 3, one more unit of driving
@@ -416,8 +420,8 @@ TEST(Schedule, BreakAfterTheLastTask) {
   spec.vehicles[0].breaks = {break_spec(9, 5, {{30, 40}})};
   const auto r = run(spec, {0, 1});
   ASSERT_TRUE(r.feasible);
-  EXPECT_EQ(types(r.route), (std::vector<StepType>{StepType::Start, StepType::Job, StepType::Job, StepType::Break,
-                                                   StepType::End}));
+  EXPECT_EQ(types(r.route), (std::vector<StepType>{StepType::Start, StepType::Job, StepType::Job,
+                                                   StepType::Break, StepType::End}));
   EXPECT_EQ(r.route.steps[3].arrival, 30);
   EXPECT_EQ(r.route.steps[3].duration, 30);
   EXPECT_EQ(r.route.steps[4].arrival, 65);
@@ -462,8 +466,9 @@ TEST(Schedule, SeveralBreaksInOrder) {
   const auto r = run(spec, {0, 1, 2});
   ASSERT_TRUE(r.feasible);
   // break 1 at 0..3, job@1 at 13, job@2 at 23, break 2 at 23..27, job@3 at 37, end at 67.
-  EXPECT_EQ(types(r.route), (std::vector<StepType>{StepType::Start, StepType::Break, StepType::Job, StepType::Job,
-                                                   StepType::Break, StepType::Job, StepType::End}));
+  EXPECT_EQ(types(r.route),
+            (std::vector<StepType>{StepType::Start, StepType::Break, StepType::Job, StepType::Job,
+                                   StepType::Break, StepType::Job, StepType::End}));
   EXPECT_EQ(arrivals(r.route), (std::vector<Duration>{0, 0, 13, 23, 23, 37, 67}));
   EXPECT_EQ(r.route.steps[4].id, 2u);
 }
@@ -483,8 +488,8 @@ TEST(Schedule, PlanWithFixedBreaks) {
   plan.visits = {{false, 0}, {false, 1}, {true, 0}};
   auto r = schedule_plan(*p, plan);
   ASSERT_TRUE(r.feasible);
-  EXPECT_EQ(types(r.route), (std::vector<StepType>{StepType::Start, StepType::Job, StepType::Job, StepType::Break,
-                                                   StepType::End}));
+  EXPECT_EQ(types(r.route), (std::vector<StepType>{StepType::Start, StepType::Job, StepType::Job,
+                                                   StepType::Break, StepType::End}));
   EXPECT_EQ(r.route.steps[4].arrival, 65);
 
   plan.visits = {{true, 0}, {false, 0}, {false, 1}};

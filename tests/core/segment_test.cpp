@@ -2,12 +2,12 @@
 // visit sequences, merged in any grouping (left to right, right to left, random split trees),
 // give the profile of walking the sequence visit by visit.
 
+#include "routesolve/hd/segment.hpp"
+
 #include <gtest/gtest.h>
 
 #include <random>
 #include <vector>
-
-#include "routesolve/hd/segment.hpp"
 
 namespace routesolve::test {
 namespace {
@@ -38,7 +38,8 @@ std::vector<Visit> random_visits(std::mt19937_64& rng, std::size_t n) {
 
 /// Merges segs[from, to) by a random split tree.
 template <typename Seg, typename Merge>
-Seg merge_tree(const std::vector<Seg>& segs, std::size_t from, std::size_t to, std::mt19937_64& rng, Merge merge) {
+Seg merge_tree(const std::vector<Seg>& segs, std::size_t from, std::size_t to, std::mt19937_64& rng,
+               Merge merge) {
   if (to - from == 1) return segs[from];
   const std::size_t mid = from + 1 + rng() % (to - from - 1);
   const Seg left = merge_tree(segs, from, mid, rng, merge);
@@ -72,8 +73,9 @@ TEST(SegmentTest, LoadMergeInAnyGroupingMatchesTheWalk) {
     for (const LoadProfile& s : segs) left = merge(left, s);
     LoadProfile right;
     for (std::size_t i = segs.size(); i-- > 0;) right = merge(segs[i], right);
-    const LoadProfile tree =
-        merge_tree(segs, 0, segs.size(), rng, [](const LoadProfile& a, const LoadProfile& b, std::size_t) { return merge(a, b); });
+    const LoadProfile tree = merge_tree(
+        segs, 0, segs.size(), rng,
+        [](const LoadProfile& a, const LoadProfile& b, std::size_t) { return merge(a, b); });
 
     expect_same(left, right);
     expect_same(left, tree);
@@ -94,17 +96,21 @@ TEST(SegmentTest, LoadSegmentMergesEveryDimensionAlone) {
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t d = 0; d < dims; ++d)
         segs[i].set(d, visit_load(per_dim[d][i].delivery, per_dim[d][i].pickup, per_dim[d][i].job));
-    const LoadSegment all = merge_tree(segs, 0, n, rng,
-                                       [dims](const LoadSegment& a, const LoadSegment& b, std::size_t) { return merge(a, b, dims); });
+    const LoadSegment all = merge_tree(
+        segs, 0, n, rng, [dims](const LoadSegment& a, const LoadSegment& b, std::size_t) {
+          return merge(a, b, dims);
+        });
     std::int64_t capacity[kMaxDims] = {};
     for (std::size_t d = 0; d < dims; ++d) {
       LoadProfile one;
       for (std::size_t i = 0; i < n; ++i) one = merge(one, segs[i].dim(d));
       expect_same(all.dim(d), one);
-      capacity[d] = route_peak(one) - static_cast<std::int64_t>(rng() % 2);  // at or just under the peak
+      capacity[d] =
+          route_peak(one) - static_cast<std::int64_t>(rng() % 2);  // at or just under the peak
     }
     std::int64_t excess = 0;
-    for (std::size_t d = 0; d < dims; ++d) excess += std::max<std::int64_t>(0, route_peak(all.dim(d)) - capacity[d]);
+    for (std::size_t d = 0; d < dims; ++d)
+      excess += std::max<std::int64_t>(0, route_peak(all.dim(d)) - capacity[d]);
     EXPECT_EQ(load_excess(all, capacity, dims), excess);
     // fits(a, b, c): any three consecutive pieces of the sequence.
     const std::size_t i = rng() % n, j = i + rng() % (n - i);
@@ -150,9 +156,10 @@ TEST(SegmentTest, DurationMergeInAnyGroupingMatchesTheSchedule) {
     for (const TimedVisit& v : visits) segs.push_back(visit_duration(v.work, v.open, v.close));
     DurationSegment left = segs.front();
     for (std::size_t i = 1; i < n; ++i) left = merge(left, segs[i], visits[i].travel);
-    const DurationSegment tree = merge_tree(segs, 0, n, rng, [&](const DurationSegment& a, const DurationSegment& b, std::size_t mid) {
-      return merge(a, b, visits[mid].travel);
-    });
+    const DurationSegment tree = merge_tree(
+        segs, 0, n, rng, [&](const DurationSegment& a, const DurationSegment& b, std::size_t mid) {
+          return merge(a, b, visits[mid].travel);
+        });
     EXPECT_EQ(tree.duration, left.duration);
     EXPECT_EQ(tree.time_warp, left.time_warp);
     EXPECT_EQ(tree.earliest, left.earliest);

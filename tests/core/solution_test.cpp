@@ -1,7 +1,8 @@
+#include "routesolve/solution.hpp"
+
 #include <gtest/gtest.h>
 
 #include "routesolve/error.hpp"
-#include "routesolve/solution.hpp"
 #include "spec_builders.hpp"
 
 namespace routesolve {
@@ -65,9 +66,10 @@ TEST(Solution, RejectsInconsistentInput) {
   const auto p = two_vehicle_problem();
   const Route a = schedule_route(*p, 0, {0, 1}).route;
   const Route b = schedule_route(*p, 1, {1}).route;
-  EXPECT_THROW(make_solution(*p, {a, b}, {}), Error);                                        // task twice
+  EXPECT_THROW(make_solution(*p, {a, b}, {}), Error);  // task twice
   EXPECT_THROW(make_solution(*p, {a}, {{0, 1, TaskType::Job, UnassignedReason::NotRouted}}), Error);
-  EXPECT_THROW(make_solution(*p, {a, schedule_route(*p, 0, {2}).route}, {}), Error);        // vehicle twice
+  EXPECT_THROW(make_solution(*p, {a, schedule_route(*p, 0, {2}).route}, {}),
+               Error);  // vehicle twice
   try {
     make_solution(*p, {a, b}, {});
   } catch (const Error& e) {

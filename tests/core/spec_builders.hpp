@@ -49,7 +49,8 @@ inline ShipmentSpec shipment(Id id, std::size_t from, std::size_t to, Amount amo
   return s;
 }
 
-inline VehicleSpec vehicle(Id id, std::optional<std::size_t> start, std::optional<std::size_t> end) {
+inline VehicleSpec vehicle(Id id, std::optional<std::size_t> start,
+                           std::optional<std::size_t> end) {
   VehicleSpec v;
   v.id = id;
   if (start) v.start = at(*start);

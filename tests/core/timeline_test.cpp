@@ -1,7 +1,8 @@
 // The two timelines of schedule_route on routes worked out by hand: VROOM's (the earliest end,
 // every step as late as it allows, then as early as possible from that departure) and the
 // earliest one (leave at the shift start). Locations lie on a line: travel between i and j takes
-// 10 * |i - j| and covers 100 * |i - j| (spec_builders.hpp). Both timelines must pass the validator.
+// 10 * |i - j| and covers 100 * |i - j| (spec_builders.hpp). Both timelines must pass the
+// validator.
 
 #include <gtest/gtest.h>
 
@@ -114,7 +115,8 @@ TEST(Timeline, BreakBeforeAWindowWithMaxLoadAndSetup) {
   v.breaks = {b};
   spec.vehicles.push_back(v);
   const Timed vroom = timed(scheduled(spec, {0}, Timeline::Vroom));
-  EXPECT_EQ(vroom.type, (std::vector<StepType>{StepType::Start, StepType::Break, StepType::Job, StepType::End}));
+  EXPECT_EQ(vroom.type, (std::vector<StepType>{StepType::Start, StepType::Break, StepType::Job,
+                                               StepType::End}));
   EXPECT_EQ(vroom.arrival, (std::vector<Duration>{60, 60, 100, 237}));
   EXPECT_EQ(vroom.waiting, (std::vector<Duration>{0, 0, 100, 0}));
   EXPECT_EQ(vroom.duration, (std::vector<Duration>{0, 0, 30, 60}));
@@ -143,8 +145,8 @@ TEST(Timeline, BreakAfterTheLastDeliveryForItsMaxLoad) {
   v.breaks = {br};
   spec.vehicles.push_back(v);
   const Timed vroom = timed(scheduled(spec, {0, 1}, Timeline::Vroom));
-  EXPECT_EQ(vroom.type, (std::vector<StepType>{StepType::Start, StepType::Job, StepType::Job, StepType::Break,
-                                                StepType::End}));
+  EXPECT_EQ(vroom.type, (std::vector<StepType>{StepType::Start, StepType::Job, StepType::Job,
+                                               StepType::Break, StepType::End}));
   EXPECT_EQ(vroom.arrival, (std::vector<Duration>{170, 200, 230, 240, 320}));
   EXPECT_EQ(vroom.waiting, (std::vector<Duration>{0, 0, 0, 0, 0}));
   const Timed earliest = timed(scheduled(spec, {0, 1}, Timeline::Earliest));

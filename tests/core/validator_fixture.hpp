@@ -2,8 +2,6 @@
 // The validator tests' fixture: a small problem whose valid solution is computed by hand, the
 // helpers that look for a violation, and the ValidatorTest fixture class.
 
-#include "routesolve/validator.hpp"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,6 +15,7 @@
 
 #include "routesolve/problem.hpp"
 #include "routesolve/solution.hpp"
+#include "routesolve/validator.hpp"
 
 namespace routesolve::validator_fixture {
 
@@ -122,9 +121,9 @@ inline ProblemSpec fixture_spec() {
   return spec;
 }
 
-inline Step make_step(StepType type, Id id, std::size_t task, std::size_t location, Duration arrival,
-               Duration setup, Duration service, Duration waiting, Duration duration,
-               Distance distance, std::int64_t load) {
+inline Step make_step(StepType type, Id id, std::size_t task, std::size_t location,
+                      Duration arrival, Duration setup, Duration service, Duration waiting,
+                      Duration duration, Distance distance, std::int64_t load) {
   Step s;
   s.type = type;
   s.id = id;

@@ -1,7 +1,8 @@
 // Tests of the independent validator: the hand-computed valid solution (validator_fixture.hpp),
 // figure-free checking, the report text, and robustness on garbage. One broken copy per violation
 // kind is in validator_violations_test.cpp; the randomized cross-check against schedule_route /
-// make_solution (two independent implementations of the same rules) in validator_crosscheck_test.cpp.
+// make_solution (two independent implementations of the same rules) in
+// validator_crosscheck_test.cpp.
 
 #include <gtest/gtest.h>
 

@@ -110,7 +110,8 @@ TEST_F(ValidatorTest, BadStepOrder) {
     EXPECT_VIOLATION(validate(*problem, s, figures_off()), ViolationKind::WrongLocation,
                      "routes[1].steps[0]");
     s.routes[1].steps[0].location = s.routes[1].steps[1].location;
-    EXPECT_TRUE(validate(*problem, s, figures_off()).ok()) << validate(*problem, s, figures_off()).to_text();
+    EXPECT_TRUE(validate(*problem, s, figures_off()).ok())
+        << validate(*problem, s, figures_off()).to_text();
     s.routes[1].steps.insert(s.routes[1].steps.begin() + 1, s.routes[1].steps[0]);
     EXPECT_VIOLATION(validate(*problem, s, figures_off()), ViolationKind::BadStepOrder,
                      "routes[1].steps[1]");
@@ -129,7 +130,8 @@ TEST_F(ValidatorTest, OpenRouteMarkersAsVroomWritesThem) {
   marker.setup = marker.service = marker.waiting_time = 0;
   Amount start_load = r.steps.front().load;
   for (std::size_t d = 0; d < start_load.size(); ++d)
-    start_load[d] += problem->task(r.steps.front().task).delivery[d] - problem->task(r.steps.front().task).pickup[d];
+    start_load[d] += problem->task(r.steps.front().task).delivery[d] -
+                     problem->task(r.steps.front().task).pickup[d];
   marker.load = start_load;
   r.steps.insert(r.steps.begin(), marker);
   EXPECT_TRUE(validate(*problem, s).ok()) << validate(*problem, s).to_text();
@@ -150,8 +152,8 @@ TEST_F(ValidatorTest, OpenRouteMarkersAsVroomWritesThem) {
   end.type = StepType::End;
   end.id = 0;
   end.task = kNone;
-  end.arrival = route.steps.back().arrival + route.steps.back().waiting_time + route.steps.back().setup +
-                route.steps.back().service;
+  end.arrival = route.steps.back().arrival + route.steps.back().waiting_time +
+                route.steps.back().setup + route.steps.back().service;
   end.setup = end.service = end.waiting_time = 0;
   route.steps.push_back(end);
   Solution with_end = make_solution(*open, {solution.routes[0], route}, solution.unassigned);
@@ -162,7 +164,6 @@ TEST_F(ValidatorTest, OpenRouteMarkersAsVroomWritesThem) {
   with_end.routes[1].steps.back().location = 0;
   EXPECT_VIOLATION(validate(*open, with_end), ViolationKind::WrongLocation, "routes[1].steps[2]");
 }
-
 
 TEST_F(ValidatorTest, Skills) {
   auto p = variant([](ProblemSpec& s) { s.vehicles[1].skills.clear(); });

@@ -1,13 +1,14 @@
 // Feature tests of the CPU backend on small problems built in code; every solution goes
 // through core's validator.
 
+#include "routesolve/cpu/cpu_backend.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 
-#include "routesolve/cpu/cpu_backend.hpp"
 #include "routesolve/validator.hpp"
 #include "test_problems.hpp"
 
@@ -40,7 +41,8 @@ std::size_t vehicle_of_job(const Solution& s, Id id) {
 ProblemSpec ring_spec(std::size_t customers, std::size_t vehicles, std::int64_t capacity) {
   auto spec = points_spec(random_points(customers + 1, 7));
   for (std::size_t i = 1; i <= customers; ++i) spec.jobs.push_back(make_job(i, i, 1));
-  for (std::size_t v = 0; v < vehicles; ++v) spec.vehicles.push_back(make_vehicle(v + 1, 0, capacity));
+  for (std::size_t v = 0; v < vehicles; ++v)
+    spec.vehicles.push_back(make_vehicle(v + 1, 0, capacity));
   return spec;
 }
 
@@ -107,8 +109,9 @@ TEST(CpuBackend, ShipmentsArePickedUpBeforeDelivery) {
     for (std::size_t i = 0; i < r.steps.size(); ++i) {
       if (r.steps[i].type != StepType::Delivery) continue;
       const Id pickup_id = r.steps[i].id - 100;
-      const bool before = std::any_of(r.steps.begin(), r.steps.begin() + static_cast<std::ptrdiff_t>(i),
-                                      [&](const Step& st) { return st.type == StepType::Pickup && st.id == pickup_id; });
+      const bool before = std::any_of(
+          r.steps.begin(), r.steps.begin() + static_cast<std::ptrdiff_t>(i),
+          [&](const Step& st) { return st.type == StepType::Pickup && st.id == pickup_id; });
       EXPECT_TRUE(before) << "delivery " << r.steps[i].id;
     }
   }
@@ -143,7 +146,9 @@ TEST(CpuBackend, BreaksAreScheduled) {
   const Solution s = solve_and_validate(*problem);
   EXPECT_TRUE(s.unassigned.empty());
   for (const Route& r : s.routes)
-    EXPECT_EQ(std::count_if(r.steps.begin(), r.steps.end(), [](const Step& st) { return st.type == StepType::Break; }), 1);
+    EXPECT_EQ(std::count_if(r.steps.begin(), r.steps.end(),
+                            [](const Step& st) { return st.type == StepType::Break; }),
+              1);
 }
 
 TEST(CpuBackend, OpenRoutes) {
@@ -155,8 +160,10 @@ TEST(CpuBackend, OpenRoutes) {
   EXPECT_TRUE(s.unassigned.empty());
   ASSERT_EQ(s.routes.size(), 2u);
   for (const Route& r : s.routes) {
-    if (r.vehicle == 0) EXPECT_NE(r.steps.back().type, StepType::End);
-    else EXPECT_NE(r.steps.front().type, StepType::Start);
+    if (r.vehicle == 0)
+      EXPECT_NE(r.steps.back().type, StepType::End);
+    else
+      EXPECT_NE(r.steps.front().type, StepType::Start);
   }
 }
 
@@ -270,7 +277,8 @@ TEST(CpuBackend, HeterogeneousFleetUsesTheCheaperVehicle) {
 TEST(CpuBackend, SameSeedSameSolution) {
   auto spec = ring_spec(40, 10, 7);
   for (std::size_t i = 0; i < spec.jobs.size(); ++i)
-    spec.jobs[i].time_windows = {{static_cast<Duration>(i * 5), static_cast<Duration>(i * 5 + 400)}};
+    spec.jobs[i].time_windows = {
+        {static_cast<Duration>(i * 5), static_cast<Duration>(i * 5 + 400)}};
   const auto problem = Problem::create(spec);
   SolveOptions options;
   options.seed = 42;
@@ -325,7 +333,8 @@ TEST(CpuBackend, TimeLimitedSearchWithThreads) {
 TEST(CpuBackend, OptimalOnASmallRing) {
   // Ten jobs on a circle around the depot, one vehicle: the optimum visits them in circle order.
   std::vector<std::pair<double, double>> pts{{0, 0}};
-  for (int i = 0; i < 10; ++i) pts.emplace_back(100 * std::cos(i * 0.6283), 100 * std::sin(i * 0.6283));
+  for (int i = 0; i < 10; ++i)
+    pts.emplace_back(100 * std::cos(i * 0.6283), 100 * std::sin(i * 0.6283));
   auto spec = points_spec(pts);
   for (std::size_t i = 1; i <= 10; ++i) spec.jobs.push_back(make_job(i, i, 1));
   spec.vehicles.push_back(make_vehicle(1, 0, 100));

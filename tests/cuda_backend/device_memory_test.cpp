@@ -1,6 +1,8 @@
 // Predictable device memory (cuda_backend/src/device_memory.hpp), on the host: the memory check's
 // refusal and the paired host/device buffer under injected allocation failures.
 
+#include "device_memory.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -9,7 +11,6 @@
 #include <set>
 #include <string>
 
-#include "device_memory.hpp"
 #include "routesolve/error.hpp"
 
 namespace routesolve::cuda::detail {
@@ -47,13 +48,15 @@ TEST(DeviceMemory, RefusesNamingWhatIsNeededAndWhatIsAvailable) {
     FAIL() << "no refusal";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::OutOfMemory);
-    EXPECT_EQ(std::string(e.what()), "the cuda insertion engine needs 3.00 GiB on device 1, 1.00 GiB available");
+    EXPECT_EQ(std::string(e.what()),
+              "the cuda insertion engine needs 3.00 GiB on device 1, 1.00 GiB available");
   }
   try {
     check_memory("the route evaluation", 0, {10, 64ull << 20}, {1ull << 30, 12ull << 20});
     FAIL() << "no refusal";
   } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()), "the route evaluation needs 64.0 MiB of pinned host memory, 12.0 MiB available");
+    EXPECT_EQ(std::string(e.what()),
+              "the route evaluation needs 64.0 MiB of pinned host memory, 12.0 MiB available");
   }
   EXPECT_NO_THROW(check_memory("fits", 0, {1ull << 30, 1ull << 20}, {1ull << 30, 1ull << 20}));
   EXPECT_EQ(format_bytes(512), "512 B");
@@ -71,7 +74,8 @@ TEST(DeviceMemory, AFailedGrowthLeavesBothBuffersAsTheyWere) {
       std::memset(buffer.host(), 7, buffer.host_capacity());
       std::byte* const host = buffer.host();
       std::byte* const device = buffer.device();
-      const std::size_t host_capacity = buffer.host_capacity(), device_capacity = buffer.device_capacity();
+      const std::size_t host_capacity = buffer.host_capacity(),
+                        device_capacity = buffer.device_capacity();
 
       allocator.fail_at = allocator.count + failing;
       EXPECT_THROW(buffer.reserve(5000, 20000), Error) << "failure " << failing;

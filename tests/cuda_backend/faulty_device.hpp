@@ -15,10 +15,10 @@
 #include <utility>
 #include <vector>
 
+#include "insertion/insertion_engines.hpp"
 #include "routesolve/cuda/matrix_engine.hpp"
 #include "routesolve/cuda/self_test.hpp"
 #include "routesolve/error.hpp"
-#include "insertion/insertion_engines.hpp"
 
 namespace routesolve::test {
 
@@ -28,16 +28,19 @@ enum class Throw { None, LaunchError, IllegalAddress, NoMemory };
 inline Error device_exception(Throw kind) {
   switch (kind) {
     case Throw::LaunchError:
-      return Error(ErrorCode::Device, "insertion.cu:57: cudaLaunchKernel: unspecified launch failure (test double)");
+      return Error(ErrorCode::Device,
+                   "insertion.cu:57: cudaLaunchKernel: unspecified launch failure (test double)");
     case Throw::IllegalAddress:
       return Error(ErrorCode::Device,
-                   "device_insertion.cpp:299: cudaStreamSynchronize: an illegal memory access was encountered "
+                   "device_insertion.cpp:299: cudaStreamSynchronize: an illegal memory access was "
+                   "encountered "
                    "(test double)");
     case Throw::NoMemory:
     case Throw::None:
       break;
   }
-  return Error(ErrorCode::OutOfMemory, "the cuda insertion engine needs 80 GiB of device memory, 2 GiB free (test double)");
+  return Error(ErrorCode::OutOfMemory,
+               "the cuda insertion engine needs 80 GiB of device memory, 2 GiB free (test double)");
 }
 
 /// The device work the doubles of one ScopedTwinDevices were asked for, and the switch that arms
@@ -51,11 +54,11 @@ struct DeviceUse {
 };
 
 struct Faults {
-  bool phast = false;        ///< one PHAST duration off by one
-  bool route = false;        ///< one route's distance off by one
-  bool no_memory = false;    ///< the insertion engine cannot be allocated
-  bool insertion = false;    ///< one insertion choice's delta off by one
-  bool missed = false;       ///< one found insertion reported as not found
+  bool phast = false;             ///< one PHAST duration off by one
+  bool route = false;             ///< one route's distance off by one
+  bool no_memory = false;         ///< the insertion engine cannot be allocated
+  bool insertion = false;         ///< one insertion choice's delta off by one
+  bool missed = false;            ///< one found insertion reported as not found
   std::uint64_t flip_after = 0;   ///< the two above from this call of an insertion engine on
   Throw in_search = Throw::None;  ///< thrown by the insertion engine's throw_at-th call once armed
   std::uint64_t throw_at = 0;     ///< 0: the first call once armed (the model's upload)
@@ -66,13 +69,20 @@ struct Faults {
 /// The insertion engine's host twin, with the faults asked for (from its `after`-th call on).
 class FaultyInsertion final : public cuda::insertion::BatchedEngine {
  public:
-  explicit FaultyInsertion(Faults faults, std::uint64_t after = 0, std::shared_ptr<DeviceUse> use = nullptr)
-      : twin_(cuda::insertion::make_host_engine(1)), faults_(faults), after_(after), use_(std::move(use)) {
+  explicit FaultyInsertion(Faults faults, std::uint64_t after = 0,
+                           std::shared_ptr<DeviceUse> use = nullptr)
+      : twin_(cuda::insertion::make_host_engine(1)),
+        faults_(faults),
+        after_(after),
+        use_(std::move(use)) {
     if (use_) ++use_->engines;
   }
   [[nodiscard]] std::string name() const override { return "faulty insertion twin"; }
-  [[nodiscard]] const cuda::insertion::InsertionStats& stats() const noexcept override { return twin_->stats(); }
-  void price(std::span<const search::InsertionRequest> requests, std::span<search::InsertionChoice> out) override {
+  [[nodiscard]] const cuda::insertion::InsertionStats& stats() const noexcept override {
+    return twin_->stats();
+  }
+  void price(std::span<const search::InsertionRequest> requests,
+             std::span<search::InsertionChoice> out) override {
     if (use_) {
       ++use_->price_calls;
       if (use_->armed && faults_.in_search != Throw::None && armed_calls_++ == faults_.throw_at)
@@ -115,8 +125,9 @@ class TwinDevice final : public cuda::SelfTestDevice {
     if (use_->armed && faults_.on_open != Throw::None) throw device_exception(faults_.on_open);
   }
   [[nodiscard]] std::string name() const override { return "host twin double"; }
-  NodeMatrices phast(const RoadGraph& graph, const ContractionHierarchy& ch, const std::vector<NodeId>& sources,
-                     const std::vector<NodeId>& targets, TransferMode) override {
+  NodeMatrices phast(const RoadGraph& graph, const ContractionHierarchy& ch,
+                     const std::vector<NodeId>& sources, const std::vector<NodeId>& targets,
+                     TransferMode) override {
     cuda::PhastOptions options;
     options.threads = 1;
     options.tile_width = 8;  // another tiling than the self-test's reference: same results
@@ -125,7 +136,8 @@ class TwinDevice final : public cuda::SelfTestDevice {
     if (faults_.phast && !m.durations.empty()) m.durations[m.durations.size() / 2] += 1;
     return m;
   }
-  std::vector<cuda::RouteTotals> evaluate_routes(const cuda::RouteBatch& batch, TransferMode) override {
+  std::vector<cuda::RouteTotals> evaluate_routes(const cuda::RouteBatch& batch,
+                                                 TransferMode) override {
     if (use_) {
       ++use_->route_checks;
       if (use_->armed && faults_.in_check != Throw::None) throw device_exception(faults_.in_check);
@@ -134,8 +146,10 @@ class TwinDevice final : public cuda::SelfTestDevice {
     if (faults_.route && !out.empty()) out.back().distance += 1;
     return out;
   }
-  std::unique_ptr<cuda::insertion::BatchedEngine> insertion_engine(TransferMode, std::size_t) override {
-    if (faults_.no_memory) throw Error(ErrorCode::OutOfMemory, "cudaMallocAsync: out of memory (test double)");
+  std::unique_ptr<cuda::insertion::BatchedEngine> insertion_engine(TransferMode,
+                                                                   std::size_t) override {
+    if (faults_.no_memory)
+      throw Error(ErrorCode::OutOfMemory, "cudaMallocAsync: out of memory (test double)");
     return std::make_unique<FaultyInsertion>(faults_, faults_.flip_after, use_);
   }
   /// A host memcpy stands in for the pinned copy.
@@ -157,7 +171,8 @@ class TwinDevice final : public cuda::SelfTestDevice {
 class ScopedTwinDevices {
  public:
   explicit ScopedTwinDevices(Faults faults, std::shared_ptr<DeviceUse> use = nullptr) {
-    cuda::set_self_test_device_factory([faults, use](int) { return std::make_unique<TwinDevice>(faults, use); });
+    cuda::set_self_test_device_factory(
+        [faults, use](int) { return std::make_unique<TwinDevice>(faults, use); });
   }
   ~ScopedTwinDevices() { cuda::set_self_test_device_factory({}); }
   ScopedTwinDevices(const ScopedTwinDevices&) = delete;

@@ -44,8 +44,8 @@ Solution solve_on(const Problem& p, BackendKind backend, unsigned threads, std::
   return solve(p, options);
 }
 
-void expect_same_decisions(const Problem& p, unsigned threads, std::uint64_t iterations, std::uint64_t seed,
-                           Objective objective, const std::string& what) {
+void expect_same_decisions(const Problem& p, unsigned threads, std::uint64_t iterations,
+                           std::uint64_t seed, Objective objective, const std::string& what) {
   const Solution a = solve_on(p, BackendKind::Cpu, threads, iterations, seed, objective);
   const Solution b = solve_on(p, BackendKind::CudaHost, threads, iterations, seed, objective);
   EXPECT_EQ(a.backend, "cpu");
@@ -73,7 +73,8 @@ TEST(EngineParity, ChainsInLockstepMakeTheDecisionsOfChainsOnThreads) {
     const InstanceKind kind{seed % 2 == 0, true, seed % 3 == 0, true};
     const auto p = random_instance(seed, 30, kind);
     // 150 iterations: three epochs, so the chains exchange their best twice.
-    expect_same_decisions(*p, 3, 150, seed, Objective::Cost, "seed " + std::to_string(seed) + ", 3 chains");
+    expect_same_decisions(*p, 3, 150, seed, Objective::Cost,
+                          "seed " + std::to_string(seed) + ", 3 chains");
   }
 }
 
@@ -82,7 +83,8 @@ TEST(EngineParity, ChainsOnRegionsMakeTheSameDecisionsOnBothEngines) {
   const auto path = test::datasets_dir() / "cvrp" / "x" / "X-n101-k25.vrp";
   if (!std::filesystem::exists(path)) GTEST_SKIP() << "dataset not found: " << path;
   const auto p = Problem::create(io::read_problem(path));
-  for (const unsigned chains : {2u, 4u}) expect_same_decisions(*p, chains, 200, 3, Objective::Cost, "X-n101-k25");
+  for (const unsigned chains : {2u, 4u})
+    expect_same_decisions(*p, chains, 200, 3, Objective::Cost, "X-n101-k25");
 }
 
 TEST(EngineParity, ResultsDependOnTheChainsNotOnTheThreads) {
@@ -99,8 +101,9 @@ TEST(EngineParity, ResultsDependOnTheChainsNotOnTheThreads) {
     return solve(*p, options);
   };
   const Solution reference = run(BackendKind::Cpu, 4);  // one chain per thread
-  for (const auto& [backend, threads] : {std::pair{BackendKind::Cpu, 2u}, std::pair{BackendKind::Cpu, 1u},
-                                         std::pair{BackendKind::CudaHost, 1u}, std::pair{BackendKind::CudaHost, 3u}}) {
+  for (const auto& [backend, threads] :
+       {std::pair{BackendKind::Cpu, 2u}, std::pair{BackendKind::Cpu, 1u},
+        std::pair{BackendKind::CudaHost, 1u}, std::pair{BackendKind::CudaHost, 3u}}) {
     const Solution s = run(backend, threads);  // four chains in lockstep on the threads
     EXPECT_EQ(routes_of(s), routes_of(reference)) << s.backend << " on " << threads << " thread(s)";
     EXPECT_EQ(s.summary.cost, reference.summary.cost);
@@ -110,7 +113,8 @@ TEST(EngineParity, ResultsDependOnTheChainsNotOnTheThreads) {
 TEST(EngineParity, HostTwinEqualsTheSegmentEngineOnMixedBatches) {
   std::uint64_t found = 0, pairs = 0;
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-    const auto p = random_instance(seed, 25, InstanceKind{seed % 2 == 0, true, seed % 3 == 0, true});
+    const auto p =
+        random_instance(seed, 25, InstanceKind{seed % 2 == 0, true, seed % 3 == 0, true});
     const search::SegmentModel model(*p);
     std::vector<std::size_t> insertable;
     for (std::size_t t = 0; t < p->tasks().size(); ++t)
@@ -126,7 +130,8 @@ TEST(EngineParity, HostTwinEqualsTheSegmentEngineOnMixedBatches) {
       std::vector<std::size_t> some;
       for (std::size_t t : insertable)
         if (rng() % 3 != 0) some.push_back(t);
-      search::BlinkInsertion(near, classes, 0.1).apply(solutions.back(), some, rng, p->vehicles().size(), *segments);
+      search::BlinkInsertion(near, classes, 0.1)
+          .apply(solutions.back(), some, rng, p->vehicles().size(), *segments);
     }
     std::vector<std::size_t> all(p->vehicles().size());
     std::iota(all.begin(), all.end(), std::size_t{0});
@@ -154,8 +159,9 @@ TEST(EngineParity, CudaHostReportsTheEngineStages) {
   const Solution s = solve_on(*p, BackendKind::CudaHost, 1, 30, 1, Objective::Cost);
   EXPECT_TRUE(validate(*p, s).ok());
   for (const char* stage : {"construction", "host_search", "pack", "h2d", "kernel", "d2h"})
-    EXPECT_TRUE(std::any_of(s.profile.begin(), s.profile.end(), [&](const StageTime& t) { return t.stage == stage; }))
-        << stage;
+    EXPECT_TRUE(std::any_of(s.profile.begin(), s.profile.end(), [&](const StageTime& t) {
+      return t.stage == stage;
+    })) << stage;
 }
 
 /// Every instance file of a folder (with the given extension), sorted; every `every`-th.
@@ -218,14 +224,16 @@ TEST(InsertionDevice, DeviceEngineEqualsTheHostTwin) {
   if (!device_available()) GTEST_SKIP() << "no CUDA device: " << device_unavailable_reason();
   for (const TransferMode mode : {TransferMode::Pinned, TransferMode::Naive}) {
     for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-      const auto p = random_instance(seed, 40, InstanceKind{seed % 2 == 0, true, seed % 3 == 0, true});
+      const auto p =
+          random_instance(seed, 40, InstanceKind{seed % 2 == 0, true, seed % 3 == 0, true});
       SolveOptions options;
       options.seed = seed;
       options.iterations = 80;
       options.threads = 1 + seed % 4;  // chains in lockstep: batches of several requests
       auto host = insertion::make_host_engine(1);
       const Solution a = insertion::solve_batched(*p, options, *host, "cuda-host");
-      insertion::CheckedEngine checked(insertion::make_device_engine(DeviceOptions{0, mode, {}}), 1, 1);
+      insertion::CheckedEngine checked(insertion::make_device_engine(DeviceOptions{0, mode, {}}), 1,
+                                       1);
       const Solution b = insertion::solve_checked(*p, options, checked);
       EXPECT_EQ(b.mismatches, 0u) << b.fallback;
       EXPECT_EQ(routes_of(a), routes_of(b)) << "seed " << seed;

@@ -84,7 +84,8 @@ struct CellRecorder {
     ASSERT_GE(node, first);
     ASSERT_LT(node - first, count);
     ASSERT_LE(column + N, width);
-    for (std::uint32_t i = 0; i < N; ++i) ++(*writes)[std::size_t{node - first} * width + column + i];
+    for (std::uint32_t i = 0; i < N; ++i)
+      ++(*writes)[std::size_t{node - first} * width + column + i];
     group_sizes->push_back(N);
   }
 };
@@ -92,19 +93,23 @@ struct CellRecorder {
 /// Walks the sweep grid of `count` nodes in steps of L threads through sweep_lanes<L>; every
 /// cell is written once, by a whole group of L or by a single lane. Returns the group sizes.
 template <std::uint32_t L>
-std::vector<std::uint32_t> expect_sweep_groups_write_every_cell_once(std::uint32_t count, std::uint32_t width) {
+std::vector<std::uint32_t> expect_sweep_groups_write_every_cell_once(std::uint32_t count,
+                                                                     std::uint32_t width) {
   constexpr std::uint32_t kFirst = 5;  // the level's first local node
   const Grid grid = sweep_grid(count, width);
   std::vector<int> writes(std::size_t{count} * width, 0);
   std::vector<std::uint32_t> sizes;
   const CellRecorder recorder{width, kFirst, count, &writes, &sizes};
   for (std::uint32_t b = 0; b < grid.blocks; ++b)
-    for (std::uint32_t t = 0; t < grid.threads; t += L) sweep_lanes<L>(t, b, grid.threads, recorder, kFirst, count);
-  EXPECT_EQ(std::count_if(sizes.begin(), sizes.end(), [](std::uint32_t n) { return n != L && n != 1; }), 0);
+    for (std::uint32_t t = 0; t < grid.threads; t += L)
+      sweep_lanes<L>(t, b, grid.threads, recorder, kFirst, count);
+  EXPECT_EQ(
+      std::count_if(sizes.begin(), sizes.end(), [](std::uint32_t n) { return n != L && n != 1; }),
+      0);
   const auto wrong = std::find_if(writes.begin(), writes.end(), [](int w) { return w != 1; });
-  EXPECT_TRUE(wrong == writes.end()) << "L " << L << ", count " << count << ", width " << width << ": cell "
-                                     << (wrong - writes.begin()) << " written " << (wrong == writes.end() ? 1 : *wrong)
-                                     << " times";
+  EXPECT_TRUE(wrong == writes.end()) << "L " << L << ", count " << count << ", width " << width
+                                     << ": cell " << (wrong - writes.begin()) << " written "
+                                     << (wrong == writes.end() ? 1 : *wrong) << " times";
   return sizes;
 }
 
@@ -135,7 +140,7 @@ TEST(LaunchShape, SweepLaneGroupsWriteEveryCellOnce) {
 /// with a guard past its end: every key lands in place, nothing past the end is written.
 template <std::uint32_t L>
 void expect_gather_groups_copy_every_key(const std::vector<Key>& tile, std::uint32_t width,
-                                              const std::vector<std::uint32_t>& target_local) {
+                                         const std::vector<std::uint32_t>& target_local) {
   const Grid grid = gather_grid(target_local.size(), width);
   const std::size_t size = target_local.size() * width;
   std::vector<Key> out(size + L + kPhastBlock, kNoKey);
@@ -147,7 +152,8 @@ void expect_gather_groups_copy_every_key(const std::vector<Key>& tile, std::uint
     for (std::uint32_t c = 0; c < width; ++c)
       ASSERT_EQ(out[j * width + c], tile[std::size_t{target_local[j]} * width + c])
           << "L " << L << ", width " << width << ", target " << j << ", column " << c;
-  for (std::size_t i = size; i < out.size(); ++i) ASSERT_EQ(out[i], kNoKey) << "L " << L << ", width " << width;
+  for (std::size_t i = size; i < out.size(); ++i)
+    ASSERT_EQ(out[i], kNoKey) << "L " << L << ", width " << width;
 }
 
 TEST(LaunchShape, GatherLaneGroupsCopyEveryKeyInPlace) {
@@ -170,7 +176,8 @@ TEST(LaunchShape, GatherLaneGroupsCopyEveryKeyInPlace) {
 TEST(LaunchShape, HostLanesDivideTheWidth) {
   const std::vector<std::pair<std::uint32_t, std::uint32_t>> expected{
       {1, 1}, {8, 8}, {12, 4}, {16, 16}, {24, 8}, {32, 32}, {40, 8}, {64, 32}, {200, 8}, {256, 32}};
-  for (const auto& [width, lanes] : expected) EXPECT_EQ(host_lanes(width), lanes) << "width " << width;
+  for (const auto& [width, lanes] : expected)
+    EXPECT_EQ(host_lanes(width), lanes) << "width " << width;
   for (std::uint32_t width = 1; width <= 256; ++width) {
     const std::uint32_t lanes = host_lanes(width);
     EXPECT_EQ(width % lanes, 0u) << width;
@@ -224,7 +231,8 @@ TEST(SeedAndGather, HostTwinsWriteEveryElementOnce) {
       cells.resize(std::min<std::size_t>(n, cells.size()));
       std::vector<Seed> seeds;
       for (const std::uint64_t c : cells)
-        seeds.push_back({static_cast<std::uint32_t>(c / w), static_cast<std::uint32_t>(c % w), c * 7 + 1});
+        seeds.push_back(
+            {static_cast<std::uint32_t>(c / w), static_cast<std::uint32_t>(c % w), c * 7 + 1});
       std::vector<Key> tile(std::size_t{nodes} * w, kNoKey);
       seed_tile(seeds, tile.data(), w);
       std::size_t written = 0;
@@ -243,14 +251,17 @@ TEST(SeedAndGather, HostTwinsWriteEveryElementOnce) {
       gather_targets(tile.data(), w, target_local, out.data());
       for (std::size_t j = 0; j < n; ++j)
         for (std::uint32_t c = 0; c < w; ++c)
-          ASSERT_EQ(out[j * w + c], std::uint64_t{target_local[j]} * w + c) << "target " << j << ", column " << c;
+          ASSERT_EQ(out[j * w + c], std::uint64_t{target_local[j]} * w + c)
+              << "target " << j << ", column " << c;
     }
 }
 
 /// The tile pipeline of the host twin, piece by piece (what the device runs per tile), sweep and
 /// gather in lane groups of `lanes`, against Dijkstra's keys for every (target, column).
-void expect_tile_equals_dijkstra(const RoadGraph& g, const ContractionHierarchy& ch, const std::vector<NodeId>& sources,
-                                 const std::vector<NodeId>& targets, std::uint32_t width, std::uint32_t lanes) {
+void expect_tile_equals_dijkstra(const RoadGraph& g, const ContractionHierarchy& ch,
+                                 const std::vector<NodeId>& sources,
+                                 const std::vector<NodeId>& targets, std::uint32_t width,
+                                 std::uint32_t lanes) {
   const Selection sel = select_targets(ch, targets);
   UpwardSearch search(ch.node_count());
   std::vector<Key> tile(sel.nodes() * width), out(targets.size() * width, 0);
@@ -268,8 +279,8 @@ void expect_tile_equals_dijkstra(const RoadGraph& g, const ContractionHierarchy&
       const std::vector<PathKey> dist = routesolve::test::dijkstra(g, sources[first + c]);
       for (std::size_t j = 0; j < targets.size(); ++j)
         ASSERT_EQ(out[j * width + c], dist[targets[j]])
-            << "source " << sources[first + c] << ", target " << targets[j] << ", width " << width << ", lanes "
-            << lanes;
+            << "source " << sources[first + c] << ", target " << targets[j] << ", width " << width
+            << ", lanes " << lanes;
     }
     for (std::size_t c = columns; c < width; ++c)  // unused columns stay unreachable
       for (std::size_t j = 0; j < targets.size(); ++j) ASSERT_EQ(out[j * width + c], kNoKey);
@@ -279,11 +290,13 @@ void expect_tile_equals_dijkstra(const RoadGraph& g, const ContractionHierarchy&
 TEST(PhastHostTwin, TilePipelineEqualsDijkstra) {
   for (std::uint64_t seed = 1; seed <= 12; ++seed) {
     const std::size_t n = 50 + seed * 40;
-    const RoadGraph g = seed % 3 == 0 ? routesolve::test::grid_graph(12 + seed, 9 + seed, seed)
-                                      : routesolve::test::random_graph(n, 1.5, seed % 4 == 0 ? 3 : 500, seed);
+    const RoadGraph g = seed % 3 == 0
+                            ? routesolve::test::grid_graph(12 + seed, 9 + seed, seed)
+                            : routesolve::test::random_graph(n, 1.5, seed % 4 == 0 ? 3 : 500, seed);
     const ContractionHierarchy ch = build_contraction_hierarchy(g);
     ASSERT_GT(ch.level_count(), 2u);
-    const auto sources = routesolve::test::random_nodes(g.node_count(), 3 + seed * 23, seed + 100);  // several tiles, the last partial
+    const auto sources = routesolve::test::random_nodes(
+        g.node_count(), 3 + seed * 23, seed + 100);  // several tiles, the last partial
     const auto targets = routesolve::test::random_nodes(g.node_count(), 1 + seed * 17, seed + 200);
     SCOPED_TRACE("seed " + std::to_string(seed));
     const std::uint32_t width = kWidths[seed % kWidths.size()];

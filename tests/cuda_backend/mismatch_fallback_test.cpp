@@ -51,7 +51,8 @@ TEST(Mismatches, AWrongDeltaIsCaughtAtOnceAndTheSearchGoesOnOnTheHostTwin) {
   EXPECT_EQ(device->flipped, 1u);  // after the fallback the device is not asked again
   EXPECT_EQ(s.mismatches, 1u);
   EXPECT_EQ(s.backend, "cuda-host");  // what really finished the search
-  EXPECT_NE(s.fallback.find("faulty insertion twin did not match the host twin"), std::string::npos) << s.fallback;
+  EXPECT_NE(s.fallback.find("faulty insertion twin did not match the host twin"), std::string::npos)
+      << s.fallback;
   EXPECT_TRUE(validate(*p, s).ok());
   // The search never saw the wrong choice: the same routes as the host twin's search.
   const auto host = cuda::insertion::make_host_engine(1);
@@ -81,8 +82,10 @@ TEST(Mismatches, CheckedChoicesEqualTheHostTwinsOnEveryRequest) {
   const search::VehicleClasses classes(*p);
   const search::Neighbours near(*p, 8);
   std::mt19937_64 rng(9);
-  std::vector<std::size_t> half(insertable.begin(), insertable.begin() + static_cast<std::ptrdiff_t>(insertable.size() / 2));
-  search::BlinkInsertion(near, classes, 0.0).apply(ws, half, rng, ws.vehicle_count(), *search::make_segment_engine());
+  std::vector<std::size_t> half(
+      insertable.begin(), insertable.begin() + static_cast<std::ptrdiff_t>(insertable.size() / 2));
+  search::BlinkInsertion(near, classes, 0.0)
+      .apply(ws, half, rng, ws.vehicle_count(), *search::make_segment_engine());
   std::vector<std::size_t> all(p->vehicles().size());
   std::iota(all.begin(), all.end(), std::size_t{0});
   std::vector<search::InsertionRequest> requests;

@@ -33,7 +33,8 @@ PhastOptions host_options(unsigned width, unsigned threads) {
 TEST(PhastHost, RandomGraphsEqualDijkstra) {
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     const std::size_t n = 30 + seed * 20;  // up to ~830 nodes (random graphs have no hierarchy)
-    const RoadGraph g = test::random_graph(n, 1.2 + 0.5 * static_cast<double>(seed % 3), seed % 4 == 0 ? 2 : 300, seed);
+    const RoadGraph g = test::random_graph(n, 1.2 + 0.5 * static_cast<double>(seed % 3),
+                                           seed % 4 == 0 ? 2 : 300, seed);
     const ContractionHierarchy ch = build_contraction_hierarchy(g);
     const auto sources = test::random_nodes(n, 5 + seed % 70, seed * 3);
     const auto targets = test::random_nodes(n, 3 + seed % 90, seed * 5);
@@ -56,7 +57,8 @@ TEST(PhastHost, WidthsThatLeaveIdleThreadsEqualDijkstra) {
   for (const unsigned width : {24u, 40u, 200u, 256u}) {
     const auto sources = test::random_nodes(g.node_count(), 2 * width + 5, width);
     PhastMatrixEngine engine(g, ch, host_options(width, 2));
-    EXPECT_EQ(test::first_difference(engine.compute(sources, targets), test::reference_matrices(g, sources, targets)),
+    EXPECT_EQ(test::first_difference(engine.compute(sources, targets),
+                                     test::reference_matrices(g, sources, targets)),
               "")
         << "width " << width;
   }
@@ -68,7 +70,9 @@ TEST(PhastHost, LargerRandomGraphAllPairsOfSample) {
   const auto sources = test::random_nodes(g.node_count(), 150, 1);
   const auto targets = test::random_nodes(g.node_count(), 400, 2);
   PhastMatrixEngine engine(g, ch, host_options(32, 2));
-  EXPECT_EQ(test::first_difference(engine.compute(sources, targets), test::reference_matrices(g, sources, targets)), "");
+  EXPECT_EQ(test::first_difference(engine.compute(sources, targets),
+                                   test::reference_matrices(g, sources, targets)),
+            "");
 }
 
 TEST(PhastHost, GridsEqualDijkstraAndHaveUnreachablePairs) {
@@ -94,12 +98,18 @@ TEST(PhastHost, SelectionIsReusedForTheSameTargets) {
   MatrixProfile first, second, third;
   const auto s1 = test::random_nodes(g.node_count(), 37, 2);
   const auto s2 = test::random_nodes(g.node_count(), 70, 3);
-  EXPECT_EQ(test::first_difference(engine.compute(s1, targets, &first), test::reference_matrices(g, s1, targets)), "");
-  EXPECT_EQ(test::first_difference(engine.compute(s2, targets, &second), test::reference_matrices(g, s2, targets)), "");
+  EXPECT_EQ(test::first_difference(engine.compute(s1, targets, &first),
+                                   test::reference_matrices(g, s1, targets)),
+            "");
+  EXPECT_EQ(test::first_difference(engine.compute(s2, targets, &second),
+                                   test::reference_matrices(g, s2, targets)),
+            "");
   EXPECT_FALSE(first.selection_reused);
   EXPECT_TRUE(second.selection_reused);
   const auto t2 = test::random_nodes(g.node_count(), 20, 4);
-  EXPECT_EQ(test::first_difference(engine.compute(s2, t2, &third), test::reference_matrices(g, s2, t2)), "");
+  EXPECT_EQ(
+      test::first_difference(engine.compute(s2, t2, &third), test::reference_matrices(g, s2, t2)),
+      "");
   EXPECT_FALSE(third.selection_reused);
   EXPECT_FALSE(format_profile(third).empty());
 }
@@ -141,7 +151,9 @@ TEST(PhastHost, Rome99EqualsDijkstra) {
   const auto sources = test::random_nodes(g.node_count(), 300, 5);
   const auto targets = test::random_nodes(g.node_count(), 500, 6);
   PhastMatrixEngine engine(g, ch, host_options(0, 2));
-  EXPECT_EQ(test::first_difference(engine.compute(sources, targets), test::reference_matrices(g, sources, targets)), "");
+  EXPECT_EQ(test::first_difference(engine.compute(sources, targets),
+                                   test::reference_matrices(g, sources, targets)),
+            "");
 }
 
 TEST(PhastSplit, TileSharesCoverEveryTileOnceInOrder) {
@@ -163,25 +175,30 @@ TEST(PhastSplit, SourceTilesSplitOverVirtualDevicesEqualOneDevice) {
   // The split of the multi-device engine on the host twin: every virtual device sweeps its
   // share of the source tiles on its own thread; the matrices equal one device's and Dijkstra's.
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-    const RoadGraph g = seed % 2 == 0 ? test::grid_graph(30, 20, seed) : test::random_graph(600, 1.6, 300, seed);
+    const RoadGraph g =
+        seed % 2 == 0 ? test::grid_graph(30, 20, seed) : test::random_graph(600, 1.6, 300, seed);
     const ContractionHierarchy ch = build_contraction_hierarchy(g);
-    const auto sources = test::random_nodes(g.node_count(), 70 + seed * 13, seed);  // partial last tile
+    const auto sources =
+        test::random_nodes(g.node_count(), 70 + seed * 13, seed);  // partial last tile
     const auto targets = test::random_nodes(g.node_count(), 90, seed + 20);
     PhastMatrixEngine one(g, ch, host_options(16, 1));
     const NodeMatrices expected = one.compute(sources, targets);
     ASSERT_EQ(test::first_difference(expected, test::reference_matrices(g, sources, targets)), "");
-    for (const std::vector<int>& devices : {std::vector<int>{0, 1}, std::vector<int>{0, 1, 2}, std::vector<int>{3, 1, 0, 2, 4, 5, 6, 7, 8}}) {
+    for (const std::vector<int>& devices : {std::vector<int>{0, 1}, std::vector<int>{0, 1, 2},
+                                            std::vector<int>{3, 1, 0, 2, 4, 5, 6, 7, 8}}) {
       PhastOptions o = host_options(16, 4);
       o.device_indices = devices;
       PhastMatrixEngine split(g, ch, o);
       MatrixProfile p;
       EXPECT_EQ(test::first_difference(split.compute(sources, targets, &p), expected), "")
           << "seed " << seed << ", " << devices.size() << " virtual devices";
-      EXPECT_NE(p.device.find("split over " + std::to_string(devices.size()) + " virtual devices"), std::string::npos)
+      EXPECT_NE(p.device.find("split over " + std::to_string(devices.size()) + " virtual devices"),
+                std::string::npos)
           << p.device;
       EXPECT_EQ(p.h2d, 0.0);  // the host twin moves nothing: unpacking is not a transfer
       EXPECT_EQ(p.d2h, 0.0);
-      EXPECT_EQ(test::first_difference(split.compute(sources, targets, &p), expected), "") << "second call";
+      EXPECT_EQ(test::first_difference(split.compute(sources, targets, &p), expected), "")
+          << "second call";
     }
   }
 }
@@ -202,7 +219,8 @@ TEST(PhastDevice, SeveralDevicesEqualTheHostTwin) {
     o.device = MatrixDevice::Cuda;
     o.device_indices = list;
     PhastMatrixEngine split(g, ch, o);
-    EXPECT_EQ(test::first_difference(split.compute(sources, targets), expected), "") << list.size() << " devices";
+    EXPECT_EQ(test::first_difference(split.compute(sources, targets), expected), "")
+        << list.size() << " devices";
   }
 }
 
@@ -217,14 +235,16 @@ TEST(PhastDevice, ThrowsDeviceErrorWithoutDevice) {
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::Device) << e.what();
-    EXPECT_NE(std::string(e.what()).find(device_unavailable_reason()), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(device_unavailable_reason()), std::string::npos)
+        << e.what();
   }
 }
 
 TEST(PhastDevice, EqualsHostTwinInBothTransferModes) {
   REQUIRE_CUDA_DEVICE();
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-    const RoadGraph g = seed % 2 == 0 ? test::grid_graph(80, 50, seed) : test::random_graph(1500, 1.8, 300, seed);
+    const RoadGraph g =
+        seed % 2 == 0 ? test::grid_graph(80, 50, seed) : test::random_graph(1500, 1.8, 300, seed);
     const ContractionHierarchy ch = build_contraction_hierarchy(g);
     const auto sources = test::random_nodes(g.node_count(), 300 + seed * 7, seed);
     const auto targets = test::random_nodes(g.node_count(), 200 + seed * 11, seed + 50);
@@ -239,8 +259,10 @@ TEST(PhastDevice, EqualsHostTwinInBothTransferModes) {
         PhastMatrixEngine device(g, ch, o);
         MatrixProfile p;
         EXPECT_EQ(test::first_difference(device.compute(sources, targets, &p), expected), "")
-            << "seed " << seed << ", width " << width << ", " << (mode == TransferMode::Naive ? "naive" : "pinned");
-        EXPECT_EQ(test::first_difference(device.compute(sources, targets, &p), expected), "") << "second call";
+            << "seed " << seed << ", width " << width << ", "
+            << (mode == TransferMode::Naive ? "naive" : "pinned");
+        EXPECT_EQ(test::first_difference(device.compute(sources, targets, &p), expected), "")
+            << "second call";
         EXPECT_TRUE(p.selection_reused);
       }
   }

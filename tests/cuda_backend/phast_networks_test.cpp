@@ -9,9 +9,9 @@
 
 #include "road_graph_fixture.hpp"
 #include "routesolve/contraction_hierarchy.hpp"
-#include "routesolve/network/dijkstra_matrix.hpp"
 #include "routesolve/cuda/matrix_engine.hpp"
 #include "routesolve/io/road_formats.hpp"
+#include "routesolve/network/dijkstra_matrix.hpp"
 #include "test_support.hpp"
 
 namespace routesolve::cuda {
@@ -32,7 +32,8 @@ void expect_equal_to_boost(const std::string& rel, std::size_t sources, std::siz
   EXPECT_EQ(test::first_difference(got, boost.many_to_many(s, t, 2)), "") << rel;
   // And the plain Dijkstra of this test on a few rows.
   const std::vector<NodeId> few(s.begin(), s.begin() + 5);
-  EXPECT_EQ(test::first_difference(engine.compute(few, t), test::reference_matrices(g, few, t)), "") << rel;
+  EXPECT_EQ(test::first_difference(engine.compute(few, t), test::reference_matrices(g, few, t)), "")
+      << rel;
 }
 
 TEST(PhastNetworks, Rome99EqualsBoostGraph) {

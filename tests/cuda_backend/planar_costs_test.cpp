@@ -28,7 +28,8 @@ Instance random_instance(std::size_t n, unsigned seed) {
   std::uniform_int_distribution<int> coord(0, 1000);
   Instance x;
   x.points.push_back({500, 500});
-  for (std::size_t i = 1; i < n; ++i) x.points.push_back({static_cast<double>(coord(rng)), static_cast<double>(coord(rng))});
+  for (std::size_t i = 1; i < n; ++i)
+    x.points.push_back({static_cast<double>(coord(rng)), static_cast<double>(coord(rng))});
   return x;
 }
 
@@ -82,7 +83,8 @@ ProblemPtr build(const Instance& x, bool computed) {
   return Problem::create(spec);
 }
 
-void expect_same_routes(const Instance& x, std::unique_ptr<Backend> (*make)(), std::size_t iterations) {
+void expect_same_routes(const Instance& x, std::unique_ptr<Backend> (*make)(),
+                        std::size_t iterations) {
   const ProblemPtr a = build(x, true), b = build(x, false);
   ASSERT_TRUE(a->travel(0).costs.computed());
   ASSERT_FALSE(b->travel(0).costs.computed());

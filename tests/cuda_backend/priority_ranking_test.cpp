@@ -62,7 +62,8 @@ TEST(PriorityRanking, BothBackendsServeTheHighPriorityJob) {
       options.time_limit_s = limit;
       options.seed = 3;
       expect_high_priority_served(cpu::make_cpu_backend()->solve(*problem, options), "cpu");
-      expect_high_priority_served(cuda::make_cuda_host_backend()->solve(*problem, options), "cuda-host");
+      expect_high_priority_served(cuda::make_cuda_host_backend()->solve(*problem, options),
+                                  "cuda-host");
     }
   }
 }

@@ -24,7 +24,9 @@ struct InstanceKind {
 
 inline ProblemPtr random_instance(std::uint64_t seed, std::size_t jobs, InstanceKind kind) {
   std::mt19937_64 rng(seed);
-  auto uni = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng); };
+  auto uni = [&](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
   const std::size_t pairs = kind.shipments ? jobs / 4 : 0;
   const std::size_t locations = 2 + jobs + 2 * pairs;
   std::vector<std::pair<std::int64_t, std::int64_t>> xy(locations);
@@ -79,9 +81,9 @@ inline ProblemPtr random_instance(std::uint64_t seed, std::size_t jobs, Instance
     veh.capacity = Amount{uni(20, 60), uni(5, 15)};
     veh.time_window = TimeWindow{0, horizon};
     if (kind.heterogeneous) {
-      if (v == 1) veh.end.reset();                              // open route
-      if (v == 2) veh.start = LocationSpec{1, std::nullopt};    // other depot
-      if (v == 3) veh.speed_factor = 1.5;                       // other travel index
+      if (v == 1) veh.end.reset();                            // open route
+      if (v == 2) veh.start = LocationSpec{1, std::nullopt};  // other depot
+      if (v == 3) veh.speed_factor = 1.5;                     // other travel index
       if (v == 0) veh.skills = {7};
       if (v == 1) veh.max_tasks = 5;
       if (v == 2) veh.max_travel_time = 2500;
@@ -109,7 +111,8 @@ inline std::vector<std::pair<std::size_t, std::vector<std::size_t>>> routes_of(c
   for (const Route& r : s.routes) {
     out.emplace_back(r.vehicle, std::vector<std::size_t>{});
     for (const Step& step : r.steps)
-      if (step.type == StepType::Job || step.type == StepType::Pickup || step.type == StepType::Delivery)
+      if (step.type == StepType::Job || step.type == StepType::Pickup ||
+          step.type == StepType::Delivery)
         out.back().second.push_back(step.task);
   }
   return out;

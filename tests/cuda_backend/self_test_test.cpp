@@ -2,6 +2,8 @@
 // of wrong result or failure makes it fail naming the kernel family, and the process keeps one
 // verdict per device, tested once even when many threads ask at once.
 
+#include "routesolve/cuda/self_test.hpp"
+
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -11,7 +13,6 @@
 
 #include "faulty_device.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
-#include "routesolve/cuda/self_test.hpp"
 
 using namespace routesolve;
 using test::Faults;
@@ -28,7 +29,8 @@ void expect_fails(Faults faults, const std::string& family) {
   const cuda::SelfTestResult r = self_test(faults);
   EXPECT_FALSE(r.passed) << family;
   EXPECT_NE(r.reason.find(family), std::string::npos) << r.reason;
-  EXPECT_NE(cuda::format_verdict(r).find("FAILED: " + r.reason), std::string::npos) << cuda::format_verdict(r);
+  EXPECT_NE(cuda::format_verdict(r).find("FAILED: " + r.reason), std::string::npos)
+      << cuda::format_verdict(r);
 }
 
 }  // namespace
@@ -41,7 +43,8 @@ TEST(SelfTest, ACorrectDevicePasses) {
     EXPECT_TRUE(r.reason.empty()) << r.reason;
     EXPECT_EQ(r.index, 4);
     EXPECT_EQ(r.device, "host twin double");
-    EXPECT_EQ(cuda::format_verdict(r).rfind("device 4 (host twin double): passed in ", 0), 0u) << cuda::format_verdict(r);
+    EXPECT_EQ(cuda::format_verdict(r).rfind("device 4 (host twin double): passed in ", 0), 0u)
+        << cuda::format_verdict(r);
   }
 }
 
@@ -62,7 +65,8 @@ TEST(SelfTest, TheInsertionEngineIsCalledThriceInBothTransferModes) {
   EXPECT_GE(use->price_calls.load(), 2u * 2u * 3u);
   EXPECT_EQ(use->route_checks.load(), 2u);  // pinned and naive
   // A wrong choice in the third call only (the grown store's) is caught.
-  expect_fails({.insertion = true, .flip_after = 2}, "insertion pricing (pinned transfers, call 3)");
+  expect_fails({.insertion = true, .flip_after = 2},
+               "insertion pricing (pinned transfers, call 3)");
 }
 
 TEST(SelfTest, AnAllocationFailureFailsTheDeviceWithTheError) {
@@ -76,7 +80,9 @@ TEST(DeviceVerdicts, OneSelfTestPerDeviceWhateverTheThreads) {
   std::vector<std::thread> threads;
   std::vector<int> passed(8, 0);
   for (int i = 0; i < 8; ++i)
-    threads.emplace_back([&passed, i] { passed[static_cast<std::size_t>(i)] = cuda::device_verdict(i % 2).passed ? 1 : 0; });
+    threads.emplace_back([&passed, i] {
+      passed[static_cast<std::size_t>(i)] = cuda::device_verdict(i % 2).passed ? 1 : 0;
+    });
   for (auto& t : threads) t.join();
   for (const int p : passed) EXPECT_EQ(p, 1);
   EXPECT_EQ(cuda::self_test_runs(), 2u);  // devices 0 and 1, once each
@@ -116,7 +122,8 @@ TEST(DeviceVerdicts, TheRealDevicesWithoutOneFailWithTheReason) {
 }
 
 TEST(DeviceVerdicts, TheRealDevicePassesItsSelfTest) {
-  if (!cuda::device_available()) GTEST_SKIP() << "no CUDA device: " << cuda::device_unavailable_reason();
+  if (!cuda::device_available())
+    GTEST_SKIP() << "no CUDA device: " << cuda::device_unavailable_reason();
   cuda::set_self_test_device_factory({});
   for (const cuda::DeviceInfo& d : cuda::devices()) {
     const cuda::SelfTestResult r = cuda::device_verdict(d.index);

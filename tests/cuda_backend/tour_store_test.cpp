@@ -50,7 +50,8 @@ struct Scene {
     std::vector<std::size_t> some;
     for (std::size_t t : insertable)
       if (rng() % 3 != 0) some.push_back(t);
-    search::BlinkInsertion(near, classes, 0.1).apply(*s, some, rng, problem->vehicles().size(), *segments);
+    search::BlinkInsertion(near, classes, 0.1)
+        .apply(*s, some, rng, problem->vehicles().size(), *segments);
     return s;
   }
 
@@ -71,13 +72,14 @@ struct Scene {
 };
 
 /// The choices of `engine` for `requests`, checked against the host twin's.
-std::vector<search::InsertionChoice> expect_host_choices(insertion::BatchedEngine& engine,
-                                                         const std::vector<search::InsertionRequest>& requests,
-                                                         const std::string& what) {
+std::vector<search::InsertionChoice> expect_host_choices(
+    insertion::BatchedEngine& engine, const std::vector<search::InsertionRequest>& requests,
+    const std::string& what) {
   std::vector<search::InsertionChoice> got(requests.size()), want(requests.size());
   engine.price(requests, got);
   insertion::make_host_engine(1)->price(requests, want);
-  for (std::size_t r = 0; r < requests.size(); ++r) EXPECT_EQ(got[r], want[r]) << what << ", request " << r;
+  for (std::size_t r = 0; r < requests.size(); ++r)
+    EXPECT_EQ(got[r], want[r]) << what << ", request " << r;
   return got;
 }
 
@@ -105,7 +107,8 @@ TEST(TourStore, GrowsOnceToHoldTheWholeCallThenReusesAndRefreshesTours) {
   EXPECT_GT(b.tours_reused, a.tours_reused);
   EXPECT_EQ(b.store_growths, 1u);
 
-  // One task taken out changes one tour, which its request then asks for: only that tour moves up again.
+  // One task taken out changes one tour, which its request then asks for: only that tour moves up
+  // again.
   std::size_t routed = kNone;
   for (std::size_t t : scene.insertable)
     if (solution->assigned(t)) routed = t;
@@ -126,7 +129,8 @@ std::size_t store_bound(std::size_t min_store, std::size_t tours, std::size_t ta
 
 TEST(TourStore, ForgetsTheRecordsOfSolutionsNoLongerSeenAndReclaimsTheirRoom) {
   Scene scene(8, 30);
-  const std::size_t vehicles = scene.problem->vehicles().size(), tasks = scene.problem->tasks().size();
+  const std::size_t vehicles = scene.problem->vehicles().size(),
+                    tasks = scene.problem->tasks().size();
   // A store that holds every call's tours (no reclaim), and one that fills every few calls.
   auto roomy = insertion::make_mirrored_host_engine(std::size_t{64} << 20);
   auto small = insertion::make_mirrored_host_engine(std::size_t{16} << 10);
@@ -161,7 +165,8 @@ TEST(TourStore, ForgetsTheRecordsOfSolutionsNoLongerSeenAndReclaimsTheirRoom) {
 TEST(TourStore, ChainsInLockstepOverManyCallsMakeTheHostTwinsDecisions) {
   std::uint64_t growths = 0, reclaims = 0, reused = 0;
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-    const auto p = random_instance(seed, 60, InstanceKind{seed % 2 == 0, true, seed % 3 == 0, seed % 2 == 1});
+    const auto p =
+        random_instance(seed, 60, InstanceKind{seed % 2 == 0, true, seed % 3 == 0, seed % 2 == 1});
     SolveOptions options;
     options.seed = seed;
     options.iterations = 400;
@@ -179,7 +184,8 @@ TEST(TourStore, ChainsInLockstepOverManyCallsMakeTheHostTwinsDecisions) {
     const insertion::InsertionStats& s = mirrored->stats();
     EXPECT_GT(s.calls, 500u) << "seed " << seed;
     EXPECT_GT(s.tours_reused, 0u) << "seed " << seed;
-    EXPECT_LE(s.store_bytes, store_bound(8 << 10, chains * p->vehicles().size(), p->tasks().size())) << "seed " << seed;
+    EXPECT_LE(s.store_bytes, store_bound(8 << 10, chains * p->vehicles().size(), p->tasks().size()))
+        << "seed " << seed;
     growths += s.store_growths;
     reclaims += s.store_reclaims;
     reused += s.tours_reused;

@@ -1,12 +1,13 @@
 // The `--backend auto` cost model (cuda_backend/include/routesolve/dispatch/auto_policy.hpp): its
 // decisions on sizes, time limits, matrices and threads, and "no device: always the CPU".
 
+#include "routesolve/dispatch/auto_policy.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstddef>
 #include <string>
 
-#include "routesolve/dispatch/auto_policy.hpp"
 #include "routesolve/cuda/cuda_backend.hpp"
 #include "routesolve/cuda/self_test.hpp"
 #include "routesolve/solve.hpp"

@@ -161,7 +161,8 @@ TEST(Balance, OutputReportsTheTermAndReadsBack) {
   EXPECT_TRUE(validate(*p, back).ok());
   // Without balance the output has no balance field (VROOM's output, unchanged).
   const ProblemPtr plain = Problem::create(instance(3, 10, 3, 0.0));
-  EXPECT_EQ(io::vroom_solution_to_string(*plain, solve_with(*plain, 3, 200)).find("\"balance\""), std::string::npos);
+  EXPECT_EQ(io::vroom_solution_to_string(*plain, solve_with(*plain, 3, 200)).find("\"balance\""),
+            std::string::npos);
 }
 
 TEST(Balance, ReadFromOptions) {
@@ -172,9 +173,10 @@ TEST(Balance, ReadFromOptions) {
 }
 
 std::string error_of(const std::string& options) {
-  const std::string json = R"({"jobs":[{"id":1,"location_index":1}],"vehicles":[{"id":1,"start_index":0}],)"
-                           R"("matrices":{"car":{"durations":[[0,1],[1,0]]}},"options":)" +
-                           options + "}";
+  const std::string json =
+      R"({"jobs":[{"id":1,"location_index":1}],"vehicles":[{"id":1,"start_index":0}],)"
+      R"("matrices":{"car":{"durations":[[0,1],[1,0]]}},"options":)" +
+      options + "}";
   try {
     (void)Problem::create(io::parse_vroom_problem(json, "fleet.json"));
   } catch (const Error& e) {

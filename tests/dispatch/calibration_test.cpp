@@ -3,7 +3,6 @@
 // back, ignored for another device, refused when malformed).
 
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <cstdlib>
@@ -23,7 +22,8 @@ namespace fs = std::filesystem;
 /// ROUTESOLVE_CALIBRATION_DIR pointing at an empty folder for the scope.
 class ScopedCalibrationDir {
  public:
-  ScopedCalibrationDir() : dir_(fs::temp_directory_path() / ("routesolve-calibration-" + std::to_string(::getpid()))) {
+  ScopedCalibrationDir()
+      : dir_(fs::temp_directory_path() / ("routesolve-calibration-" + std::to_string(::getpid()))) {
     fs::remove_all(dir_);
     ::setenv("ROUTESOLVE_CALIBRATION_DIR", dir_.c_str(), 1);
   }

@@ -31,7 +31,8 @@ TEST(DeviceFallback, AutoContinuesOnCudaHostWithTheReason) {
   const ScopedTwinDevices devices({.insertion = true});
   const dispatch::DeviceChoice choice = dispatch::use_device(BackendKind::Auto, 0);
   EXPECT_EQ(choice.kind, BackendKind::CudaHost);
-  EXPECT_NE(choice.fallback.find("device 0 is unusable: self-test mismatch: insertion pricing"), std::string::npos)
+  EXPECT_NE(choice.fallback.find("device 0 is unusable: self-test mismatch: insertion pricing"),
+            std::string::npos)
       << choice.fallback;
   EXPECT_NE(choice.fallback.find("continued on cuda-host"), std::string::npos) << choice.fallback;
   EXPECT_EQ(dispatch::use_device(BackendKind::Auto, 0).fallback, choice.fallback);  // one verdict
@@ -47,7 +48,11 @@ TEST(DeviceFallback, ExplicitCudaFailsWithDeviceErrorNamingTheReason) {
     EXPECT_EQ(e.code(), ErrorCode::Device);
     EXPECT_EQ(exit_code(e.code()), 3);
     const std::string message = e.what();
-    EXPECT_EQ(message.rfind("CUDA backend requested but device 0 is unusable: self-test mismatch: route evaluation", 0), 0u)
+    EXPECT_EQ(
+        message.rfind(
+            "CUDA backend requested but device 0 is unusable: self-test mismatch: route evaluation",
+            0),
+        0u)
         << message;
   }
   // solve() asks before it makes the backend: the same error, whatever the build.
@@ -114,7 +119,8 @@ TEST(DeviceFallback, TheVroomSummaryNamesTheBackendTheFallbackAndTheMismatches) 
   EXPECT_EQ(json["summary"]["fallback"], s.fallback);
   EXPECT_EQ(json["summary"]["mismatches"], 2);
   EXPECT_EQ(json["backend"], "cuda-host");  // the top-level field stays
-  const auto file = std::filesystem::temp_directory_path() / "routesolve_device_fallback_summary.json";
+  const auto file =
+      std::filesystem::temp_directory_path() / "routesolve_device_fallback_summary.json";
   std::ofstream(file) << text.str();
   const Solution back = io::read_vroom_solution(file, *p);
   std::filesystem::remove(file);
@@ -135,11 +141,14 @@ TEST(DeviceFallback, TheMatrixEngineOnAFaultyDeviceFailsNamingTheReason) {
     FAIL() << "expected Error(Device)";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::Device);
-    EXPECT_NE(std::string(e.what()).find("device 2 is unusable: self-test mismatch: PHAST durations"), std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("device 2 is unusable: self-test mismatch: PHAST durations"),
+        std::string::npos)
         << e.what();
   }
   // The host twin's engine does not ask the device.
-  EXPECT_TRUE(static_cast<bool>(dispatch::make_node_engine(BackendKind::CudaHost, "city.rsnet", router, options)));
+  EXPECT_TRUE(static_cast<bool>(
+      dispatch::make_node_engine(BackendKind::CudaHost, "city.rsnet", router, options)));
   EXPECT_EQ(cuda::self_test_runs(), 1u);
 }
 

@@ -45,7 +45,8 @@ SolveOptions options_for(BackendKind backend) {
 /// The device work asked of the doubles so far.
 struct Used {
   std::uint64_t opened, engines, calls, checks;
-  explicit Used(const DeviceUse& u) : opened(u.opened), engines(u.engines), calls(u.price_calls), checks(u.route_checks) {}
+  explicit Used(const DeviceUse& u)
+      : opened(u.opened), engines(u.engines), calls(u.price_calls), checks(u.route_checks) {}
   bool operator==(const Used&) const = default;
 };
 
@@ -58,7 +59,8 @@ TEST(DeviceFault, AutoGoesOnOnTheHostTwinAndLaterSolvesLeaveTheDevice) {
       const std::string what = "fault " + text_of(kind) + " at call " + std::to_string(at);
       const auto use = std::make_shared<DeviceUse>();
       const ScopedTwinDevices devices(Faults{.in_search = kind, .throw_at = at}, use);
-      ASSERT_EQ(dispatch::use_device(BackendKind::Auto, 0).kind, BackendKind::Cuda) << what;  // self-test passes
+      ASSERT_EQ(dispatch::use_device(BackendKind::Auto, 0).kind, BackendKind::Cuda)
+          << what;  // self-test passes
       use->armed = true;
 
       const SolveOptions o = options_for(BackendKind::Auto);
@@ -66,7 +68,8 @@ TEST(DeviceFault, AutoGoesOnOnTheHostTwinAndLaterSolvesLeaveTheDevice) {
       EXPECT_GT(use->price_calls.load(), at) << what;  // the device was used up to the fault
       EXPECT_EQ(a.backend, "cuda-host") << what;
       EXPECT_NE(a.fallback.find(text_of(kind)), std::string::npos) << a.fallback;
-      EXPECT_NE(a.fallback.find("the search continued on the host twin"), std::string::npos) << a.fallback;
+      EXPECT_NE(a.fallback.find("the search continued on the host twin"), std::string::npos)
+          << a.fallback;
       const ValidationReport report = validate(*p, a);
       EXPECT_TRUE(report.ok()) << what << "\n" << report.to_text();
       // The search went on from where it was: the decisions of the host twin from the start.
@@ -76,7 +79,8 @@ TEST(DeviceFault, AutoGoesOnOnTheHostTwinAndLaterSolvesLeaveTheDevice) {
       EXPECT_EQ(test::routes_of(a), test::routes_of(h)) << what;
       EXPECT_EQ(a.iterations, h.iterations) << what;
 
-      // The device is unusable for the process: auto's next solves and an explicit cuda leave it alone.
+      // The device is unusable for the process: auto's next solves and an explicit cuda leave it
+      // alone.
       const Used before(*use);
       const dispatch::DeviceChoice choice = dispatch::use_device(BackendKind::Auto, 0);
       EXPECT_EQ(choice.kind, BackendKind::CudaHost);
@@ -91,7 +95,8 @@ TEST(DeviceFault, AutoGoesOnOnTheHostTwinAndLaterSolvesLeaveTheDevice) {
         ADD_FAILURE() << "expected Error(Device) from an explicit cuda after the fault";
       } catch (const Error& e) {
         EXPECT_EQ(exit_code(e.code()), 3);
-        EXPECT_NE(std::string(e.what()).find("device 0 is unusable"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("device 0 is unusable"), std::string::npos)
+            << e.what();
       }
       EXPECT_EQ(Used(*use), before) << what;
     }
@@ -111,7 +116,9 @@ TEST(DeviceFault, ExplicitCudaFailsWithExitThreeNamingTheFault) {
       EXPECT_EQ(e.code(), ErrorCode::Device);
       EXPECT_EQ(exit_code(e.code()), 3);
       const std::string message = e.what();
-      EXPECT_EQ(message.rfind("CUDA backend requested but device 0 failed during the solve: ", 0), 0u) << message;
+      EXPECT_EQ(message.rfind("CUDA backend requested but device 0 failed during the solve: ", 0),
+                0u)
+          << message;
       EXPECT_NE(message.find(text_of(kind)), std::string::npos) << message;
     }
     const Used before(*use);
@@ -120,7 +127,8 @@ TEST(DeviceFault, ExplicitCudaFailsWithExitThreeNamingTheFault) {
       ADD_FAILURE() << "expected Error(Device) on the second solve";
     } catch (const Error& e) {
       EXPECT_EQ(exit_code(e.code()), 3);
-      EXPECT_NE(std::string(e.what()).find("device 0 is unusable: failed during a solve"), std::string::npos)
+      EXPECT_NE(std::string(e.what()).find("device 0 is unusable: failed during a solve"),
+                std::string::npos)
           << e.what();
     }
     const Solution a = dispatch::solve_on_device(*p, options_for(BackendKind::Auto));
@@ -138,7 +146,8 @@ TEST(DeviceFault, AFaultInTheRouteCheckKeepsTheSearchsSolution) {
     use->armed = true;
     const Solution a = dispatch::solve_on_device(*p, options_for(BackendKind::Auto));
     EXPECT_EQ(a.backend, "cuda");  // the search ran on the device
-    EXPECT_NE(a.fallback.find("the route check on cuda device 0 failed"), std::string::npos) << a.fallback;
+    EXPECT_NE(a.fallback.find("the route check on cuda device 0 failed"), std::string::npos)
+        << a.fallback;
     EXPECT_NE(a.fallback.find("checked on the host twin"), std::string::npos) << a.fallback;
     EXPECT_TRUE(validate(*p, a).ok());
     EXPECT_EQ(dispatch::use_device(BackendKind::Auto, 0).kind, BackendKind::CudaHost);
@@ -171,9 +180,11 @@ TEST(DeviceFault, AFaultOpeningTheDeviceContinuesOnCudaHostWithTheTimeLeft) {
   o.time_used_s = 0.1;
   const auto t0 = Clock::now();
   const Solution a = dispatch::solve_on_device(*p, o);
-  EXPECT_LT(seconds_since(t0), 0.3 + 0.25);  // what was left of the limit, not the whole limit again
+  EXPECT_LT(seconds_since(t0),
+            0.3 + 0.25);  // what was left of the limit, not the whole limit again
   EXPECT_EQ(a.backend, "cuda-host");
-  EXPECT_NE(a.fallback.find("device 0 failed during the solve: " + text_of(Throw::NoMemory)), std::string::npos)
+  EXPECT_NE(a.fallback.find("device 0 failed during the solve: " + text_of(Throw::NoMemory)),
+            std::string::npos)
       << a.fallback;
   EXPECT_NE(a.fallback.find("continued on cuda-host"), std::string::npos) << a.fallback;
   EXPECT_TRUE(validate(*p, a).ok());
@@ -188,18 +199,22 @@ TEST(DeviceFault, AMatrixFaultMarksTheDeviceAndAutoGoesOnOnTheHostTwin) {
   const network::RoadRouter router(std::move(net));
   const std::vector<NodeId> sources{0, 7, 29}, targets{3, 11, 18, 25};
   dispatch::MatrixOptions options;
-  const auto host = dispatch::make_node_engine(BackendKind::CudaHost, "city.rsnet", router, options);
+  const auto host =
+      dispatch::make_node_engine(BackendKind::CudaHost, "city.rsnet", router, options);
   const NodeMatrices expected = host(sources, targets);
   {
     const ScopedTwinDevices devices({});
     options.backend = BackendKind::Auto;
     auto profile = std::make_shared<dispatch::EngineProfile>();
-    const auto engine = dispatch::make_node_engine(BackendKind::Cuda, "city.rsnet", router, options, profile);
+    const auto engine =
+        dispatch::make_node_engine(BackendKind::Cuda, "city.rsnet", router, options, profile);
     const NodeMatrices found = engine(sources, targets);
     EXPECT_EQ(found.durations, expected.durations);
     EXPECT_EQ(found.distances, expected.distances);
-    EXPECT_NE(profile->fallback.find("device 0 failed during a matrix: "), std::string::npos) << profile->fallback;
-    EXPECT_NE(profile->fallback.find("continued on cuda-host"), std::string::npos) << profile->fallback;
+    EXPECT_NE(profile->fallback.find("device 0 failed during a matrix: "), std::string::npos)
+        << profile->fallback;
+    EXPECT_NE(profile->fallback.find("continued on cuda-host"), std::string::npos)
+        << profile->fallback;
     const dispatch::DeviceChoice choice = dispatch::use_device(BackendKind::Auto, 0);
     EXPECT_EQ(choice.kind, BackendKind::CudaHost);
     EXPECT_NE(choice.fallback.find("failed during a matrix"), std::string::npos) << choice.fallback;
@@ -212,14 +227,18 @@ TEST(DeviceFault, AMatrixFaultMarksTheDeviceAndAutoGoesOnOnTheHostTwin) {
       ADD_FAILURE() << "expected Error(Device)";
     } catch (const Error& e) {
       EXPECT_EQ(exit_code(e.code()), 3);
-      EXPECT_EQ(std::string(e.what()).rfind("CUDA backend requested but device 0 failed during a matrix: ", 0), 0u)
+      EXPECT_EQ(std::string(e.what()).rfind(
+                    "CUDA backend requested but device 0 failed during a matrix: ", 0),
+                0u)
           << e.what();
     }
     try {
       (void)dispatch::use_device(BackendKind::Cuda, 0);
       ADD_FAILURE() << "expected Error(Device): the device is unusable";
     } catch (const Error& e) {
-      EXPECT_NE(std::string(e.what()).find("is unusable: failed during a matrix"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("is unusable: failed during a matrix"),
+                std::string::npos)
+          << e.what();
     }
   }
 }

@@ -24,8 +24,9 @@ namespace routesolve {
 namespace {
 
 /// One depot (location 0) and n jobs on a grid; one vehicle with reloads at the depot.
-ProblemSpec instance(std::uint64_t seed, std::size_t n, std::int64_t capacity, std::size_t max_trips,
-                     Duration reload_service, std::optional<Duration> max_working_time = std::nullopt) {
+ProblemSpec instance(std::uint64_t seed, std::size_t n, std::int64_t capacity,
+                     std::size_t max_trips, Duration reload_service,
+                     std::optional<Duration> max_working_time = std::nullopt) {
   std::mt19937_64 rng(seed);
   ProblemSpec spec;
   spec.matrices["car"].durations = test::manhattan_grid(rng, n);
@@ -134,7 +135,8 @@ TEST(MultiTrip, SegmentsAgreeWithScheduleRoute) {
       seq.resize(1 + rng() % seq.size());
       const std::size_t reloads = rng() % 4;
       for (std::size_t k = 0; k < reloads; ++k)
-        seq.insert(seq.begin() + static_cast<std::ptrdiff_t>(rng() % (seq.size() + 1)), p->vehicle(0).reloads[k]);
+        seq.insert(seq.begin() + static_cast<std::ptrdiff_t>(rng() % (seq.size() + 1)),
+                   p->vehicle(0).reloads[k]);
       RouteSegment s = m.start(0);
       for (std::size_t t : seq) s = m.merge(0, s, m.task(t));
       s = m.merge(0, s, m.end(0));
@@ -214,21 +216,28 @@ TEST(MultiTripBadInput, EachFieldNamesItsPath) {
   EXPECT_NE(error_of(R"({"id":1,"start_index":0,"reload_location_indices":"x"})")
                 .find("vehicles[0].reload_location_indices"),
             std::string::npos);
-  EXPECT_NE(error_of(R"({"id":1,"start_index":0,"reload_locations":[[1]]})").find("vehicles[0].reload_locations[0]"),
+  EXPECT_NE(error_of(R"({"id":1,"start_index":0,"reload_locations":[[1]]})")
+                .find("vehicles[0].reload_locations[0]"),
             std::string::npos);
-  EXPECT_NE(error_of(R"({"id":1,"start_index":0,"reload_locations":[[1,2]],"reload_location_indices":[0,1]})")
-                .find("vehicles[0].reload_location_indices"),
-            std::string::npos);
-  EXPECT_NE(error_of(R"({"id":1,"start_index":0,"reload_location_indices":[0],"reload_service":-3})")
-                .find("vehicles[0].reload_service"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(
+          R"({"id":1,"start_index":0,"reload_locations":[[1,2]],"reload_location_indices":[0,1]})")
+          .find("vehicles[0].reload_location_indices"),
+      std::string::npos);
+  EXPECT_NE(
+      error_of(R"({"id":1,"start_index":0,"reload_location_indices":[0],"reload_service":-3})")
+          .find("vehicles[0].reload_service"),
+      std::string::npos);
   EXPECT_NE(error_of(R"({"id":1,"start_index":0,"reload_location_indices":[0],"max_trips":0})")
                 .find("vehicles[0].max_trips"),
             std::string::npos);
-  EXPECT_NE(error_of(R"({"id":1,"start_index":0,"max_trips":-1})").find("vehicles[0].max_trips"), std::string::npos);
-  EXPECT_NE(error_of(R"({"id":1,"start_index":0,"max_working_time":-5})").find("vehicles[0].max_working_time"),
+  EXPECT_NE(error_of(R"({"id":1,"start_index":0,"max_trips":-1})").find("vehicles[0].max_trips"),
             std::string::npos);
-  EXPECT_NE(error_of(R"({"id":1,"start_index":0,"max_working_time":"long"})").find("vehicles[0].max_working_time"),
+  EXPECT_NE(error_of(R"({"id":1,"start_index":0,"max_working_time":-5})")
+                .find("vehicles[0].max_working_time"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"id":1,"start_index":0,"max_working_time":"long"})")
+                .find("vehicles[0].max_working_time"),
             std::string::npos);
 }
 

@@ -70,8 +70,8 @@ const Route* route_of(const Solution& s, Id vehicle) {
 struct Planned {
   ProblemPtr problem;
   Solution plan;
-  Id vehicle = 0;          ///< the vehicle with the longer route
-  std::vector<Id> order;   ///< its jobs in plan order
+  Id vehicle = 0;         ///< the vehicle with the longer route
+  std::vector<Id> order;  ///< its jobs in plan order
 };
 
 Planned planned() {
@@ -113,8 +113,10 @@ TEST(ReoptimiseState, APositionedVehicleGoesOnFromWhereItIsWithoutItsDoneTasks) 
   const std::size_t v = p.problem->find_vehicle(p.vehicle);
   ProblemSpec spec = day();
   spec.done = {TaskRef{TaskType::Job, p.order[0]}, TaskRef{TaskType::Job, p.order[1]}};
-  const std::size_t here = p.problem->task(p.problem->find_task(TaskType::Job, p.order[2])).location;
-  spec.vehicles[v].current_location = LocationSpec{here, std::nullopt};  // at its third stop's place
+  const std::size_t here =
+      p.problem->task(p.problem->find_task(TaskType::Job, p.order[2])).location;
+  spec.vehicles[v].current_location =
+      LocationSpec{here, std::nullopt};  // at its third stop's place
   spec.vehicles[v].current_load = Amount{3};
   const ProblemPtr now = Problem::create(std::move(spec));
   ReoptimiseOptions ro;
@@ -207,7 +209,8 @@ TEST(ReoptimiseStateBadInput, SolveRefusesTheStateOfADayAndReoptimiseNamesADoneT
     (void)solve(*Problem::create(positioned), fixed_work());
     ADD_FAILURE() << "solve took a current_load";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("vehicles[1].current_load"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("vehicles[1].current_load"), std::string::npos)
+        << e.what();
   }
   // A plan that does not route job 3: done[0] names it.
   const Planned p = planned();
@@ -231,7 +234,8 @@ TEST(ReoptimiseStateBadInput, SolveRefusesTheStateOfADayAndReoptimiseNamesADoneT
     (void)reoptimise(*Problem::create(late), p.plan, ro, fixed_work());
     ADD_FAILURE() << "a shift over before now was accepted";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("vehicles[0].current_location"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("vehicles[0].current_location"), std::string::npos)
+        << e.what();
   }
 }
 

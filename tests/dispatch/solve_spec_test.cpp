@@ -30,7 +30,8 @@ constexpr const char* kCoordinates = R"({
            {"id": 4, "location": [12.54, 55.66], "delivery": [1]}]})";
 
 bool has_stage(const Solution& s, const std::string& name) {
-  return std::any_of(s.profile.begin(), s.profile.end(), [&](const StageTime& t) { return t.stage == name; });
+  return std::any_of(s.profile.begin(), s.profile.end(),
+                     [&](const StageTime& t) { return t.stage == name; });
 }
 
 }  // namespace
@@ -46,7 +47,8 @@ TEST(SolveSpec, FillsTheMatricesSolvesAndValidates) {
   const dispatch::Outcome out =
       dispatch::solve_spec(io::parse_vroom_problem(kCoordinates, "request"), {}, options, {}, how);
   ASSERT_TRUE(out.solved);
-  ASSERT_NE(out.matrices, nullptr) << "the matrices were computed: their source is kept for geometry";
+  ASSERT_NE(out.matrices, nullptr)
+      << "the matrices were computed: their source is kept for geometry";
   EXPECT_EQ(out.matrices->fill.points.size(), 5u);
   EXPECT_EQ(out.solution.summary.unassigned, 0u);
   EXPECT_TRUE(validate(*out.problem, out.solution).ok());
@@ -54,7 +56,9 @@ TEST(SolveSpec, FillsTheMatricesSolvesAndValidates) {
   EXPECT_TRUE(has_stage(out.solution, "validate"));
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_FALSE(notes[0].warning);
-  EXPECT_EQ(notes[0].text.rfind("fleet.json: no travel matrices given; using great-circle distances", 0), 0u)
+  EXPECT_EQ(
+      notes[0].text.rfind("fleet.json: no travel matrices given; using great-circle distances", 0),
+      0u)
       << notes[0].text;
 }
 
@@ -63,8 +67,10 @@ TEST(SolveSpec, TheSameSolutionAsTheStepsItRuns) {
   options.backend = BackendKind::Cpu;
   options.iterations = 50;
   options.seed = 5;
-  const dispatch::Outcome out = dispatch::solve_spec(io::parse_vroom_problem(kCoordinates, "a"), {}, options);
-  const dispatch::Prepared prepared = dispatch::prepare_problem(io::parse_vroom_problem(kCoordinates, "b"), {});
+  const dispatch::Outcome out =
+      dispatch::solve_spec(io::parse_vroom_problem(kCoordinates, "a"), {}, options);
+  const dispatch::Prepared prepared =
+      dispatch::prepare_problem(io::parse_vroom_problem(kCoordinates, "b"), {});
   const Solution direct = solve(*prepared.problem, options);
   ASSERT_EQ(out.solution.routes.size(), direct.routes.size());
   for (std::size_t r = 0; r < direct.routes.size(); ++r) {
@@ -84,7 +90,8 @@ TEST(SolveSpec, PlanModeReportsTheViolationsInsteadOfRefusing) {
     "matrices": {"car": {"durations": [[0, 5, 5], [5, 0, 5], [5, 5, 0]]}}})";
   dispatch::SolveRun run;
   run.check_plan = true;
-  const dispatch::Outcome out = dispatch::solve_spec(io::parse_vroom_problem(plan, "plan"), {}, {}, run);
+  const dispatch::Outcome out =
+      dispatch::solve_spec(io::parse_vroom_problem(plan, "plan"), {}, {}, run);
   EXPECT_TRUE(out.solution.checked);
   EXPECT_EQ(out.matrices, nullptr) << "the document gave its matrices";
   EXPECT_FALSE(out.solution.summary.violations.empty());
@@ -110,7 +117,8 @@ TEST(BackendSupports, TheBatchedBackendsNameWhatTheyDoNotPrice) {
   ProblemSpec spec = io::parse_vroom_problem(R"({
     "vehicles": [{"id": 1, "start_index": 0, "end_index": 0, "max_working_time": 100}],
     "jobs": [{"id": 1, "location_index": 1}],
-    "matrices": {"car": {"durations": [[0, 5], [5, 0]]}}})", "working_time");
+    "matrices": {"car": {"durations": [[0, 5], [5, 0]]}}})",
+                                             "working_time");
   const ProblemPtr problem = Problem::create(std::move(spec));
   EXPECT_EQ(cpu::make_cpu_backend()->supports(*problem), std::nullopt);
   const auto why = cuda::make_cuda_host_backend()->supports(*problem);
@@ -125,7 +133,8 @@ TEST(BackendSupports, TheBatchedBackendsNameWhatTheyDoNotPrice) {
     FAIL() << "cuda-host took a constraint it does not price";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::Unsupported);
-    EXPECT_NE(std::string(e.what()).find("does not support max_working_time (vehicles[0])"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("does not support max_working_time (vehicles[0])"),
+              std::string::npos)
         << e.what();
   }
   options.backend = BackendKind::Auto;

@@ -29,11 +29,11 @@ std::string line_problem(const std::string& steps, const std::string& capacity =
   }
   std::string jobs;
   for (int i = 1; i <= 6; ++i)
-    jobs += (i > 1 ? ", " : "") + std::string(R"({"id": )") + std::to_string(i) + R"(, "location_index": )" +
-            std::to_string(i) + R"(, "delivery": [1]})";
+    jobs += (i > 1 ? ", " : "") + std::string(R"({"id": )") + std::to_string(i) +
+            R"(, "location_index": )" + std::to_string(i) + R"(, "delivery": [1]})";
   return R"({"vehicles": [{"id": 1, "start_index": 0, "end_index": 0, "capacity": )" + capacity +
-         R"(, "steps": )" + steps + R"(}], "jobs": [)" + jobs + R"(], "matrices": {"car": {"durations": [)" + rows +
-         "]}}}";
+         R"(, "steps": )" + steps + R"(}], "jobs": [)" + jobs +
+         R"(], "matrices": {"car": {"durations": [)" + rows + "]}}}";
 }
 
 std::string job_steps(const std::vector<int>& ids, std::size_t fixed_up_to = 0) {
@@ -153,7 +153,9 @@ TEST(StartSteps, TheResultIsNoWorseThanTheStartingSolution) {
     ProblemSpec again = spec;
     for (const Route& r : first.routes)
       for (const Step& st : r.steps)
-        if (st.type == StepType::Job) again.vehicles[r.vehicle].steps.push_back({VehicleStepType::Job, st.id, {}, {}, {}, false});
+        if (st.type == StepType::Job)
+          again.vehicles[r.vehicle].steps.push_back(
+              {VehicleStepType::Job, st.id, {}, {}, {}, false});
     const ProblemPtr started = Problem::create(again);
     o.iterations = 1;
     o.seed = 7 + seed;
@@ -182,10 +184,12 @@ std::string refusal(const std::string& json) {
 // the step that makes it so.
 TEST(StartSteps, InvalidStepsAreRefusedWithTheirPath) {
   EXPECT_NE(refusal(line_problem(job_steps({1, 2, 3}), "[2]"))
-                .find("vehicles[0].steps[2]: the vehicle's steps up to this one cannot be scheduled (capacity)"),
+                .find("vehicles[0].steps[2]: the vehicle's steps up to this one cannot be "
+                      "scheduled (capacity)"),
             std::string::npos);
   EXPECT_NE(refusal(line_problem(job_steps({1, 2, 3}, 3), "[2]"))
-                .find("vehicles[0].steps[2]: the vehicle's steps up to this one cannot be scheduled (capacity)"),
+                .find("vehicles[0].steps[2]: the vehicle's steps up to this one cannot be "
+                      "scheduled (capacity)"),
             std::string::npos);
 }
 

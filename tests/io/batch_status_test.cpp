@@ -74,9 +74,11 @@ TEST(BatchStatus, AChangedInputAMissingSolutionOrAFailureIsSolvedAgain) {
   const Solved s = solve_one(dir, "seed=1");
   io::BatchStatus again(dir / "out", "seed=1");
   ASSERT_EQ(again.load_previous(), "");
-  EXPECT_FALSE(again.keep(s.input.string(), s.stamp + "0", s.output)) << "another stamp: the input changed";
+  EXPECT_FALSE(again.keep(s.input.string(), s.stamp + "0", s.output))
+      << "another stamp: the input changed";
   EXPECT_FALSE(again.keep(s.input.string(), "", s.output)) << "an unreadable input";
-  EXPECT_FALSE(again.keep(s.input.string(), s.stamp, dir / "out" / "gone.json")) << "its solution is gone";
+  EXPECT_FALSE(again.keep(s.input.string(), s.stamp, dir / "out" / "gone.json"))
+      << "its solution is gone";
   EXPECT_FALSE(again.keep((dir / "other.json").string(), s.stamp, s.output)) << "never recorded";
 
   io::BatchStatus failed(dir / "out", "seed=1");
@@ -97,7 +99,8 @@ TEST(BatchStatus, OtherOptionsOrAnUnreadableFileKeepNothingAndSayWhy) {
   write(dir / "out" / io::kBatchStatusFile, "{ not json");
   io::BatchStatus broken(dir / "out", "seed=1");
   const std::string ignored = broken.load_previous();
-  EXPECT_EQ(ignored.rfind("ignoring " + (dir / "out" / io::kBatchStatusFile).string(), 0), 0u) << ignored;
+  EXPECT_EQ(ignored.rfind("ignoring " + (dir / "out" / io::kBatchStatusFile).string(), 0), 0u)
+      << ignored;
   EXPECT_FALSE(broken.keep(s.input.string(), s.stamp, s.output));
 
   io::BatchStatus none(dir / "nothing", "seed=1");

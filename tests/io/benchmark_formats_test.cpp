@@ -2,6 +2,8 @@
 // truncated and corrupted real files parse or fail cleanly. Each format's own tests are in
 // cvrplib_test.cpp, solomon_test.cpp and lilim_test.cpp.
 
+#include "routesolve/io/benchmark_formats.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,7 +16,6 @@
 
 #include "benchmark_support.hpp"
 #include "routesolve/error.hpp"
-#include "routesolve/io/benchmark_formats.hpp"
 #include "routesolve/problem.hpp"
 #include "routesolve/validator.hpp"
 #include "test_support.hpp"
@@ -57,10 +58,14 @@ void fuzz_file(const fs::path& file, Parse&& parse) {
 TEST(BenchmarkFormats, TruncatedAndCorruptedFilesFailCleanly) {
   ROUTESOLVE_REQUIRE_DATASET("cvrp/augerat/A");
   const fs::path d = test::datasets_dir();
-  fuzz_file(d / "cvrp/augerat/A/A-n32-k5.vrp", [](const std::string& t) { io::parse_cvrplib(t, "a.vrp"); });
-  fuzz_file(d / "cvrp/x/X-n101-k25.vrp", [](const std::string& t) { io::parse_cvrplib(t, "x.vrp"); });
-  fuzz_file(d / "vrptw/solomon/C101.txt", [](const std::string& t) { io::parse_solomon(t, "c.txt", false); });
-  fuzz_file(d / "pdptw/li_lim/lc101.txt", [](const std::string& t) { io::parse_lilim(t, "l.txt", false); });
+  fuzz_file(d / "cvrp/augerat/A/A-n32-k5.vrp",
+            [](const std::string& t) { io::parse_cvrplib(t, "a.vrp"); });
+  fuzz_file(d / "cvrp/x/X-n101-k25.vrp",
+            [](const std::string& t) { io::parse_cvrplib(t, "x.vrp"); });
+  fuzz_file(d / "vrptw/solomon/C101.txt",
+            [](const std::string& t) { io::parse_solomon(t, "c.txt", false); });
+  fuzz_file(d / "pdptw/li_lim/lc101.txt",
+            [](const std::string& t) { io::parse_lilim(t, "l.txt", false); });
   const ProblemPtr problem =
       Problem::create(io::parse_cvrplib(slurp(d / "cvrp/x/X-n101-k25.vrp"), "x.vrp"));
   fuzz_file(d / "cvrp/x/X-n101-k25.sol",

@@ -67,12 +67,16 @@ inline VrpFacts scan_vrp(const std::string& text) {
   std::istringstream in(text);
   std::string line;
   bool demands = false;
-  static const std::regex dimension(R"(^DIMENSION\s*:\s*(\d+))"), capacity(R"(^CAPACITY\s*:\s*(\d+))");
+  static const std::regex dimension(R"(^DIMENSION\s*:\s*(\d+))"),
+      capacity(R"(^CAPACITY\s*:\s*(\d+))");
   while (std::getline(in, line)) {
     std::smatch m;
     if (std::regex_search(line, m, dimension)) f.dimension = std::stol(m[1]);
     if (std::regex_search(line, m, capacity)) f.capacity = std::stol(m[1]);
-    if (line.rfind("DEMAND_SECTION", 0) == 0) { demands = true; continue; }
+    if (line.rfind("DEMAND_SECTION", 0) == 0) {
+      demands = true;
+      continue;
+    }
     if (line.rfind("DEPOT_SECTION", 0) == 0) demands = false;
     if (demands) {
       std::istringstream row(line);
@@ -89,7 +93,8 @@ inline double recomputed_cost(const Problem& problem, const Solution& solution) 
   Cost total = 0;
   for (const Route& r : solution.routes) {
     const TravelView tv = problem.travel(r.vehicle);
-    for (std::size_t k = 1; k < r.steps.size(); ++k) total += tv.cost(r.steps[k - 1].location, r.steps[k].location);
+    for (std::size_t k = 1; k < r.steps.size(); ++k)
+      total += tv.cost(r.steps[k - 1].location, r.steps[k].location);
   }
   return static_cast<double>(total) / problem.cost_scale();
 }
@@ -102,12 +107,16 @@ inline void expect_invalid(F&& parse, std::initializer_list<std::string> needles
     ADD_FAILURE() << "no error; expected one mentioning '" << *needles.begin() << "'";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::InvalidInput) << e.what();
-    for (const auto& n : needles) EXPECT_NE(std::string(e.what()).find(n), std::string::npos) << "'" << n << "' not in: " << e.what();
+    for (const auto& n : needles)
+      EXPECT_NE(std::string(e.what()).find(n), std::string::npos)
+          << "'" << n << "' not in: " << e.what();
   }
 }
 
 // Euclidean distance between two nodes of a spec's coordinates, exact.
-inline double euclid(const Coordinates& a, const Coordinates& b) { return std::hypot(a.lon - b.lon, a.lat - b.lat); }
+inline double euclid(const Coordinates& a, const Coordinates& b) {
+  return std::hypot(a.lon - b.lon, a.lat - b.lat);
+}
 
 // Routes of a SINTEF-style solution file ("Route 1 : 3 5 9"), after the "Solution" line.
 inline std::vector<std::vector<std::size_t>> read_sintef_routes(const fs::path& file) {
@@ -130,12 +139,14 @@ inline std::pair<std::size_t, double> sintef_figures(const fs::path& file) {
   const std::string name = file.filename().string();
   const auto dot = name.find('.');
   const auto us = name.find('_', name.find('.'));
-  return {std::stoul(name.substr(dot + 1, us - dot - 1)), std::stod(name.substr(us + 1, name.size() - us - 5))};
+  return {std::stoul(name.substr(dot + 1, us - dot - 1)),
+          std::stod(name.substr(us + 1, name.size() - us - 5))};
 }
 
 // Distance of given routes (depot 0 at both ends) with exact Euclidean arcs and with the
 // parsed matrix (x1000), both in output units.
-inline std::pair<double, double> route_distances(const ProblemSpec& spec, const std::vector<std::vector<std::size_t>>& routes) {
+inline std::pair<double, double> route_distances(
+    const ProblemSpec& spec, const std::vector<std::vector<std::size_t>>& routes) {
   std::map<std::size_t, Coordinates> xy;
   for (const auto& j : spec.jobs) xy[*j.location.index] = *j.location.coords;
   for (const auto& s : spec.shipments) {

@@ -132,10 +132,12 @@ TEST(Checkpoint, WrongVersionAndTrailingBytesAreRefused) {
   std::string v2 = bytes;
   const std::uint32_t version = io::kCheckpointVersion + 1;
   std::memcpy(v2.data() + 8, &version, 4);
-  EXPECT_NE(decode_error(v2).find("format version 2, this routesolve reads version 1"), std::string::npos);
-  EXPECT_NE(decode_error(bytes + "x").find("trailing bytes"), std::string::npos);
-  EXPECT_NE(decode_error("not a checkpoint at all, but long enough for a header").find("wrong magic"),
+  EXPECT_NE(decode_error(v2).find("format version 2, this routesolve reads version 1"),
             std::string::npos);
+  EXPECT_NE(decode_error(bytes + "x").find("trailing bytes"), std::string::npos);
+  EXPECT_NE(
+      decode_error("not a checkpoint at all, but long enough for a header").find("wrong magic"),
+      std::string::npos);
 }
 
 TEST(Checkpoint, AnotherProblemIsRefusedNamingTheFile) {
@@ -150,7 +152,8 @@ TEST(Checkpoint, AnotherProblemIsRefusedNamingTheFile) {
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::InvalidInput);
-    EXPECT_NE(std::string(e.what()).find("yesterday.ckpt: fingerprint"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("yesterday.ckpt: fingerprint"), std::string::npos)
+        << e.what();
   }
 }
 

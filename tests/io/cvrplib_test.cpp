@@ -67,7 +67,8 @@ TEST_P(CvrplibSets, EveryInstanceParses) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shared, CvrplibSets,
-                         ::testing::Values("cvrp/x", "cvrp/augerat/A", "cvrp/augerat/B", "cvrp/augerat/P"),
+                         ::testing::Values("cvrp/x", "cvrp/augerat/A", "cvrp/augerat/B",
+                                           "cvrp/augerat/P"),
                          [](const auto& info) {
                            std::string s = info.param;
                            std::replace(s.begin(), s.end(), '/', '_');
@@ -86,7 +87,8 @@ TEST(Cvrplib, XSolutionsReproduceCostAndBks) {
     SCOPED_TRACE(sol_file.string());
     fs::path vrp_file = sol_file;
     vrp_file.replace_extension(".vrp");
-    const ProblemPtr problem = Problem::create(io::parse_cvrplib(slurp(vrp_file), vrp_file.string()));
+    const ProblemPtr problem =
+        Problem::create(io::parse_cvrplib(slurp(vrp_file), vrp_file.string()));
     const std::string sol_text = slurp(sol_file);
     const Solution solution = io::parse_cvrplib_solution(sol_text, sol_file.string(), *problem);
     const auto claimed = io::cvrplib_solution_cost(sol_text, sol_file.string());
@@ -112,7 +114,8 @@ TEST(Cvrplib, XSolutionsReproduceCostAndBks) {
 TEST(Cvrplib, SolutionRoundTrip) {
   ROUTESOLVE_REQUIRE_DATASET("cvrp/x");
   const fs::path dir = test::datasets_dir() / "cvrp/x";
-  const ProblemPtr problem = Problem::create(io::parse_cvrplib(slurp(dir / "X-n101-k25.vrp"), "X-n101-k25.vrp"));
+  const ProblemPtr problem =
+      Problem::create(io::parse_cvrplib(slurp(dir / "X-n101-k25.vrp"), "X-n101-k25.vrp"));
   const std::string original = slurp(dir / "X-n101-k25.sol");
   Solution solution = io::parse_cvrplib_solution(original, "X-n101-k25.sol", *problem);
   solution.summary.cost = 27591;
@@ -138,10 +141,12 @@ namespace {
 const std::vector<std::vector<int>> kSym = {
     {0, 7, 3, 9, 4}, {7, 0, 6, 2, 8}, {3, 6, 0, 5, 1}, {9, 2, 5, 0, 10}, {4, 8, 1, 10, 0}};
 
-std::string explicit_instance(const std::string& format, const std::vector<int>& weights, const std::string& extra = "") {
+std::string explicit_instance(const std::string& format, const std::vector<int>& weights,
+                              const std::string& extra = "") {
   std::ostringstream s;
-  s << "NAME : tiny\r\nTYPE : CVRP\r\nDIMENSION : 5\r\nCAPACITY : 10\r\n" << extra
-    << "EDGE_WEIGHT_TYPE : EXPLICIT\r\nEDGE_WEIGHT_FORMAT : " << format << "\r\nEDGE_WEIGHT_SECTION\r\n";
+  s << "NAME : tiny\r\nTYPE : CVRP\r\nDIMENSION : 5\r\nCAPACITY : 10\r\n"
+    << extra << "EDGE_WEIGHT_TYPE : EXPLICIT\r\nEDGE_WEIGHT_FORMAT : " << format
+    << "\r\nEDGE_WEIGHT_SECTION\r\n";
   std::size_t per_line = 1;
   for (std::size_t k = 0; k < weights.size();) {
     for (std::size_t i = 0; i < per_line && k < weights.size(); ++i, ++k) s << ' ' << weights[k];
@@ -157,8 +162,10 @@ std::vector<int> layout(const std::vector<std::vector<int>>& m, const std::strin
   const std::size_t n = m.size();
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = 0; j < n; ++j) {
-      const bool take = format == "FULL_MATRIX" || (format == "LOWER_ROW" && j < i) || (format == "UPPER_ROW" && j > i) ||
-                        (format == "LOWER_DIAG_ROW" && j <= i) || (format == "UPPER_DIAG_ROW" && j >= i);
+      const bool take = format == "FULL_MATRIX" || (format == "LOWER_ROW" && j < i) ||
+                        (format == "UPPER_ROW" && j > i) ||
+                        (format == "LOWER_DIAG_ROW" && j <= i) ||
+                        (format == "UPPER_DIAG_ROW" && j >= i);
       if (take) w.push_back(m[i][j]);
     }
   return w;
@@ -167,9 +174,11 @@ std::vector<int> layout(const std::vector<std::vector<int>>& m, const std::strin
 }  // namespace
 
 TEST(Cvrplib, ExplicitFormats) {
-  for (const std::string format : {"FULL_MATRIX", "LOWER_ROW", "UPPER_ROW", "LOWER_DIAG_ROW", "UPPER_DIAG_ROW"}) {
+  for (const std::string format :
+       {"FULL_MATRIX", "LOWER_ROW", "UPPER_ROW", "LOWER_DIAG_ROW", "UPPER_DIAG_ROW"}) {
     SCOPED_TRACE(format);
-    const ProblemSpec spec = io::parse_cvrplib(explicit_instance(format, layout(kSym, format)), "tiny.vrp");
+    const ProblemSpec spec =
+        io::parse_cvrplib(explicit_instance(format, layout(kSym, format)), "tiny.vrp");
     const Matrix& m = spec.matrices.at("car").durations;
     ASSERT_EQ(m.size(), 5u);
     for (std::size_t i = 0; i < 5; ++i)
@@ -181,7 +190,8 @@ TEST(Cvrplib, ExplicitFormats) {
   // FULL_MATRIX keeps asymmetry.
   auto asym = kSym;
   asym[1][2] = 42;
-  const ProblemSpec spec = io::parse_cvrplib(explicit_instance("FULL_MATRIX", layout(asym, "FULL_MATRIX")), "asym.vrp");
+  const ProblemSpec spec =
+      io::parse_cvrplib(explicit_instance("FULL_MATRIX", layout(asym, "FULL_MATRIX")), "asym.vrp");
   EXPECT_EQ(spec.matrices.at("car").distances(1, 2), 42);
   EXPECT_EQ(spec.matrices.at("car").distances(2, 1), 6);
 }
@@ -189,11 +199,15 @@ TEST(Cvrplib, ExplicitFormats) {
 TEST(Cvrplib, HugeDimensionInATinyFileFailsAtTheFirstMissingWeight) {
   // Fuzzing finding: DIMENSION 2965 with four weights used to list all n^2 cells before reading
   // one weight (seconds under ASan); now the error comes at the first missing weight.
-  for (const std::string format : {"FULL_MATRIX", "LOWER_ROW", "UPPER_ROW", "LOWER_DIAG_ROW", "UPPER_DIAG_ROW"}) {
+  for (const std::string format :
+       {"FULL_MATRIX", "LOWER_ROW", "UPPER_ROW", "LOWER_DIAG_ROW", "UPPER_DIAG_ROW"}) {
     SCOPED_TRACE(format);
-    const std::string text = "NAME : big\nDIMENSION : 30000\nCAPACITY : 6\nEDGE_WEIGHT_TYPE : EXPLICIT\n"
-                             "EDGE_WEIGHT_FORMAT : " + format + "\nEDGE_WEIGHT_SECTION\n0 3 4 5\nEOF\n";
-    expect_invalid([&] { return io::parse_cvrplib(text, "big.vrp"); }, {"big.vrp", "EDGE_WEIGHT_SECTION"});
+    const std::string text =
+        "NAME : big\nDIMENSION : 30000\nCAPACITY : 6\nEDGE_WEIGHT_TYPE : EXPLICIT\n"
+        "EDGE_WEIGHT_FORMAT : " +
+        format + "\nEDGE_WEIGHT_SECTION\n0 3 4 5\nEOF\n";
+    expect_invalid([&] { return io::parse_cvrplib(text, "big.vrp"); },
+                   {"big.vrp", "EDGE_WEIGHT_SECTION"});
   }
 }
 
@@ -202,14 +216,19 @@ TEST(Cvrplib, HugeDistanceOrServiceTimeIsAClearError) {
   for (const std::string line : {"DISTANCE : 1e308\r\n", "SERVICE_TIME : 2e15\r\n"}) {
     SCOPED_TRACE(line);
     const std::string field = line.substr(0, line.find(' '));
-    expect_invalid([&] { return io::parse_cvrplib(explicit_instance("LOWER_ROW", layout(kSym, "LOWER_ROW"), line), "big.vrp"); },
-                   {"big.vrp", field, "1e15"});
+    expect_invalid(
+        [&] {
+          return io::parse_cvrplib(explicit_instance("LOWER_ROW", layout(kSym, "LOWER_ROW"), line),
+                                   "big.vrp");
+        },
+        {"big.vrp", field, "1e15"});
   }
 }
 
 TEST(Cvrplib, OptionalFleetDistanceAndService) {
   const ProblemSpec spec = io::parse_cvrplib(
-      explicit_instance("LOWER_ROW", layout(kSym, "LOWER_ROW"), "VEHICLES : 3\r\nDISTANCE : 25.7\r\nSERVICE_TIME : 2\r\n"),
+      explicit_instance("LOWER_ROW", layout(kSym, "LOWER_ROW"),
+                        "VEHICLES : 3\r\nDISTANCE : 25.7\r\nSERVICE_TIME : 2\r\n"),
       "fleet.vrp");
   ASSERT_EQ(spec.vehicles.size(), 3u);
   for (std::size_t k = 0; k < 3; ++k) {
@@ -226,7 +245,8 @@ TEST(Cvrplib, OptionalFleetDistanceAndService) {
 TEST(Cvrplib, Euc2dRoundsToNearest) {
   const std::string text =
       "NAME : e\nDIMENSION : 4\nCAPACITY : 5\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n"
-      "1 0 0\n2 3 4\n3 1 1\n4 0.5 0.25\nDEMAND_SECTION\n1 0\n2 1\n3 1\n4 1\nDEPOT_SECTION\n1\n-1\nEOF\n";
+      "1 0 0\n2 3 4\n3 1 1\n4 0.5 0.25\nDEMAND_SECTION\n1 0\n2 1\n3 1\n4 "
+      "1\nDEPOT_SECTION\n1\n-1\nEOF\n";
   const ProblemSpec spec = io::parse_cvrplib(text, "e.vrp");
   const Matrix& m = spec.matrices.at("car").distances;
   EXPECT_EQ(m(0, 1), 5);  // exactly 5
@@ -239,34 +259,42 @@ TEST(Cvrplib, Euc2dRoundsToNearest) {
 }
 
 TEST(Cvrplib, CorruptInputsNameFileAndLine) {
-  const std::string head = "NAME : t\nTYPE : CVRP\nDIMENSION : 3\nCAPACITY : 10\nEDGE_WEIGHT_TYPE : EUC_2D\n";
+  const std::string head =
+      "NAME : t\nTYPE : CVRP\nDIMENSION : 3\nCAPACITY : 10\nEDGE_WEIGHT_TYPE : EUC_2D\n";
   const std::string coords = "NODE_COORD_SECTION\n1 0 0\n2 3 4\n3 6 8\n";
   const std::string tail = "DEMAND_SECTION\n1 0\n2 1\n3 1\nDEPOT_SECTION\n1\n-1\nEOF\n";
   ASSERT_NO_THROW(io::parse_cvrplib(head + coords + tail, "t.vrp"));
   auto parse = [](std::string text) { return [text] { io::parse_cvrplib(text, "t.vrp"); }; };
   // Truncated inside NODE_COORD_SECTION (line 8 is the last one).
-  expect_invalid(parse(head + "NODE_COORD_SECTION\n1 0 0\n2 3 4\n"), {"t.vrp:8:", "NODE_COORD_SECTION", "2 of 3"});
+  expect_invalid(parse(head + "NODE_COORD_SECTION\n1 0 0\n2 3 4\n"),
+                 {"t.vrp:8:", "NODE_COORD_SECTION", "2 of 3"});
   // Truncated before DEMAND_SECTION.
   expect_invalid(parse(head + coords), {"t.vrp:9:", "missing DEMAND_SECTION"});
   // DEMAND_SECTION shorter than DIMENSION: the next section shows up at line 13.
   expect_invalid(parse(head + coords + "DEMAND_SECTION\n1 0\n2 1\nDEPOT_SECTION\n1\n-1\n"),
                  {"t.vrp:13:", "DEMAND_SECTION", "expected 3 nodes"});
   // Non-numeric coordinate.
-  expect_invalid(parse(head + "NODE_COORD_SECTION\n1 0 0\n2 x 4\n3 6 8\n" + tail), {"t.vrp:8:", "expected a number", "'x'"});
+  expect_invalid(parse(head + "NODE_COORD_SECTION\n1 0 0\n2 x 4\n3 6 8\n" + tail),
+                 {"t.vrp:8:", "expected a number", "'x'"});
   // Node number out of range.
-  expect_invalid(parse(head + "NODE_COORD_SECTION\n1 0 0\n2 3 4\n4 6 8\n" + tail), {"t.vrp:9:", "node 4 outside 1..3"});
+  expect_invalid(parse(head + "NODE_COORD_SECTION\n1 0 0\n2 3 4\n4 6 8\n" + tail),
+                 {"t.vrp:9:", "node 4 outside 1..3"});
   // Unknown EDGE_WEIGHT_TYPE.
-  expect_invalid(parse("NAME : t\nDIMENSION : 3\nCAPACITY : 10\nEDGE_WEIGHT_TYPE : GEO\n" + coords + tail),
-                 {"t.vrp:4:", "EDGE_WEIGHT_TYPE", "GEO"});
+  expect_invalid(
+      parse("NAME : t\nDIMENSION : 3\nCAPACITY : 10\nEDGE_WEIGHT_TYPE : GEO\n" + coords + tail),
+      {"t.vrp:4:", "EDGE_WEIGHT_TYPE", "GEO"});
   // Non-numeric DIMENSION and CAPACITY.
   expect_invalid(parse("NAME : t\nDIMENSION : three\n"), {"t.vrp:2:", "DIMENSION", "'three'"});
   expect_invalid(parse("NAME : t\nDIMENSION : 3\nCAPACITY : 1O\n"), {"t.vrp:3:", "CAPACITY"});
   // Missing CAPACITY.
-  expect_invalid(parse("NAME : t\nDIMENSION : 3\nEDGE_WEIGHT_TYPE : EUC_2D\n" + coords + tail), {"t.vrp:", "missing CAPACITY"});
+  expect_invalid(parse("NAME : t\nDIMENSION : 3\nEDGE_WEIGHT_TYPE : EUC_2D\n" + coords + tail),
+                 {"t.vrp:", "missing CAPACITY"});
   // DEPOT_SECTION without its -1.
-  expect_invalid(parse(head + coords + "DEMAND_SECTION\n1 0\n2 1\n3 1\nDEPOT_SECTION\n1\n"), {"t.vrp:", "closing -1"});
+  expect_invalid(parse(head + coords + "DEMAND_SECTION\n1 0\n2 1\n3 1\nDEPOT_SECTION\n1\n"),
+                 {"t.vrp:", "closing -1"});
   // Section before DIMENSION.
-  expect_invalid(parse("NAME : t\nNODE_COORD_SECTION\n1 0 0\n"), {"t.vrp:2:", "DIMENSION must come before"});
+  expect_invalid(parse("NAME : t\nNODE_COORD_SECTION\n1 0 0\n"),
+                 {"t.vrp:2:", "DIMENSION must come before"});
   // Unsupported TYPE.
   expect_invalid(parse("NAME : t\nTYPE : TSP\n"), {"t.vrp:2:", "TYPE"});
   // A stray data line outside any section.
@@ -277,14 +305,17 @@ TEST(Cvrplib, CorruptInputsNameFileAndLine) {
   expect_invalid(parse(explicit_instance("LOWER_ROW", w)), {"t.vrp:", "expected 10 weights"});
   w = layout(kSym, "UPPER_ROW");
   w.push_back(99);
-  expect_invalid(parse(explicit_instance("UPPER_ROW", w)), {"t.vrp:", "EDGE_WEIGHT_SECTION", "more"});
-  expect_invalid(parse(explicit_instance("UPPER_ROW", {1, 2, 3, -4, 5, 6, 7, 8, 9, 10})), {"t.vrp:", "'-4'"});
+  expect_invalid(parse(explicit_instance("UPPER_ROW", w)),
+                 {"t.vrp:", "EDGE_WEIGHT_SECTION", "more"});
+  expect_invalid(parse(explicit_instance("UPPER_ROW", {1, 2, 3, -4, 5, 6, 7, 8, 9, 10})),
+                 {"t.vrp:", "'-4'"});
   expect_invalid(parse(explicit_instance("DIAGONAL", {})), {"t.vrp:6:", "EDGE_WEIGHT_FORMAT"});
 }
 
 TEST(Cvrplib, CorruptSolutionsNameFileAndLine) {
   const std::string text =
-      "NAME : t\nDIMENSION : 3\nCAPACITY : 10\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 3 4\n3 6 8\n"
+      "NAME : t\nDIMENSION : 3\nCAPACITY : 10\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n1 0 "
+      "0\n2 3 4\n3 6 8\n"
       "DEMAND_SECTION\n1 0\n2 1\n3 1\nDEPOT_SECTION\n1\n-1\nEOF\n";
   const ProblemPtr problem = Problem::create(io::parse_cvrplib(text, "t.vrp"));
   const Solution ok = io::parse_cvrplib_solution("Route #1: 1 2\r\nCost 20\r\n", "t.sol", *problem);
@@ -299,7 +330,9 @@ TEST(Cvrplib, CorruptSolutionsNameFileAndLine) {
   ASSERT_TRUE(decimal.has_value());
   EXPECT_EQ(decimal->decimals, 2);
   EXPECT_EQ(decimal->line, 3u);
-  auto parse = [&](std::string sol) { return [sol, &problem] { io::parse_cvrplib_solution(sol, "t.sol", *problem); }; };
+  auto parse = [&](std::string sol) {
+    return [sol, &problem] { io::parse_cvrplib_solution(sol, "t.sol", *problem); };
+  };
   expect_invalid(parse("Route #1: 1 2\nRoute #2: 7\n"), {"t.sol:2:", "customer 7"});
   expect_invalid(parse("Route #1: 1 x\n"), {"t.sol:1:", "'x'"});
   expect_invalid(parse("Route #1: 1\nCost abc\n"), {"t.sol:2:", "Cost"});

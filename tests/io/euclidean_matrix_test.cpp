@@ -24,22 +24,27 @@ std::uint64_t isqrt(std::uint64_t n) {
   return r;
 }
 
-std::string cvrplib(const std::vector<std::pair<std::int64_t, std::int64_t>>& points, const std::string& type) {
+std::string cvrplib(const std::vector<std::pair<std::int64_t, std::int64_t>>& points,
+                    const std::string& type) {
   std::string s = "NAME : t\nTYPE : CVRP\nDIMENSION : " + std::to_string(points.size()) +
                   "\nEDGE_WEIGHT_TYPE : " + type + "\nCAPACITY : 100\nNODE_COORD_SECTION\n";
   for (std::size_t i = 0; i < points.size(); ++i)
-    s += std::to_string(i + 1) + " " + std::to_string(points[i].first) + " " + std::to_string(points[i].second) + "\n";
+    s += std::to_string(i + 1) + " " + std::to_string(points[i].first) + " " +
+         std::to_string(points[i].second) + "\n";
   s += "DEMAND_SECTION\n";
-  for (std::size_t i = 0; i < points.size(); ++i) s += std::to_string(i + 1) + (i == 0 ? " 0\n" : " 1\n");
+  for (std::size_t i = 0; i < points.size(); ++i)
+    s += std::to_string(i + 1) + (i == 0 ? " 0\n" : " 1\n");
   return s + "DEPOT_SECTION\n1\n-1\nEOF\n";
 }
 
-std::vector<std::pair<std::int64_t, std::int64_t>> random_points(std::size_t n, std::int64_t span, unsigned seed) {
+std::vector<std::pair<std::int64_t, std::int64_t>> random_points(std::size_t n, std::int64_t span,
+                                                                 unsigned seed) {
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<std::int64_t> u(0, span);
   std::vector<std::pair<std::int64_t, std::int64_t>> p(n);
   for (auto& [x, y] : p) x = u(rng), y = u(rng);
-  // Pairs at distance sqrt(q^2 + q) and sqrt(q^2 + q + 1) (either side of q + 1/2), and exact squares.
+  // Pairs at distance sqrt(q^2 + q) and sqrt(q^2 + q + 1) (either side of q + 1/2), and exact
+  // squares.
   p.push_back({0, 0});
   p.push_back({3, 4});
   p.push_back({999999, 0});
@@ -47,8 +52,8 @@ std::vector<std::pair<std::int64_t, std::int64_t>> random_points(std::size_t n, 
   return p;
 }
 
-void expect_exact(const std::vector<std::pair<std::int64_t, std::int64_t>>& points, const std::string& type,
-                  bool narrow) {
+void expect_exact(const std::vector<std::pair<std::int64_t, std::int64_t>>& points,
+                  const std::string& type, bool narrow) {
   const ProblemSpec spec = parse_cvrplib(cvrplib(points, type), "t.vrp");
   const Matrix& m = spec.matrices.at("car").durations;
   ASSERT_EQ(m.size(), points.size());
@@ -59,7 +64,8 @@ void expect_exact(const std::vector<std::pair<std::int64_t, std::int64_t>>& poin
       const auto dy = static_cast<std::uint64_t>(std::llabs(points[i].second - points[j].second));
       const std::uint64_t s = dx * dx + dy * dy;
       const std::uint64_t r = isqrt(s);
-      const std::uint64_t want = type == "CEIL_2D" ? (r * r == s ? r : r + 1) : (s - r * r > r ? r + 1 : r);
+      const std::uint64_t want =
+          type == "CEIL_2D" ? (r * r == s ? r : r + 1) : (s - r * r > r ? r + 1 : r);
       ASSERT_EQ(m(i, j), static_cast<std::int64_t>(want)) << type << " " << i << " " << j;
     }
 }
@@ -80,8 +86,9 @@ TEST(EuclideanMatrix, BoundaryPairsRoundLikeTheIntegerSquareRoot) {
   }
   expect_exact(points, "EUC_2D", true);
   const ProblemSpec spec = parse_cvrplib(cvrplib(points, "EUC_2D"), "t.vrp");
-  EXPECT_EQ(spec.matrices.at("car").durations(0, 1), 31 * 31);      // q, rounded down
-  EXPECT_EQ(spec.matrices.at("car").durations(0, 2), 31 * 31);      // q + 1 with q = 31^2 - 1, rounded up
+  EXPECT_EQ(spec.matrices.at("car").durations(0, 1), 31 * 31);  // q, rounded down
+  EXPECT_EQ(spec.matrices.at("car").durations(0, 2),
+            31 * 31);  // q + 1 with q = 31^2 - 1, rounded up
 }
 
 TEST(EuclideanMatrix, FarApartPointsTakeTheExactPath) {
@@ -105,8 +112,10 @@ TEST(EuclideanMatrix, LargeFilesHoldThePointsWithTheSameArcs) {
         const auto dx = static_cast<std::uint64_t>(std::llabs(points[i].first - points[j].first));
         const auto dy = static_cast<std::uint64_t>(std::llabs(points[i].second - points[j].second));
         const std::uint64_t sq = dx * dx + dy * dy, r = isqrt(sq);
-        const std::uint64_t want = type == "CEIL_2D" ? (r * r == sq ? r : r + 1) : (sq - r * r > r ? r + 1 : r);
-        ASSERT_EQ(pm.durations(i, j), static_cast<std::int64_t>(want)) << type << " " << i << " " << j;
+        const std::uint64_t want =
+            type == "CEIL_2D" ? (r * r == sq ? r : r + 1) : (sq - r * r > r ? r + 1 : r);
+        ASSERT_EQ(pm.durations(i, j), static_cast<std::int64_t>(want))
+            << type << " " << i << " " << j;
       }
   }
   // Below it the cells are stored, equal to the computed entries.

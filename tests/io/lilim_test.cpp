@@ -49,7 +49,8 @@ TEST(LiLim, EveryInstanceParsesAndPairs) {
     std::set<Id> ids;
     for (const auto& s : spec.shipments) {
       EXPECT_EQ(s.amount, Amount{demand.at(static_cast<long>(s.pickup.id))});
-      EXPECT_EQ(demand.at(static_cast<long>(s.delivery.id)), -demand.at(static_cast<long>(s.pickup.id)));
+      EXPECT_EQ(demand.at(static_cast<long>(s.delivery.id)),
+                -demand.at(static_cast<long>(s.pickup.id)));
       EXPECT_EQ(s.pickup.location.index, std::optional<std::size_t>(s.pickup.id));
       EXPECT_EQ(s.delivery.location.index, std::optional<std::size_t>(s.delivery.id));
       ids.insert(s.pickup.id);
@@ -97,9 +98,11 @@ TEST(LiLim, CorruptInputsNameFileAndLine) {
   EXPECT_EQ(spec.shipments[0].amount, Amount{5});
   EXPECT_EQ(spec.matrices.at("car").distances(1, 2), 14);  // 1.414 -> 1.4
   // Delivery pointing at the wrong pickup.
-  expect_invalid(parse(depot + "1 1 1 5 0 50 1 0 2\n2 2 2 -5 0 50 1 2 0\n"), {"p.txt:3:", "delivery_index"});
+  expect_invalid(parse(depot + "1 1 1 5 0 50 1 0 2\n2 2 2 -5 0 50 1 2 0\n"),
+                 {"p.txt:3:", "delivery_index"});
   // Demand mismatch, reported on the delivery's line.
-  expect_invalid(parse(depot + "1 1 1 5 0 50 1 0 2\n2 2 2 -4 0 50 1 1 0\n"), {"p.txt:4:", "expected -5"});
+  expect_invalid(parse(depot + "1 1 1 5 0 50 1 0 2\n2 2 2 -4 0 50 1 1 0\n"),
+                 {"p.txt:4:", "expected -5"});
   // Neither pickup nor delivery.
   expect_invalid(parse(depot + "1 1 1 5 0 50 1 0 0\n"), {"p.txt:3:", "exactly one"});
   // Index out of range.

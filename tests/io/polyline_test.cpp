@@ -1,6 +1,8 @@
 // Encoded polylines (Google's format, precision 5) and the routes' `geometry` in VROOM JSON
 // output; `"options": {"g": ...}` in problems.
 
+#include "routesolve/io/polyline.hpp"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -9,7 +11,6 @@
 #include <string>
 
 #include "routesolve/error.hpp"
-#include "routesolve/io/polyline.hpp"
 #include "routesolve/io/vroom_json.hpp"
 #include "routesolve/problem.hpp"
 #include "routesolve/solution.hpp"
@@ -34,7 +35,8 @@ TEST(Polyline, EncodesTheFormatsWorkedExample) {
 }
 
 TEST(Polyline, RoundsToFiveDecimalsAndRoundTrips) {
-  const std::vector<Coordinates> points{{9.520912, 47.141049}, {9.506001, 47.230004}, {9.506001, 47.230004}, {-0.000004, 0.000006}};
+  const std::vector<Coordinates> points{
+      {9.520912, 47.141049}, {9.506001, 47.230004}, {9.506001, 47.230004}, {-0.000004, 0.000006}};
   const auto back = decode_polyline(encode_polyline(points));
   ASSERT_EQ(back.size(), points.size());
   for (std::size_t i = 0; i < points.size(); ++i) {
@@ -62,7 +64,8 @@ TEST(Polyline, RouteGeometryFollowsTheLegsGiven) {
   write_vroom_solution(out, *p, s, &legs);
   const auto json = nlohmann::json::parse(out.str());
   const auto path = decode_polyline(json["routes"][0]["geometry"].get<std::string>());
-  const std::vector<Coordinates> expected{{9.0, 47.0}, {9.05, 46.95}, {9.1, 47.0}, {9.1, 47.1}, {9.0, 47.0}};
+  const std::vector<Coordinates> expected{
+      {9.0, 47.0}, {9.05, 46.95}, {9.1, 47.0}, {9.1, 47.1}, {9.0, 47.0}};
   ASSERT_EQ(path.size(), expected.size());
   for (std::size_t i = 0; i < path.size(); ++i) {
     EXPECT_NEAR(path[i].lon, expected[i].lon, 1e-9) << i;
@@ -70,14 +73,17 @@ TEST(Polyline, RouteGeometryFollowsTheLegsGiven) {
   }
   EXPECT_EQ(json["routes"][0]["steps"][2]["distance"], 200);  // per-step cumulative distance
   // Without geometry asked for, no field.
-  EXPECT_FALSE(nlohmann::json::parse(vroom_solution_to_string(*p, s))["routes"][0].contains("geometry"));
+  EXPECT_FALSE(
+      nlohmann::json::parse(vroom_solution_to_string(*p, s))["routes"][0].contains("geometry"));
 }
 
 TEST(Polyline, BadOptionsNameTheField) {
   auto error = [](const std::string& options) {
     try {
-      (void)parse_vroom_problem(R"({"vehicles": [{"id": 1, "start_index": 0}], "matrix": [[0]], "options": )" + options + "}",
-                                "fleet.json");
+      (void)parse_vroom_problem(
+          R"({"vehicles": [{"id": 1, "start_index": 0}], "matrix": [[0]], "options": )" + options +
+              "}",
+          "fleet.json");
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), ErrorCode::InvalidInput);
       return std::string(e.what());
@@ -86,9 +92,11 @@ TEST(Polyline, BadOptionsNameTheField) {
     return std::string();
   };
   EXPECT_THAT(error("[1]"), HasSubstr("fleet.json: options: expected"));
-  EXPECT_THAT(error(R"({"g": 1})"), HasSubstr("fleet.json: options.g: expected true or false, got"));
+  EXPECT_THAT(error(R"({"g": 1})"),
+              HasSubstr("fleet.json: options.g: expected true or false, got"));
   EXPECT_THAT(error(R"({"g": "yes"})"), HasSubstr("options.g"));
-  EXPECT_THAT(error(R"({"l": -1})"), HasSubstr("fleet.json: options.l: expected a non-negative number"));
+  EXPECT_THAT(error(R"({"l": -1})"),
+              HasSubstr("fleet.json: options.l: expected a non-negative number"));
   EXPECT_THAT(error(R"({"time_limit": "soon"})"), HasSubstr("fleet.json: options.time_limit:"));
 }
 
@@ -96,10 +104,13 @@ TEST(Polyline, TheRequestsOptionsAreReadWithTheProblem) {
   const std::string base = R"({"vehicles": [{"id": 1, "start_index": 0}], "matrix": [[0]])";
   EXPECT_FALSE(parse_vroom_problem(base + "}", "fleet.json").geometry);
   EXPECT_EQ(parse_vroom_problem(base + "}", "fleet.json").time_limit_s, 0.0);
-  const ProblemSpec spec = parse_vroom_problem(base + R"(, "options": {"g": true, "l": 2.5}})", "fleet.json");
+  const ProblemSpec spec =
+      parse_vroom_problem(base + R"(, "options": {"g": true, "l": 2.5}})", "fleet.json");
   EXPECT_TRUE(spec.geometry);
   EXPECT_EQ(spec.time_limit_s, 2.5);
-  EXPECT_EQ(parse_vroom_problem(base + R"(, "options": {"time_limit": 4}})", "fleet.json").time_limit_s, 4.0);
+  EXPECT_EQ(
+      parse_vroom_problem(base + R"(, "options": {"time_limit": 4}})", "fleet.json").time_limit_s,
+      4.0);
 }
 
 }  // namespace

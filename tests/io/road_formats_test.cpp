@@ -2,6 +2,8 @@
 // reading (largest SCC by forward/backward search, minimum parallel arcs), and malformed input.
 // OSM: road_osm_test.cpp; the .rsnet cache: road_cache_test.cpp.
 
+#include "routesolve/io/road_formats.hpp"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -21,7 +23,6 @@
 
 #include "road_support.hpp"
 #include "routesolve/error.hpp"
-#include "routesolve/io/road_formats.hpp"
 #include "routesolve/road_graph.hpp"
 #include "test_support.hpp"
 

@@ -322,15 +322,20 @@ TEST(OsmPbf, CorruptBlobsDoNotLeakFileDescriptors) {
   // Fuzzing finding: libosmium's PBF parser closes its file descriptor only when the file parses
   // to the end, so every corrupt file read leaked one and a long fuzz run ran out of them. The
   // regression input is a fuzz input: its first byte picks the container (even: PBF).
-  const auto input = routesolve::test::source_dir() / "tests/io/regressions/osm_pbf/corrupt_blob_descriptor_leak.pbf.bin";
+  const auto input = routesolve::test::source_dir() /
+                     "tests/io/regressions/osm_pbf/corrupt_blob_descriptor_leak.pbf.bin";
   std::ifstream in(input, std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_GT(bytes.size(), 1u);
-  const auto file = std::filesystem::temp_directory_path() / ("routesolve-corrupt-" + std::to_string(::getpid()) + ".osm.pbf");
-  std::ofstream(file, std::ios::binary).write(bytes.data() + 1, static_cast<std::streamsize>(bytes.size() - 1));
+  const auto file = std::filesystem::temp_directory_path() /
+                    ("routesolve-corrupt-" + std::to_string(::getpid()) + ".osm.pbf");
+  std::ofstream(file, std::ios::binary)
+      .write(bytes.data() + 1, static_cast<std::streamsize>(bytes.size() - 1));
   auto open_descriptors = [] {
     std::size_t n = 0;
-    for (auto it = std::filesystem::directory_iterator("/proc/self/fd"); it != std::filesystem::directory_iterator(); ++it) ++n;
+    for (auto it = std::filesystem::directory_iterator("/proc/self/fd");
+         it != std::filesystem::directory_iterator(); ++it)
+      ++n;
     return n;
   };
   // One read first: libraries may open something once (thread pools) that is not a leak.

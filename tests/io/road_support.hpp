@@ -3,8 +3,6 @@
 // road_cache_test.cpp): a temporary-directory fixture, graph checks, and an independent naive
 // reading of an arc list (largest SCC, minimum parallel arcs) to compare importers against.
 
-#include "routesolve/io/road_formats.hpp"
-
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -15,8 +13,8 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <iterator>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -27,6 +25,7 @@
 #include <vector>
 
 #include "routesolve/error.hpp"
+#include "routesolve/io/road_formats.hpp"
 #include "routesolve/road_graph.hpp"
 #include "test_support.hpp"
 

@@ -133,8 +133,10 @@ TEST(Solomon, GehringHombergerBestSolutionsMatchTheirDistance) {
 
 TEST(Solomon, TruncationIsExactOnWholeValues) {
   const std::string text =
-      "T1\n\nVEHICLE\nNUMBER     CAPACITY\n  2         50\n\nCUSTOMER\nCUST NO.  XCOORD.   YCOORD.    DEMAND   READY TIME  "
-      "DUE DATE   SERVICE   TIME\n\n    0   0   0   0   0  100   0\n    1   3   4   5  10   20   1\n    2   0.3 0.4  5  10   20   1\n";
+      "T1\n\nVEHICLE\nNUMBER     CAPACITY\n  2         50\n\nCUSTOMER\nCUST NO.  XCOORD.   YCOORD. "
+      "   DEMAND   READY TIME  "
+      "DUE DATE   SERVICE   TIME\n\n    0   0   0   0   0  100   0\n    1   3   4   5  10   20   "
+      "1\n    2   0.3 0.4  5  10   20   1\n";
   const ProblemSpec cut = io::parse_solomon(text, "t.txt", true);
   EXPECT_EQ(cut.matrices.at("car").distances(0, 1), 50);  // 5.0 exactly, not 4.9
   EXPECT_EQ(cut.matrices.at("car").distances(0, 2), 5);   // 0.5 from fractional coordinates
@@ -150,9 +152,11 @@ TEST(Solomon, CorruptInputsNameFileAndLine) {
   const std::string head = "T1\nVEHICLE\nNUMBER CAPACITY\n2 50\nCUSTOMER\nCUST NO. XCOORD.\n";
   auto parse = [](std::string text) { return [text] { io::parse_solomon(text, "s.txt", false); }; };
   ASSERT_NO_THROW(io::parse_solomon(head + "0 0 0 0 0 100 0\n1 1 1 1 0 50 1\n", "s.txt", false));
-  expect_invalid(parse(head + "0 0 0 0 0 100 0\n1 1 1 1 0 50\n"), {"s.txt:8:", "expected 7 values"});
+  expect_invalid(parse(head + "0 0 0 0 0 100 0\n1 1 1 1 0 50\n"),
+                 {"s.txt:8:", "expected 7 values"});
   expect_invalid(parse(head + "0 0 0 0 0 100 0\n1 1 y 1 0 50 1\n"), {"s.txt:8:", "YCOORD.", "'y'"});
-  expect_invalid(parse(head + "0 0 0 0 0 100 0\n2 1 1 1 0 50 1\n"), {"s.txt:8:", "expected customer 1"});
+  expect_invalid(parse(head + "0 0 0 0 0 100 0\n2 1 1 1 0 50 1\n"),
+                 {"s.txt:8:", "expected customer 1"});
   expect_invalid(parse(head + "0 0 0 0 0 100 0\n1 1 1 1 60 50 1\n"), {"s.txt:8:", "time window"});
   expect_invalid(parse(head), {"s.txt:6:", "no rows"});
   expect_invalid(parse("T1\nVEHICLE\nNUMBER CAPACITY\n"), {"s.txt:3:", "NUMBER and CAPACITY"});

@@ -105,32 +105,39 @@ TEST(VroomBreaks, EnRouteBreaksAreAcceptedWithEveryFigure) {
 TEST(VroomBreaks, AWrongBreakFigureIsReported) {
   // The distance of the break without its pro rata share of the leg.
   Loaded l = load(replace(kSolution, R"("arrival": 250,
-       "duration": 200, "distance": 1867)", R"("arrival": 250,
+       "duration": 200, "distance": 1867)",
+                          R"("arrival": 250,
        "duration": 200, "distance": 1000)"));
   ValidationReport report = validate(*l.problem, l.solution);
-  EXPECT_TRUE(has(report, ViolationKind::DistanceMismatch, "routes[0].steps[2]")) << report.to_text();
+  EXPECT_TRUE(has(report, ViolationKind::DistanceMismatch, "routes[0].steps[2]"))
+      << report.to_text();
 
   // The break taken before driving (at job 10's location, waiting for its window) but the next
   // job reached as if the whole leg had been driven before it: the arrival does not add up.
   l = load(replace(kSolution, R"("waiting_time": 0, "arrival": 250,
-       "duration": 200, "distance": 1867)", R"("waiting_time": 100, "arrival": 150,
+       "duration": 200, "distance": 1867)",
+                   R"("waiting_time": 100, "arrival": 150,
        "duration": 100, "distance": 1000)"));
   report = validate(*l.problem, l.solution);
-  EXPECT_TRUE(has(report, ViolationKind::ArrivalMismatch, "routes[0].steps[3]")) << report.to_text();
+  EXPECT_TRUE(has(report, ViolationKind::ArrivalMismatch, "routes[0].steps[3]"))
+      << report.to_text();
 
   // A break "reached" after the next stop would be.
   l = load(replace(kSolution, R"("arrival": 500,
-       "duration": 200, "distance": 2000)", R"("arrival": 520,
+       "duration": 200, "distance": 2000)",
+                   R"("arrival": 520,
        "duration": 220, "distance": 2000)"));
   report = validate(*l.problem, l.solution);
-  EXPECT_TRUE(has(report, ViolationKind::ArrivalMismatch, "routes[1].steps[2]")) << report.to_text();
+  EXPECT_TRUE(has(report, ViolationKind::ArrivalMismatch, "routes[1].steps[2]"))
+      << report.to_text();
 }
 
 TEST(VroomBreaks, ScheduleComputesTheSameBreakFigures) {
   const Loaded l = load(kSolution);
   RoutePlan plan;
   plan.vehicle = 0;
-  plan.visits = {{false, l.problem->find_task(TaskType::Job, 10)}, {true, 0},
+  plan.visits = {{false, l.problem->find_task(TaskType::Job, 10)},
+                 {true, 0},
                  {false, l.problem->find_task(TaskType::Job, 20)}};
   const ScheduleResult r = schedule_plan(*l.problem, plan);
   ASSERT_TRUE(r.feasible);
@@ -144,12 +151,14 @@ TEST(VroomBreaks, ScheduleComputesTheSameBreakFigures) {
   }
   // schedule_route ends the day as early (the break after job 20, at 360, ties with this one).
   const ScheduleResult placed = schedule_route(
-      *l.problem, 0, {l.problem->find_task(TaskType::Job, 10), l.problem->find_task(TaskType::Job, 20)});
+      *l.problem, 0,
+      {l.problem->find_task(TaskType::Job, 10), l.problem->find_task(TaskType::Job, 20)});
   ASSERT_TRUE(placed.feasible);
   EXPECT_EQ(placed.route.steps.back().arrival, 860);
   ValidateOptions partial;
   partial.require_all_tasks_accounted = false;  // job 30 is left out of this solution
-  const ValidationReport report = validate(*l.problem, make_solution(*l.problem, {placed.route}, {}), partial);
+  const ValidationReport report =
+      validate(*l.problem, make_solution(*l.problem, {placed.route}, {}), partial);
   EXPECT_TRUE(report.ok()) << report.to_text();
 }
 
@@ -158,10 +167,12 @@ TEST(VroomBreaks, CheckModeOnTheSameRoutesReportsTheSameFigures) {
   // wrote them (vehicle 2 leaves at 300 to wait nowhere, as `vroom -c` has it too). No
   // violations, and the validator agrees.
   std::string problem = kProblem;
-  problem.replace(problem.find(R"("service": 300}]},)"), 18,
-                  R"("service": 300}], "steps": [{"type": "job", "id": 10}, {"type": "break", "id": 7}, {"type": "job", "id": 20}]},)");
-  problem.replace(problem.find(R"("service": 100}]})"), 17,
-                  R"("service": 100}], "steps": [{"type": "job", "id": 30}, {"type": "break", "id": 8}]})");
+  problem.replace(
+      problem.find(R"("service": 300}]},)"), 18,
+      R"("service": 300}], "steps": [{"type": "job", "id": 10}, {"type": "break", "id": 7}, {"type": "job", "id": 20}]},)");
+  problem.replace(
+      problem.find(R"("service": 100}]})"), 17,
+      R"("service": 100}], "steps": [{"type": "job", "id": 30}, {"type": "break", "id": 8}]})");
   const ProblemPtr p = Problem::create(parse_vroom_problem(problem, "plan.json"));
   const Solution checked = check_plan(*p);
   const Loaded vroom = load(kSolution);

@@ -23,9 +23,11 @@ namespace {
 // shipment 7 from 1 to 3, vehicle 1 with two breaks.
 std::string plan(const std::string& steps, const std::string& capacity = "5") {
   return R"({"vehicles": [
-    {"id": 1, "start_index": 0, "end_index": 0, "capacity": [)" + capacity + R"(], "time_window": [0, 1000],
+    {"id": 1, "start_index": 0, "end_index": 0, "capacity": [)" +
+         capacity + R"(], "time_window": [0, 1000],
      "breaks": [{"id": 8, "time_windows": [[30, 1000]], "service": 5, "max_load": [0]}, {"id": 9, "service": 5}],
-     "steps": )" + steps + R"(},
+     "steps": )" +
+         steps + R"(},
     {"id": 2, "start_index": 0, "capacity": [5], "skills": [4], "steps": [{"type": "job", "id": 3}]}],
    "jobs": [
     {"id": 1, "location_index": 1, "delivery": [2]},
@@ -62,17 +64,36 @@ Found validator_mode(const Problem& p, const Solution& s) {
     switch (v.kind) {
       case ViolationKind::TimeWindow:
       case ViolationKind::VehicleTimeWindow:
-      case ViolationKind::BreakTimeWindow: cause = "delay"; break;
-      case ViolationKind::Capacity: cause = "load"; break;
-      case ViolationKind::BreakMaxLoad: cause = "max_load"; break;
-      case ViolationKind::Skills: cause = "skills"; break;
+      case ViolationKind::BreakTimeWindow:
+        cause = "delay";
+        break;
+      case ViolationKind::Capacity:
+        cause = "load";
+        break;
+      case ViolationKind::BreakMaxLoad:
+        cause = "max_load";
+        break;
+      case ViolationKind::Skills:
+        cause = "skills";
+        break;
       case ViolationKind::ShipmentOrder:
-      case ViolationKind::ShipmentSplit: cause = "precedence"; break;
-      case ViolationKind::BreakMissing: cause = "missing_break"; break;
-      case ViolationKind::MaxTasks: cause = "max_tasks"; break;
-      case ViolationKind::MaxTravelTime: cause = "max_travel_time"; break;
-      case ViolationKind::MaxDistance: cause = "max_distance"; break;
-      default: cause = "mismatch: " + v.message;
+      case ViolationKind::ShipmentSplit:
+        cause = "precedence";
+        break;
+      case ViolationKind::BreakMissing:
+        cause = "missing_break";
+        break;
+      case ViolationKind::MaxTasks:
+        cause = "max_tasks";
+        break;
+      case ViolationKind::MaxTravelTime:
+        cause = "max_travel_time";
+        break;
+      case ViolationKind::MaxDistance:
+        cause = "max_distance";
+        break;
+      default:
+        cause = "mismatch: " + v.message;
     }
     out.insert({v.where, cause});
   }
@@ -81,7 +102,8 @@ Found validator_mode(const Problem& p, const Solution& s) {
 
 TEST(CheckMode, AFeasiblePlanHasNoViolations) {
   const ProblemPtr p = Problem::create(parse_vroom_problem(
-      plan(R"([{"type": "start"}, {"type": "pickup", "id": 7}, {"type": "job", "id": 1}, {"type": "delivery", "id": 7},
+      plan(
+          R"([{"type": "start"}, {"type": "pickup", "id": 7}, {"type": "job", "id": 1}, {"type": "delivery", "id": 7},
                {"type": "break", "id": 8}, {"type": "job", "id": 2}, {"type": "break", "id": 9}, {"type": "end"}])"),
       "plan.json"));
   const Solution s = check_plan(*p);
@@ -101,8 +123,10 @@ TEST(CheckMode, ViolationsPerStepAndRouteAgreeWithTheValidator) {
   // [0, 100]) is 110 late; break 8 is taken with job 2's pickup on board; the delivery of 7 comes
   // before its pickup; break 9 is missing.
   const ProblemPtr p = Problem::create(parse_vroom_problem(
-      plan(R"([{"type": "start"}, {"type": "job", "id": 1, "service_after": 200}, {"type": "job", "id": 2},
-               {"type": "break", "id": 8}, {"type": "delivery", "id": 7}, {"type": "pickup", "id": 7}])", "1"),
+      plan(
+          R"([{"type": "start"}, {"type": "job", "id": 1, "service_after": 200}, {"type": "job", "id": 2},
+               {"type": "break", "id": 8}, {"type": "delivery", "id": 7}, {"type": "pickup", "id": 7}])",
+          "1"),
       "plan.json"));
   const Solution s = check_plan(*p);
   const Found mine = check_mode(s);
@@ -110,14 +134,16 @@ TEST(CheckMode, ViolationsPerStepAndRouteAgreeWithTheValidator) {
                        {"routes[0].steps[3]", "max_load"},   {"routes[0].steps[4]", "precedence"},
                        {"routes[0].steps[5]", "precedence"}, {"routes[0]", "missing_break"}};
   for (const auto& e : expected) EXPECT_TRUE(mine.count(e)) << e.first << " " << e.second;
-  for (const auto& m : mine) EXPECT_TRUE(expected.count(m)) << "unexpected " << m.first << " " << m.second;
+  for (const auto& m : mine)
+    EXPECT_TRUE(expected.count(m)) << "unexpected " << m.first << " " << m.second;
   // Job 2 arrives at 210: 110 after its window.
   ASSERT_EQ(s.routes[0].steps[2].violations.front().cause, "delay");
   EXPECT_EQ(s.routes[0].steps[2].violations.front().duration, 110);
 
   // The validator finds the same constraints (figures all agree).
   Found theirs = validator_mode(*p, s);
-  for (const auto& t : theirs) EXPECT_EQ(t.second.rfind("mismatch", 0), std::string::npos) << t.first << ": " << t.second;
+  for (const auto& t : theirs)
+    EXPECT_EQ(t.second.rfind("mismatch", 0), std::string::npos) << t.first << ": " << t.second;
   std::set<std::string> mine_causes, their_causes;
   for (const auto& m : mine) mine_causes.insert(m.second);
   for (const auto& t : theirs) their_causes.insert(t.second);
@@ -137,7 +163,9 @@ TEST(CheckMode, ViolationsPerStepAndRouteAgreeWithTheValidator) {
 TEST(CheckMode, SkillsAndRouteLimits) {
   std::string text = plan(R"([{"type": "job", "id": 3}, {"type": "job", "id": 1}])");
   text.replace(text.find(R"("steps": [{"type": "job", "id": 3}])"), 35, R"("steps": [])");
-  text.replace(text.find(R"("time_window": [0, 1000],)"), 25, R"("time_window": [0, 1000], "max_tasks": 1, "max_travel_time": 20, "max_distance": 50,)");
+  text.replace(
+      text.find(R"("time_window": [0, 1000],)"), 25,
+      R"("time_window": [0, 1000], "max_tasks": 1, "max_travel_time": 20, "max_distance": 50,)");
   const ProblemPtr p = Problem::create(parse_vroom_problem(text, "plan.json"));
   const Solution s = check_plan(*p);
   const Found mine = check_mode(s);
@@ -150,12 +178,14 @@ TEST(CheckMode, SkillsAndRouteLimits) {
   EXPECT_EQ(mine_causes, their_causes);
 }
 
-// VROOM's docs/example_3.json with a great-circle matrix written in (tests/data/vroom_example_3.json):
-// every figure below is what `vroom -c` (VROOM 1.15, pyvroom 1.15.2) writes for that file.
-// Vehicle 2 starts at its start step's service_after, 800 s before its window (lead_time), and
-// is late at job 3 and at its end; vehicle 1 carries 7 for a capacity of 4.
+// VROOM's docs/example_3.json with a great-circle matrix written in
+// (tests/data/vroom_example_3.json): every figure below is what `vroom -c` (VROOM 1.15,
+// pyvroom 1.15.2) writes for that file. Vehicle 2 starts at its start step's service_after, 800 s
+// before its window (lead_time), and is late at job 3 and at its end; vehicle 1 carries 7 for a
+// capacity of 4.
 TEST(CheckMode, VroomExample3AsVroomChecksIt) {
-  ProblemSpec spec = read_vroom_problem((test::source_dir() / "tests/data/vroom_example_3.json").string());
+  ProblemSpec spec =
+      read_vroom_problem((test::source_dir() / "tests/data/vroom_example_3.json").string());
   spec.plan = true;
   const Solution s = check_plan(*Problem::create(std::move(spec)));
   struct Expected {
@@ -203,7 +233,8 @@ TEST(CheckMode, LeadTimeAndTheNearerWindow) {
      "steps": [{"type": "job", "id": 1, "service_at": 400}, {"type": "job", "id": 2}]}],
    "jobs": [{"id": 1, "location_index": 1, "time_windows": [[500, 600]]},
             {"id": 2, "location_index": 2, "time_windows": [[100, 200], [1000, 1100]]}],
-   "matrices": {"car": {"durations": [[0, 100, 200], [100, 0, 100], [200, 100, 0]]}}})", "lead.json");
+   "matrices": {"car": {"durations": [[0, 100, 200], [100, 0, 100], [200, 100, 0]]}}})",
+                                         "lead.json");
   spec.plan = true;  // for solving, service_at 400 outside the window [500, 600] is refused
   const Solution s = check_plan(*Problem::create(std::move(spec)));
   ASSERT_EQ(s.routes.size(), 1u);
@@ -225,7 +256,8 @@ TEST(CheckMode, ImpossibleServiceBoundsNameTheStep) {
     {"id": 1, "start_index": 0,
      "steps": [{"type": "job", "id": 1, "service_after": 500}, {"type": "job", "id": 2, "service_before": 550}]}],
    "jobs": [{"id": 1, "location_index": 1}, {"id": 2, "location_index": 2}],
-   "matrices": {"car": {"durations": [[0, 100, 200], [100, 0, 100], [200, 100, 0]]}}})", "bounds.json"));
+   "matrices": {"car": {"durations": [[0, 100, 200], [100, 0, 100], [200, 100, 0]]}}})",
+                                                           "bounds.json"));
   try {
     (void)check_plan(*p);
     FAIL() << "expected an error";
@@ -240,11 +272,13 @@ TEST(CheckMode, UnknownStepFieldIsRefused) {
   try {
     (void)parse_vroom_problem(R"({"vehicles": [{"id": 1, "start_index": 0,
       "steps": [{"type": "job", "id": 1, "service_aftr": 5}]}], "jobs": [{"id": 1, "location_index": 0}],
-      "matrices": {"car": {"durations": [[0]]}}})", "field.json");
+      "matrices": {"car": {"durations": [[0]]}}})",
+                              "field.json");
     FAIL() << "expected an error";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::InvalidInput);
-    EXPECT_NE(std::string(e.what()).find("vehicles[0].steps[0].service_aftr"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("vehicles[0].steps[0].service_aftr"), std::string::npos)
+        << e.what();
   }
 }
 

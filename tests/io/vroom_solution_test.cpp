@@ -1,8 +1,6 @@
 // VROOM solution JSON: writer and parser round trips, scaled units, unknown ids kept for the
 // validator, plain VROOM output; reading files and detecting formats.
 
-#include "routesolve/io/vroom_json.hpp"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -15,6 +13,7 @@
 
 #include "routesolve/error.hpp"
 #include "routesolve/io/formats.hpp"
+#include "routesolve/io/vroom_json.hpp"
 #include "routesolve/problem.hpp"
 #include "routesolve/solution.hpp"
 #include "routesolve/validator.hpp"
@@ -242,10 +241,12 @@ TEST(VroomSolution, ScaleOfOneWritesIntegers) {
 // writer writes that integer and the validator recomputes it.
 TEST(VroomSolution, PerHourRouteCostIsVroomsRoundedFigure) {
   for (const auto& [window, expected] : {std::pair{true, 1}, std::pair{false, 0}}) {
-    const std::string text = std::string(R"({"vehicles": [{"id": 1, "start_index": 0, "end_index": 0,
+    const std::string text =
+        std::string(R"({"vehicles": [{"id": 1, "start_index": 0, "end_index": 0,
         "costs": {"per_hour": 1000}}],
-      "jobs": [{"id": 1, "location_index": 1)") + (window ? R"(, "time_windows": [[0, 100000]])" : "") +
-                             R"(}, {"id": 2, "location_index": 2}],
+      "jobs": [{"id": 1, "location_index": 1)") +
+        (window ? R"(, "time_windows": [[0, 100000]])" : "") +
+        R"(}, {"id": 2, "location_index": 2}],
       "matrices": {"car": {"durations": [[0, 1, 1], [1, 0, 1], [1, 1, 0]],
                            "distances": [[0, 1, 1], [1, 0, 1], [1, 1, 0]]}}})";
     const ProblemPtr p = Problem::create(parse_vroom_problem(text, "per_hour.json"));

@@ -1,15 +1,15 @@
 // Solution writers: CSV of stops, GeoJSON, SVG, CVRPLIB .sol, and the format dispatcher.
 
+#include "routesolve/io/writers.hpp"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
-
 #include <sstream>
 #include <string>
 
 #include "routesolve/error.hpp"
 #include "routesolve/io/benchmark_formats.hpp"
-#include "routesolve/io/writers.hpp"
 #include "routesolve/problem.hpp"
 #include "routesolve/solution.hpp"
 
@@ -96,7 +96,8 @@ Solution make_solution(const Problem& p) {
               depot_step(StepType::End, 60, Amount{0, 0})};
   r2.cost = r2.duration = r2.distance = 60;
   sol.routes = {r1, r2};
-  sol.unassigned.push_back(Unassigned{p.find_task(TaskType::Job, 4), 4, TaskType::Job, UnassignedReason::Capacity});
+  sol.unassigned.push_back(
+      Unassigned{p.find_task(TaskType::Job, 4), 4, TaskType::Job, UnassignedReason::Capacity});
   sol.summary.cost = 4560;
   sol.summary.routes = 2;
   sol.summary.unassigned = 1;
@@ -113,7 +114,8 @@ std::vector<std::string> lines_of(const std::string& text) {
 
 std::size_t count(const std::string& text, const std::string& needle) {
   std::size_t n = 0;
-  for (auto pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1)) ++n;
+  for (auto pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1))
+    ++n;
   return n;
 }
 
@@ -131,8 +133,8 @@ void expect_invalid(F&& f, const std::string& needle) {
 }  // namespace
 
 TEST(Writers, OutputFormatNames) {
-  for (auto f : {io::OutputFormat::Json, io::OutputFormat::Csv, io::OutputFormat::GeoJson, io::OutputFormat::Svg,
-                 io::OutputFormat::Sol}) {
+  for (auto f : {io::OutputFormat::Json, io::OutputFormat::Csv, io::OutputFormat::GeoJson,
+                 io::OutputFormat::Svg, io::OutputFormat::Sol}) {
     EXPECT_EQ(io::parse_output_format(io::to_string(f)), f);
     std::string ext(".");
     ext.append(io::to_string(f));  // (not "." + ...: GCC 12 -Wrestrict false positive at -O3)
@@ -148,7 +150,9 @@ TEST(Writers, CsvHasHeaderAndOneRowPerStep) {
   io::write_csv(out, *p, make_solution(*p));
   const auto rows = lines_of(out.str());
   ASSERT_EQ(rows.size(), 1u + 4u + 3u);
-  EXPECT_EQ(rows[0], "vehicle,step,type,id,location_index,lon,lat,arrival,waiting_time,service,duration,distance,load");
+  EXPECT_EQ(rows[0],
+            "vehicle,step,type,id,location_index,lon,lat,arrival,waiting_time,service,duration,"
+            "distance,load");
   EXPECT_EQ(rows[1], "1,0,start,,0,0,0,0,0,0,0,0,3;6");
   EXPECT_EQ(rows[2], "1,1,job,1,1,10,0,1500,0,5,1500,1500,2;4");
   EXPECT_EQ(rows[7], "2,2,end,,0,0,0,60,0,0,60,60,0;0");

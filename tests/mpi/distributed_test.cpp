@@ -53,7 +53,8 @@ TEST(Distributed, BinaryBlocksAssembleToTheSingleWriterBytes) {
   NodeMatrices m;
   m.rows = m.cols = n;
   for (std::size_t i = 0; i < n * n; ++i) {
-    m.durations.push_back(i % 7 == 3 ? kUnreachable : static_cast<std::int64_t>(i * 13 + 4));  // deciseconds
+    m.durations.push_back(i % 7 == 3 ? kUnreachable
+                                     : static_cast<std::int64_t>(i * 13 + 4));  // deciseconds
     m.distances.push_back(i % 7 == 3 ? kUnreachable : static_cast<std::int64_t>(i * 101));
   }
   std::ostringstream whole;
@@ -66,8 +67,10 @@ TEST(Distributed, BinaryBlocksAssembleToTheSingleWriterBytes) {
       NodeMatrices rows;
       rows.rows = b.rows();
       rows.cols = n;
-      rows.durations.assign(m.durations.begin() + static_cast<long>(b.begin * n), m.durations.begin() + static_cast<long>(b.end * n));
-      rows.distances.assign(m.distances.begin() + static_cast<long>(b.begin * n), m.distances.begin() + static_cast<long>(b.end * n));
+      rows.durations.assign(m.durations.begin() + static_cast<long>(b.begin * n),
+                            m.durations.begin() + static_cast<long>(b.end * n));
+      rows.distances.assign(m.distances.begin() + static_cast<long>(b.begin * n),
+                            m.distances.begin() + static_cast<long>(b.end * n));
       const BinaryBlock bb = encode_binary_block(rows, n, b, true);
       if (!bb.header.empty()) file.replace(0, bb.header.size(), bb.header);
       file.replace(bb.durations_offset, bb.run, bb.durations());
@@ -81,7 +84,8 @@ TEST(Distributed, IsolatedRunReturnsTheAnswerTheErrorOrTheCrash) {
   const ItemResult ok = run_isolated([] { return std::string("42 routes"); });
   EXPECT_TRUE(ok.ok);
   EXPECT_EQ(ok.text, "42 routes");
-  const ItemResult thrown = run_isolated([]() -> std::string { throw std::runtime_error("file.vrp: bad line 3"); });
+  const ItemResult thrown =
+      run_isolated([]() -> std::string { throw std::runtime_error("file.vrp: bad line 3"); });
   EXPECT_FALSE(thrown.ok);
   EXPECT_EQ(thrown.text, "file.vrp: bad line 3");
   const ItemResult crashed = run_isolated([]() -> std::string {
@@ -97,7 +101,10 @@ TEST(Distributed, LargestFirstAndEveryItemOnce) {
   EXPECT_EQ(largest_first({5, 90, 5, 7}), (std::vector<std::size_t>{1, 3, 0, 2}));
   std::vector<std::size_t> seen;
   const std::size_t ran = run_work_queue(
-      {2, 0, 1}, [](std::size_t i) { return ItemResult{i != 1, std::to_string(i * 10)}; },
+      {2, 0, 1},
+      [](std::size_t i) {
+        return ItemResult{i != 1, std::to_string(i * 10)};
+      },
       [&](std::size_t i, const ItemResult& r) {
         seen.push_back(i);
         EXPECT_EQ(r.ok, i != 1);

@@ -31,13 +31,15 @@ std::string mpirun_path() {
   const char* path = std::getenv("PATH");
   std::stringstream dirs(path != nullptr ? path : "");
   for (std::string dir; std::getline(dirs, dir, ':');)
-    if (!dir.empty() && ::access((fs::path(dir) / "mpirun").c_str(), X_OK) == 0) return (fs::path(dir) / "mpirun").string();
+    if (!dir.empty() && ::access((fs::path(dir) / "mpirun").c_str(), X_OK) == 0)
+      return (fs::path(dir) / "mpirun").string();
   return "";
 }
 
 /// `mpirun -n RANKS routesolve ARGS` (as root where CI runs so), stdout and stderr together;
 /// `prefix` goes before mpirun (variables, a timeout), `flags` after it.
-ToolRun run_mpi(int ranks, const std::string& args, const std::string& prefix = "", const std::string& flags = "") {
+ToolRun run_mpi(int ranks, const std::string& args, const std::string& prefix = "",
+                const std::string& flags = "") {
   std::string launcher = prefix;
   if (!launcher.empty()) launcher += " ";
   launcher += mpirun_path();
@@ -49,9 +51,10 @@ ToolRun run_mpi(int ranks, const std::string& args, const std::string& prefix = 
   return run_tool(args, launcher);
 }
 
-#define REQUIRE_MPIRUN()                                                                  \
-  do {                                                                                    \
-    if (mpirun_path().empty()) GTEST_SKIP() << "mpirun not found in PATH (scripts/install-deps installs openmpi-bin)"; \
+#define REQUIRE_MPIRUN()                                                                      \
+  do {                                                                                        \
+    if (mpirun_path().empty())                                                                \
+      GTEST_SKIP() << "mpirun not found in PATH (scripts/install-deps installs openmpi-bin)"; \
   } while (0)
 
 std::string read(const fs::path& p) {
@@ -59,7 +62,8 @@ std::string read(const fs::path& p) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-/// prefix + n + suffix (built by appending: GCC 12's -Wrestrict misfires on a one-letter literal + string).
+/// prefix + n + suffix (built by appending: GCC 12's -Wrestrict misfires on a one-letter literal +
+/// string).
 std::string numbered(const char* prefix, int n, const char* suffix) {
   std::string s(prefix);
   s += std::to_string(n);
@@ -96,9 +100,10 @@ fs::path batch_inputs(const fs::path& dir) {
   fs::create_directories(in);
   const fs::path a = routesolve::test::datasets_dir() / "cvrp/augerat/A";
   int copied = 0;
-  for (const char* name : {"A-n32-k5", "A-n33-k5", "A-n33-k6", "A-n34-k5", "A-n36-k5", "A-n37-k5", "A-n37-k6",
-                           "A-n38-k5", "A-n39-k5", "A-n45-k6"}) {
-    fs::copy_file(a / fs::path(name).replace_extension(".vrp"), in / fs::path(name).replace_extension(".vrp"));
+  for (const char* name : {"A-n32-k5", "A-n33-k5", "A-n33-k6", "A-n34-k5", "A-n36-k5", "A-n37-k5",
+                           "A-n37-k6", "A-n38-k5", "A-n39-k5", "A-n45-k6"}) {
+    fs::copy_file(a / fs::path(name).replace_extension(".vrp"),
+                  in / fs::path(name).replace_extension(".vrp"));
     ++copied;
   }
   std::ofstream(in / "broken.vrp") << "NAME : broken\nthis is not a fleet file\n";
@@ -113,8 +118,10 @@ TEST_P(MpiBatch, SameSummaryAndSolutionsAsOneProcessAndTheBrokenFileFailsAlone) 
   const int ranks = GetParam();
   const fs::path dir = temp_dir("mpi_batch", std::to_string(ranks));
   const fs::path in = batch_inputs(dir);
-  const ToolRun single = run_tool("batch " + in.string() + " --out-dir " + (dir / "one").string() + " --time-limit 0 -q");
-  const ToolRun many = run_mpi(ranks, "batch " + in.string() + " --out-dir " + (dir / "many").string() + " --time-limit 0 -q");
+  const ToolRun single = run_tool("batch " + in.string() + " --out-dir " + (dir / "one").string() +
+                                  " --time-limit 0 -q");
+  const ToolRun many = run_mpi(ranks, "batch " + in.string() + " --out-dir " +
+                                          (dir / "many").string() + " --time-limit 0 -q");
   EXPECT_EQ(single.exit_code, 1) << single.out;  // the broken file
   EXPECT_NE(many.exit_code, 0) << many.out;
   EXPECT_NE(many.out.find("11 files, 10 ok, 1 failed"), std::string::npos) << many.out;
@@ -122,18 +129,21 @@ TEST_P(MpiBatch, SameSummaryAndSolutionsAsOneProcessAndTheBrokenFileFailsAlone) 
   EXPECT_EQ(summary_without_seconds(dir / "many"), summary_without_seconds(dir / "one"));
   for (const auto& e : fs::directory_iterator(dir / "one")) {
     if (e.path().extension() == ".json" && e.path().filename() != "batch_status.json") {
-      EXPECT_EQ(solution_without_times(dir / "many" / e.path().filename()), solution_without_times(e.path()))
+      EXPECT_EQ(solution_without_times(dir / "many" / e.path().filename()),
+                solution_without_times(e.path()))
           << e.path().filename();
     }
   }
   EXPECT_FALSE(fs::exists(dir / "many" / "broken.json"));
   // Resumed with another rank count: only the missing solution is solved again.
   fs::remove(dir / "many" / "A-n36-k5.json");
-  const ToolRun resumed = run_mpi(ranks == 2 ? 3 : 2, "batch " + in.string() + " --out-dir " + (dir / "many").string() +
-                                                          " --time-limit 0 --resume-batch");
+  const ToolRun resumed =
+      run_mpi(ranks == 2 ? 3 : 2, "batch " + in.string() + " --out-dir " + (dir / "many").string() +
+                                      " --time-limit 0 --resume-batch");
   EXPECT_NE(resumed.out.find("9 file(s) already solved"), std::string::npos) << resumed.out;
   EXPECT_EQ(summary_without_seconds(dir / "many"), summary_without_seconds(dir / "one"));
-  EXPECT_EQ(solution_without_times(dir / "many" / "A-n36-k5.json"), solution_without_times(dir / "one" / "A-n36-k5.json"));
+  EXPECT_EQ(solution_without_times(dir / "many" / "A-n36-k5.json"),
+            solution_without_times(dir / "one" / "A-n36-k5.json"));
   fs::remove_all(dir);
 }
 
@@ -159,13 +169,15 @@ TEST(MpiRankDeath, TheKilledRanksFileFailsAndTheOthersFinish) {
   const fs::path dir = temp_dir("mpi_rank_death", "kill9");
   const fs::path in = batch_inputs(dir);
   const std::string killed = (in / "A-n37-k6.vrp").string();
-  const ToolRun single = run_tool("batch " + in.string() + " --out-dir " + (dir / "one").string() + " --time-limit 0 -q");
+  const ToolRun single = run_tool("batch " + in.string() + " --out-dir " + (dir / "one").string() +
+                                  " --time-limit 0 -q");
   EXPECT_EQ(single.exit_code, 1) << single.out;  // the broken file
   // The test hook makes the (worker) rank handed A-n37-k6.vrp kill itself; `timeout` only ends a
   // hung job (no speed is asserted); a live rank on a loaded machine has 10 s (five heartbeat
   // periods) before it could be taken for dead.
-  const ToolRun many = run_mpi(3, "batch " + in.string() + " --out-dir " + (dir / "many").string() +
-                                      " --time-limit 0 --rank-timeout 10",
+  const ToolRun many = run_mpi(3,
+                               "batch " + in.string() + " --out-dir " + (dir / "many").string() +
+                                   " --time-limit 0 --rank-timeout 10",
                                "ROUTESOLVE_TEST_KILL_RANK_ON=A-n37-k6.vrp timeout 600",
                                "--enable-recovery -x ROUTESOLVE_TEST_KILL_RANK_ON");
   ASSERT_NE(many.exit_code, 124) << "the job did not end by itself:\n" << many.out;
@@ -184,7 +196,8 @@ TEST(MpiRankDeath, TheKilledRanksFileFailsAndTheOthersFinish) {
   for (const auto& e : fs::directory_iterator(dir / "one")) {
     if (e.path().extension() == ".json" && e.path().filename() != "batch_status.json" &&
         e.path().filename() != "A-n37-k6.json") {
-      EXPECT_EQ(solution_without_times(dir / "many" / e.path().filename()), solution_without_times(e.path()))
+      EXPECT_EQ(solution_without_times(dir / "many" / e.path().filename()),
+                solution_without_times(e.path()))
           << e.path().filename();
     }
   }
@@ -192,11 +205,13 @@ TEST(MpiRankDeath, TheKilledRanksFileFailsAndTheOthersFinish) {
   const json status = json::parse(read(dir / "many" / "batch_status.json"));
   EXPECT_EQ(status["files"][killed]["status"], "failed") << status.dump(1);
   // Resumed (no hook): the killed file is solved again, and the broken one tried again.
-  const ToolRun resumed = run_mpi(2, "batch " + in.string() + " --out-dir " + (dir / "many").string() +
-                                         " --time-limit 0 --resume-batch");
+  const ToolRun resumed =
+      run_mpi(2, "batch " + in.string() + " --out-dir " + (dir / "many").string() +
+                     " --time-limit 0 --resume-batch");
   EXPECT_NE(resumed.out.find("9 file(s) already solved"), std::string::npos) << resumed.out;
   EXPECT_EQ(summary_without_seconds(dir / "many"), summary_without_seconds(dir / "one"));
-  EXPECT_EQ(solution_without_times(dir / "many" / "A-n37-k6.json"), solution_without_times(dir / "one" / "A-n37-k6.json"));
+  EXPECT_EQ(solution_without_times(dir / "many" / "A-n37-k6.json"),
+            solution_without_times(dir / "one" / "A-n37-k6.json"));
   fs::remove_all(dir);
 }
 
@@ -206,9 +221,10 @@ struct MatrixInputs {
 };
 MatrixInputs matrix_inputs(const fs::path& dir) {
   MatrixInputs m{dir / "li.rsnet", dir / "points.csv"};
-  const ToolRun built = run_tool("network build " +
-                                 (routesolve::test::datasets_dir() / "roads/osm/liechtenstein-latest.osm.pbf").string() +
-                                 " -o " + m.network.string() + " -q");
+  const ToolRun built = run_tool(
+      "network build " +
+      (routesolve::test::datasets_dir() / "roads/osm/liechtenstein-latest.osm.pbf").string() +
+      " -o " + m.network.string() + " -q");
   EXPECT_EQ(built.exit_code, 0) << built.out;
   std::ofstream p(m.points);
   p << "id,lon,lat\n";
@@ -227,8 +243,8 @@ TEST(MpiMatrix, BinaryAndJsonAreByteIdenticalToOneProcess) {
   ROUTESOLVE_REQUIRE_DATASET("roads/osm/liechtenstein-latest.osm.pbf");
   const fs::path dir = temp_dir("mpi_matrix", "bytes");
   const MatrixInputs m = matrix_inputs(dir);
-  const std::string args = "matrix --network " + m.network.string() + " --points " + m.points.string() +
-                           " --allow-unreachable -q";
+  const std::string args = "matrix --network " + m.network.string() + " --points " +
+                           m.points.string() + " --allow-unreachable -q";
   ASSERT_EQ(run_tool(args + " --binary -o " + (dir / "one.bin").string()).exit_code, 0);
   ASSERT_EQ(run_tool(args + " -o " + (dir / "one.json").string()).exit_code, 0);
   const std::string one_bin = read(dir / "one.bin"), one_json = read(dir / "one.json");
@@ -244,8 +260,9 @@ TEST(MpiMatrix, BinaryAndJsonAreByteIdenticalToOneProcess) {
     EXPECT_TRUE(read(js) == one_json) << ranks << " ranks: the JSON differs";
   }
   // Without --allow-unreachable nothing is written, on any rank.
-  const ToolRun refused = run_mpi(2, "matrix --network " + m.network.string() + " --points " + m.points.string() +
-                                         " --binary -o " + (dir / "refused.bin").string());
+  const ToolRun refused =
+      run_mpi(2, "matrix --network " + m.network.string() + " --points " + m.points.string() +
+                     " --binary -o " + (dir / "refused.bin").string());
   EXPECT_NE(refused.exit_code, 0);
   EXPECT_NE(refused.out.find("nothing written"), std::string::npos) << refused.out;
   EXPECT_FALSE(fs::exists(dir / "refused.bin"));
@@ -259,23 +276,29 @@ TEST(MpiDecompose, ValidDeterministicAndNoWorseThanOneProcess) {
   ROUTESOLVE_REQUIRE_DATASET("cvrp/x/X-n308-k13.vrp");
   const fs::path dir = temp_dir("mpi_decompose", "x308");
   const std::string x = (routesolve::test::datasets_dir() / "cvrp/x/X-n308-k13.vrp").string();
-  const ToolRun one = run_tool("solve " + x + " --time-limit 0 --iterations 300 --seed 2 -q -o " + (dir / "one.json").string());
+  const ToolRun one = run_tool("solve " + x + " --time-limit 0 --iterations 300 --seed 2 -q -o " +
+                               (dir / "one.json").string());
   ASSERT_EQ(one.exit_code, 0) << one.out;
   for (int ranks : {2, 3}) {
     std::vector<json> runs;
     for (int k = 0; k < 2; ++k) {
       const fs::path out = dir / numbered("d", ranks * 10 + k, ".json");
-      const ToolRun d = run_mpi(ranks, "solve " + x + " --decompose --decompose-rounds 2 --time-limit 0 --iterations 300 "
-                                       "--seed 2 -q -o " + out.string());
+      const ToolRun d =
+          run_mpi(ranks, "solve " + x +
+                             " --decompose --decompose-rounds 2 --time-limit 0 --iterations 300 "
+                             "--seed 2 -q -o " +
+                             out.string());
       ASSERT_EQ(d.exit_code, 0) << d.out;
       const ToolRun v = run_tool("validate " + x + " " + out.string());
       EXPECT_EQ(v.exit_code, 0) << v.out;
       runs.push_back(solution_without_times(out));
     }
-    EXPECT_EQ(runs[0], runs[1]) << ranks << " ranks: the same seed, ranks and budget gave two plans";
+    EXPECT_EQ(runs[0], runs[1]) << ranks
+                                << " ranks: the same seed, ranks and budget gave two plans";
     // Rank 0's first search is the single process's solve (same seed): the result is no worse.
     const json single = solution_without_times(dir / "one.json");
-    EXPECT_LE(runs[0]["summary"]["unassigned"].get<int>(), single["summary"]["unassigned"].get<int>());
+    EXPECT_LE(runs[0]["summary"]["unassigned"].get<int>(),
+              single["summary"]["unassigned"].get<int>());
     EXPECT_LE(runs[0]["summary"]["cost"].get<double>(), single["summary"]["cost"].get<double>());
   }
   fs::remove_all(dir);

@@ -14,7 +14,8 @@
 namespace routesolve {
 namespace {
 
-void expect_exact_pairs(const RoadGraph& g, const ContractionHierarchy& ch, std::size_t sources, std::uint64_t seed) {
+void expect_exact_pairs(const RoadGraph& g, const ContractionHierarchy& ch, std::size_t sources,
+                        std::uint64_t seed) {
   for (const NodeId s : test::random_nodes(g.node_count(), sources, seed)) {
     const std::vector<PathKey> dist = test::dijkstra(g, s);
     for (const NodeId t : test::random_nodes(g.node_count(), 40, seed + s))
@@ -25,7 +26,8 @@ void expect_exact_pairs(const RoadGraph& g, const ContractionHierarchy& ch, std:
 TEST(ContractionHierarchy, RandomGraphsGiveExactKeys) {
   for (std::uint64_t seed = 1; seed <= 30; ++seed) {
     const std::size_t n = 20 + seed * 17;  // random graphs have no hierarchy: keep them small
-    const RoadGraph g = test::random_graph(n, 1.0 + 0.5 * static_cast<double>(seed % 4), seed % 3 == 0 ? 3 : 500, seed);
+    const RoadGraph g = test::random_graph(n, 1.0 + 0.5 * static_cast<double>(seed % 4),
+                                           seed % 3 == 0 ? 3 : 500, seed);
     ChBuildStats stats;
     const ContractionHierarchy ch = build_contraction_hierarchy(g, {}, &stats);
     ASSERT_NO_THROW(ch.validate()) << "seed " << seed;

@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "routesolve/network/matrix_provider.hpp"
 #include "routesolve/error.hpp"
+#include "routesolve/network/matrix_provider.hpp"
 #include "routesolve/problem.hpp"
 #include "spec_builders.hpp"
 

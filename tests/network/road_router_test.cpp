@@ -14,7 +14,6 @@
 #include "routesolve/cpu/cpu_backend.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/road_formats.hpp"
-#include "routesolve/cpu/cpu_backend.hpp"
 #include "routesolve/validator.hpp"
 #include "test_support.hpp"
 
@@ -93,14 +92,16 @@ TEST(NetworkMatrices, FillsSecondsAndMetresFromTheRoads) {
   for (std::size_t i = 0; i < 3; ++i) {
     ASSERT_TRUE(fill.matrices.snaps[i].found);
     for (std::size_t j = 0; j < 3; ++j) {
-      const PathKey k = router->engine().shortest_key(fill.matrices.snaps[i].node, fill.matrices.snaps[j].node);
+      const PathKey k =
+          router->engine().shortest_key(fill.matrices.snaps[i].node, fill.matrices.snaps[j].node);
       EXPECT_EQ(dur(i, j), (static_cast<std::int64_t>(key_duration(k)) + 5) / 10) << i << "," << j;
       EXPECT_EQ(dist(i, j), static_cast<std::int64_t>(key_length(k))) << i << "," << j;
     }
   }
   EXPECT_EQ(fill.matrices.snaps[*spec.jobs[1].location.index].node, 1u * 5 + 2);
   EXPECT_EQ(fill.matrices.snaps[*spec.vehicles[0].start->index].node, 0u);
-  EXPECT_EQ(Problem::create(spec)->planar_costs(0), nullptr);  // road arcs: the neighbour lists scan
+  EXPECT_EQ(Problem::create(spec)->planar_costs(0),
+            nullptr);  // road arcs: the neighbour lists scan
   // A second call leaves given matrices alone.
   EXPECT_FALSE(network::fill_matrices(spec, network::RoadProvider(router)));
 }
@@ -113,8 +114,7 @@ TEST(NetworkMatrices, StopFarFromTheRoadsIsUnassignedUnreachable) {
   spec.jobs.push_back(job(2, 7.60, 43.80));  // ~17 km away from every road
   spec.jobs.push_back(job(3, 7.423, 43.732));
   network::MatrixFill fill;
-  ASSERT_TRUE(
-      network::fill_matrices(spec, network::RoadProvider(router, 500.0, 2), &fill));
+  ASSERT_TRUE(network::fill_matrices(spec, network::RoadProvider(router, 500.0, 2), &fill));
   ASSERT_EQ(fill.unplaced, std::vector<std::string>{"jobs[1].location"});
   const std::size_t far = *spec.jobs[1].location.index;
   const Matrix& dur = spec.matrices["car"].durations;
@@ -156,9 +156,8 @@ TEST(NetworkMatrices, LegGeometryFollowsTheRoads) {
   spec.jobs.push_back(job(1, 7.424, 43.734));
   network::MatrixFill fill;
   network::fill_matrices(spec, network::RoadProvider(router), &fill);
-  const auto line =
-      network::RoadProvider(router).leg(fill.matrices, fill.points, *spec.vehicles[0].start->index,
-                                       *spec.jobs[0].location.index);
+  const auto line = network::RoadProvider(router).leg(
+      fill.matrices, fill.points, *spec.vehicles[0].start->index, *spec.jobs[0].location.index);
   EXPECT_EQ(line.size(), 2u + 9u);  // both stops + 9 grid nodes (8 blocks)
   EXPECT_EQ(line.front(), (Coordinates{7.42, 43.73}));
   EXPECT_EQ(line.back(), (Coordinates{7.424, 43.734}));
@@ -166,7 +165,8 @@ TEST(NetworkMatrices, LegGeometryFollowsTheRoads) {
 
 TEST(NetworkMatrices, MonacoStopsAreRoutedOnRoads) {
   ROUTESOLVE_REQUIRE_DATASET("roads/osm/monaco.osm.pbf");
-  const auto router = std::make_shared<const network::RoadRouter>(io::read_osm_pbf(datasets_dir() / "roads/osm/monaco.osm.pbf"));
+  const auto router = std::make_shared<const network::RoadRouter>(
+      io::read_osm_pbf(datasets_dir() / "roads/osm/monaco.osm.pbf"));
   const RoadGraph& g = router->graph();
   std::mt19937_64 rng(5);
   std::uniform_int_distribution<std::size_t> node(0, g.node_count() - 1);

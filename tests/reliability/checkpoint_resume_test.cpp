@@ -23,8 +23,10 @@ namespace {
 /// n jobs of demand 1..3 around a depot, vehicles of capacity 12 (enough of them).
 std::shared_ptr<const Problem> cvrp(std::size_t n, std::uint64_t seed) {
   ProblemSpec spec = test::points_spec(test::random_points(n + 1, seed));
-  for (std::size_t i = 1; i <= n; ++i) spec.jobs.push_back(test::make_job(i, i, 1 + static_cast<std::int64_t>(i % 3)));
-  for (std::size_t v = 0; v < n / 4 + 2; ++v) spec.vehicles.push_back(test::make_vehicle(v + 1, 0, 12));
+  for (std::size_t i = 1; i <= n; ++i)
+    spec.jobs.push_back(test::make_job(i, i, 1 + static_cast<std::int64_t>(i % 3)));
+  for (std::size_t v = 0; v < n / 4 + 2; ++v)
+    spec.vehicles.push_back(test::make_vehicle(v + 1, 0, 12));
   return Problem::create(std::move(spec));
 }
 
@@ -53,7 +55,8 @@ TEST(CheckpointResume, CheckpointsComeRegularlyAndAResumeIsNoWorse) {
     if (i > 0) {
       EXPECT_GE(states[i].elapsed_s, states[i - 1].elapsed_s);
       EXPECT_GE(states[i].iterations, states[i - 1].iterations);
-      EXPECT_FALSE(better(states[i - 1].score, states[i].score, Objective::Cost));  // the best only improves
+      EXPECT_FALSE(
+          better(states[i - 1].score, states[i].score, Objective::Cost));  // the best only improves
     }
   }
   // The best plan's score is what the solution of that plan scores.

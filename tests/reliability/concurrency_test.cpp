@@ -12,12 +12,12 @@
 #include <thread>
 #include <vector>
 
-#include "routesolve/network/matrix_provider.hpp"
 #include "routesolve/contraction_hierarchy.hpp"
-#include "routesolve/network/road_router.hpp"
 #include "routesolve/cuda/matrix_engine.hpp"
-#include "routesolve/scenario/scenario.hpp"
 #include "routesolve/io/vroom_json.hpp"
+#include "routesolve/network/matrix_provider.hpp"
+#include "routesolve/network/road_router.hpp"
+#include "routesolve/scenario/scenario.hpp"
 #include "routesolve/search/worker_pool.hpp"
 #include "routesolve/solve.hpp"
 #include "routesolve/validator.hpp"
@@ -45,24 +45,28 @@ unsigned threads_for(std::size_t i) { return kTsan ? 1u : 1u + static_cast<unsig
 
 // Small streets so that TSan runs stay short.
 const RoadNetwork& city() {
-  static const RoadNetwork network = scenario::synthetic_city({.streets = 16, .spacing_m = 200.0, .arterial_every = 4});
+  static const RoadNetwork network =
+      scenario::synthetic_city({.streets = 16, .spacing_m = 200.0, .arterial_every = 4});
   return network;
 }
 
-ProblemPtr scenario_problem(std::size_t trucks, std::size_t stops, std::uint64_t seed, std::size_t dims) {
+ProblemPtr scenario_problem(std::size_t trucks, std::size_t stops, std::uint64_t seed,
+                            std::size_t dims) {
   scenario::ScenarioOptions o;
   o.trucks = trucks;
   o.stops = stops;
   o.seed = seed;
   o.capacity_dims = dims;
-  ProblemSpec spec = io::parse_vroom_problem(scenario::generate_scenario(city().graph, o), "scenario-" + std::to_string(seed));
+  ProblemSpec spec = io::parse_vroom_problem(scenario::generate_scenario(city().graph, o),
+                                             "scenario-" + std::to_string(seed));
   network::fill_matrices(spec, network::GreatCircleProvider{});
   return Problem::create(std::move(spec));
 }
 
 /// VROOM JSON of a solution without computing_times (the only field that depends on the clock).
 std::string canonical_json(const Problem& problem, const Solution& solution) {
-  nlohmann::ordered_json j = nlohmann::ordered_json::parse(io::vroom_solution_to_string(problem, solution));
+  nlohmann::ordered_json j =
+      nlohmann::ordered_json::parse(io::vroom_solution_to_string(problem, solution));
   if (j.contains("summary")) j["summary"].erase("computing_times");
   return j.dump();
 }
@@ -92,7 +96,8 @@ std::vector<Case> eight_cases() {
 TEST(Concurrency, EightConcurrentSolvesEqualSequentialRuns) {
   const auto cases = eight_cases();
   std::vector<std::string> sequential;
-  for (const Case& c : cases) sequential.push_back(canonical_json(*c.problem, solve(*c.problem, c.options)));
+  for (const Case& c : cases)
+    sequential.push_back(canonical_json(*c.problem, solve(*c.problem, c.options)));
 
   std::vector<std::string> concurrent(cases.size());
   std::vector<std::string> errors(cases.size());
@@ -100,7 +105,8 @@ TEST(Concurrency, EightConcurrentSolvesEqualSequentialRuns) {
   for (std::size_t i = 0; i < cases.size(); ++i) {
     threads.emplace_back([&, i] {
       try {
-        concurrent[i] = canonical_json(*cases[i].problem, solve(*cases[i].problem, cases[i].options));
+        concurrent[i] =
+            canonical_json(*cases[i].problem, solve(*cases[i].problem, cases[i].options));
       } catch (const std::exception& e) {
         errors[i] = e.what();
       }
@@ -108,7 +114,8 @@ TEST(Concurrency, EightConcurrentSolvesEqualSequentialRuns) {
   }
   for (auto& t : threads) t.join();
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    SCOPED_TRACE("case " + std::to_string(i) + " backend " + std::string(to_string(cases[i].options.backend)));
+    SCOPED_TRACE("case " + std::to_string(i) + " backend " +
+                 std::string(to_string(cases[i].options.backend)));
     EXPECT_EQ(errors[i], "");
     EXPECT_EQ(concurrent[i], sequential[i]);
   }
@@ -116,8 +123,9 @@ TEST(Concurrency, EightConcurrentSolvesEqualSequentialRuns) {
 
 /// The routes of `chains` search chains on each thread count in `threads` (one thread per chain,
 /// or fewer threads running the chains in lockstep), each solution validated.
-std::vector<std::string> chain_results(const Problem& problem, std::initializer_list<unsigned> threads,
-                                       unsigned chains, std::size_t iterations, std::uint64_t seed) {
+std::vector<std::string> chain_results(const Problem& problem,
+                                       std::initializer_list<unsigned> threads, unsigned chains,
+                                       std::size_t iterations, std::uint64_t seed) {
   std::vector<std::string> results;
   for (const unsigned t : threads) {
     SolveOptions options;
@@ -208,7 +216,8 @@ TEST(Concurrency, SharedRoadRouterAnswersConcurrentQueries) {
   std::vector<network::PointMatrices> got(8);
   std::vector<std::thread> threads;
   for (std::size_t i = 0; i < got.size(); ++i)
-    threads.emplace_back([&, i] { got[i] = network::point_matrices(router, points, 1000.0, threads_for(i)); });
+    threads.emplace_back(
+        [&, i] { got[i] = network::point_matrices(router, points, 1000.0, threads_for(i)); });
   for (auto& t : threads) t.join();
   for (const auto& g : got) {
     EXPECT_EQ(g.matrices.durations, expected.matrices.durations);

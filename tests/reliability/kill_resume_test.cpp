@@ -17,8 +17,8 @@
 #include <thread>
 #include <vector>
 
-#include "cli_runner.hpp"
 #include "checkpoint_score.hpp"
+#include "cli_runner.hpp"
 #include "routesolve/checkpoint.hpp"
 #include "routesolve/io/checkpoint.hpp"
 #include "routesolve/io/formats.hpp"
@@ -69,10 +69,11 @@ TEST(KillResume, KilledSolvesResumeToValidSolutionsNoWorseThanTheCheckpoint) {
     const double kill_after = moment(rng);
     SCOPED_TRACE("trial " + std::to_string(trial) + ", SIGKILL " + std::to_string(kill_after) +
                  " s after the first checkpoint");
-    const pid_t pid = start_tool({"solve", instance.string(), "--backend", "cpu", "--time-limit", "2.5",
-                                  "--threads", "2", "--seed", std::to_string(trial + 1), "--checkpoint",
-                                  ckpt.string(), "--checkpoint-every", "0.2", "-q", "-o", out.string()},
-                                 dir / "killed.log");
+    const pid_t pid =
+        start_tool({"solve", instance.string(), "--backend", "cpu", "--time-limit", "2.5",
+                    "--threads", "2", "--seed", std::to_string(trial + 1), "--checkpoint",
+                    ckpt.string(), "--checkpoint-every", "0.2", "-q", "-o", out.string()},
+                   dir / "killed.log");
     ASSERT_GT(pid, 0);
     // Until the first checkpoint, or the solve's end (no wall-clock bound: the box may be loaded).
     int status = 0;
@@ -87,8 +88,10 @@ TEST(KillResume, KilledSolvesResumeToValidSolutionsNoWorseThanTheCheckpoint) {
       ASSERT_EQ(kill(pid, SIGKILL), 0);
       ASSERT_EQ(waitpid(pid, &status, 0), pid);
     }
-    // Killed mid-run normally; a solve that finished first is fine too (then resume has no time left).
-    EXPECT_TRUE((WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) || (WIFEXITED(status) && WEXITSTATUS(status) == 0));
+    // Killed mid-run normally; a solve that finished first is fine too (then resume has no time
+    // left).
+    EXPECT_TRUE((WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) ||
+                (WIFEXITED(status) && WEXITSTATUS(status) == 0));
 
     // Whatever moment the kill hit, the file is a whole checkpoint (the previous or the new one).
     const SolveCheckpoint state = io::read_checkpoint(ckpt);
@@ -97,23 +100,27 @@ TEST(KillResume, KilledSolvesResumeToValidSolutionsNoWorseThanTheCheckpoint) {
     EXPECT_EQ(state.threads, 2u);
     EXPECT_GT(state.elapsed_s, 0.0);
 
-    const test::ToolRun resumed =
-        test::run_tool("solve " + instance.string() + " --resume " + ckpt.string() + " -q -o " + out.string());
+    const test::ToolRun resumed = test::run_tool("solve " + instance.string() + " --resume " +
+                                                 ckpt.string() + " -q -o " + out.string());
     ASSERT_EQ(resumed.exit_code, 0) << resumed.out;
-    const test::ToolRun valid = test::run_tool("validate " + instance.string() + " " + out.string());
+    const test::ToolRun valid =
+        test::run_tool("validate " + instance.string() + " " + out.string());
     EXPECT_EQ(valid.exit_code, 0) << valid.out;
     const Solution solution = io::read_vroom_solution(out, *problem);
     ASSERT_TRUE(validate(*problem, solution).ok());
     const CheckpointScore final_score = score_of(*problem, solution);
     // One line per trial (the figures docs/RELIABILITY.md quotes).
-    std::printf("trial %d: SIGKILL %.2f s after the first checkpoint; checkpoint at %.2f s, %llu iterations, "
-                "cost %lld; resumed: cost %lld, %zu unassigned, valid\n",
-                trial, kill_after, state.elapsed_s, static_cast<unsigned long long>(state.iterations),
-                static_cast<long long>(state.score.cost), static_cast<long long>(final_score.cost),
-                static_cast<std::size_t>(final_score.unassigned));
+    std::printf(
+        "trial %d: SIGKILL %.2f s after the first checkpoint; checkpoint at %.2f s, %llu "
+        "iterations, "
+        "cost %lld; resumed: cost %lld, %zu unassigned, valid\n",
+        trial, kill_after, state.elapsed_s, static_cast<unsigned long long>(state.iterations),
+        static_cast<long long>(state.score.cost), static_cast<long long>(final_score.cost),
+        static_cast<std::size_t>(final_score.unassigned));
     EXPECT_FALSE(better(state.score, final_score, Objective::Cost))
-        << "checkpoint cost " << state.score.cost << " (" << state.score.unassigned << " unassigned), resumed "
-        << final_score.cost << " (" << final_score.unassigned << " unassigned)";
+        << "checkpoint cost " << state.score.cost << " (" << state.score.unassigned
+        << " unassigned), resumed " << final_score.cost << " (" << final_score.unassigned
+        << " unassigned)";
   }
   fs::remove_all(dir);
 }
@@ -122,8 +129,9 @@ TEST(CheckpointCli, BadCheckpointFilesExitTwoNamingTheFile) {
   const auto dir = test::temp_dir("CheckpointCli", "BadFiles");
   const std::string fleet = (test::source_dir() / "examples/fleet.json").string();
   const fs::path good = dir / "good.ckpt";
-  const test::ToolRun first = test::run_tool("solve " + fleet + " --backend cpu --time-limit 0.3 --checkpoint " +
-                                             good.string() + " --checkpoint-every 0.05 -q -o " + (dir / "a.json").string());
+  const test::ToolRun first =
+      test::run_tool("solve " + fleet + " --backend cpu --time-limit 0.3 --checkpoint " +
+                     good.string() + " --checkpoint-every 0.05 -q -o " + (dir / "a.json").string());
   ASSERT_EQ(first.exit_code, 0) << first.out;
   ASSERT_TRUE(fs::exists(good));
   std::string bytes;
@@ -163,15 +171,17 @@ TEST(CheckpointCli, BadCheckpointFilesExitTwoNamingTheFile) {
     text.replace(pos, 13, "\"service\":310");
     std::ofstream(other) << text;
   }
-  const test::ToolRun wrong = test::run_tool("solve " + other.string() + " --resume " + good.string() + " -q");
+  const test::ToolRun wrong =
+      test::run_tool("solve " + other.string() + " --resume " + good.string() + " -q");
   EXPECT_EQ(wrong.exit_code, 2) << wrong.out;
   EXPECT_NE(wrong.out.find(good.string() + ": fingerprint"), std::string::npos) << wrong.out;
   // The batched backends refuse checkpoints (exit 4, unsupported); the good file still resumes.
-  const test::ToolRun cuda = test::run_tool("solve " + fleet + " --backend cuda-host --checkpoint " +
-                                            (dir / "c.ckpt").string() + " -q");
+  const test::ToolRun cuda = test::run_tool(
+      "solve " + fleet + " --backend cuda-host --checkpoint " + (dir / "c.ckpt").string() + " -q");
   EXPECT_EQ(cuda.exit_code, 4) << cuda.out;
   EXPECT_NE(cuda.out.find("cpu backend only"), std::string::npos) << cuda.out;
-  const test::ToolRun resumed = test::run_tool("solve " + fleet + " --resume " + good.string() + " -q");
+  const test::ToolRun resumed =
+      test::run_tool("solve " + fleet + " --resume " + good.string() + " -q");
   EXPECT_EQ(resumed.exit_code, 0) << resumed.out;
   fs::remove_all(dir);
 }

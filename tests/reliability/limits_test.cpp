@@ -9,11 +9,11 @@
 #include <limits>
 #include <string>
 
-#include "routesolve/network/matrix_provider.hpp"
 #include "routesolve/error.hpp"
 #include "routesolve/io/benchmark_formats.hpp"
 #include "routesolve/io/road_formats.hpp"
 #include "routesolve/memory_budget.hpp"
+#include "routesolve/network/matrix_provider.hpp"
 #include "routesolve/problem.hpp"
 
 namespace routesolve {
@@ -27,7 +27,8 @@ struct MemoryLimit {  // sets ROUTESOLVE_MEMORY_LIMIT_MB for the scope of a test
 TEST(MemoryBudget, MatrixBytesAndOverflow) {
   EXPECT_EQ(matrix_bytes(1000, 2), 16'000'000u);
   EXPECT_EQ(matrix_bytes(100'000, 1), 80'000'000'000u);
-  EXPECT_EQ(matrix_bytes(std::numeric_limits<std::size_t>::max(), 1), std::numeric_limits<std::uint64_t>::max());
+  EXPECT_EQ(matrix_bytes(std::numeric_limits<std::size_t>::max(), 1),
+            std::numeric_limits<std::uint64_t>::max());
   EXPECT_GT(available_memory_bytes(), 0u);
   const MemoryLimit limit("5");
   EXPECT_EQ(available_memory_bytes(), 5u << 20);
@@ -68,16 +69,20 @@ TEST(MemoryBudget, CoordinatesRefusedBeforeAllocating) {
     FAIL() << "expected Error(OutOfMemory)";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::OutOfMemory);
-    EXPECT_NE(std::string(e.what()).find("coords.json: 2001 locations need"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("coords.json: 2001 locations need"), std::string::npos)
+        << e.what();
   }
   EXPECT_TRUE(spec.matrices.empty());
 }
 
 /// A CVRPLIB EUC_2D file of `n` nodes on a grid (`coord` written after each node's x).
 std::string cvrplib_coordinates(int n, const std::string& fraction = "") {
-  std::string text = "NAME : big\nTYPE : CVRP\nDIMENSION : " + std::to_string(n) + "\nEDGE_WEIGHT_TYPE : EUC_2D\nCAPACITY : 100\n";
+  std::string text = "NAME : big\nTYPE : CVRP\nDIMENSION : " + std::to_string(n) +
+                     "\nEDGE_WEIGHT_TYPE : EUC_2D\nCAPACITY : 100\n";
   text += "NODE_COORD_SECTION\n";
-  for (int i = 1; i <= n; ++i) text += std::to_string(i) + " " + std::to_string(i % 997) + fraction + " " + std::to_string(i / 997) + "\n";
+  for (int i = 1; i <= n; ++i)
+    text += std::to_string(i) + " " + std::to_string(i % 997) + fraction + " " +
+            std::to_string(i / 997) + "\n";
   text += "DEMAND_SECTION\n";
   for (int i = 1; i <= n; ++i) text += std::to_string(i) + " " + (i == 1 ? "0" : "1") + "\n";
   text += "DEPOT_SECTION\n1\n-1\nEOF\n";
@@ -110,7 +115,9 @@ TEST(MemoryBudget, CvrplibTablesStillRefusedBeforeTheirCells) {
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), ErrorCode::OutOfMemory);
       const std::string msg = e.what();
-      EXPECT_NE(msg.find("big.vrp: NODE_COORD_SECTION: 6000 locations need 137.3 MiB"), std::string::npos) << msg;
+      EXPECT_NE(msg.find("big.vrp: NODE_COORD_SECTION: 6000 locations need 137.3 MiB"),
+                std::string::npos)
+          << msg;
       EXPECT_NE(msg.find("(4 bytes per entry)"), std::string::npos) << msg;
     }
   }
@@ -129,14 +136,17 @@ TEST(MemoryBudget, CvrplibTablesStillRefusedBeforeTheirCells) {
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::OutOfMemory);
     const std::string msg = e.what();
-    EXPECT_NE(msg.find("given.vrp: EDGE_WEIGHT_SECTION: 2000 locations need 15.3 MiB"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("given.vrp: EDGE_WEIGHT_SECTION: 2000 locations need 15.3 MiB"),
+              std::string::npos)
+        << msg;
     EXPECT_NE(msg.find("only 10.0 MiB of memory is available"), std::string::npos) << msg;
   }
 }
 
 TEST(MemoryBudget, RoadNetworkWithHugeNodeIdsRefused) {
   // Found by fuzzing: a 4-line edge list naming node 429496722 allocated gigabytes.
-  const auto file = std::filesystem::temp_directory_path() / ("routesolve_limits_" + std::to_string(::getpid()) + ".cedge");
+  const auto file = std::filesystem::temp_directory_path() /
+                    ("routesolve_limits_" + std::to_string(::getpid()) + ".cedge");
   std::ofstream(file) << "0 0 1 0.002\n1 1 0 0.0005\n2 1 429496722 0.01\n";
   const MemoryLimit limit("64");
   try {

@@ -40,23 +40,26 @@ std::string without_times(const std::string& json_text) {
   return j.dump();
 }
 
-std::string example(const std::string& name) { return (test::source_dir() / "examples" / name).string(); }
+std::string example(const std::string& name) {
+  return (test::source_dir() / "examples" / name).string();
+}
 
 TEST(Determinism, SameInputSeedThreadsGiveByteIdenticalOutput) {
   const fs::path dir = temp_dir("determinism");
   for (const std::string backend : {"cpu", "cuda-host"}) {
     for (const std::string threads : {"1", "2"}) {
       SCOPED_TRACE(backend + " threads " + threads);
-      const std::string args = "solve " + example("fleet.json") + " --backend " + backend + " --threads " + threads +
-                               " --seed 42 --time-limit 0 --quiet -o ";
+      const std::string args = "solve " + example("fleet.json") + " --backend " + backend +
+                               " --threads " + threads + " --seed 42 --time-limit 0 --quiet -o ";
       const auto a = run_tool(args + (dir / "a.json").string());
       const auto b = run_tool(args + (dir / "b.json").string());
       ASSERT_EQ(a.exit_code, 0) << a.out;
       ASSERT_EQ(b.exit_code, 0) << b.out;
       EXPECT_EQ(without_times(read_file(dir / "a.json")), without_times(read_file(dir / "b.json")));
       // CSV has no timing fields: byte-identical files.
-      const std::string csv_args = "solve " + example("fleet.json") + " --backend " + backend + " --threads " +
-                                   threads + " --seed 42 --time-limit 0 --quiet --output-format csv -o ";
+      const std::string csv_args = "solve " + example("fleet.json") + " --backend " + backend +
+                                   " --threads " + threads +
+                                   " --seed 42 --time-limit 0 --quiet --output-format csv -o ";
       ASSERT_EQ(run_tool(csv_args + (dir / "a.csv").string()).exit_code, 0);
       ASSERT_EQ(run_tool(csv_args + (dir / "b.csv").string()).exit_code, 0);
       EXPECT_EQ(read_file(dir / "a.csv"), read_file(dir / "b.csv"));
@@ -72,7 +75,8 @@ TEST(BatchResume, SkipsFilesSolvedWithTheSameOptions) {
   fs::copy_file(example("fleet.json"), in / "a.json");
   fs::copy_file(example("fleet_coordinates.json"), in / "b.json");
   std::ofstream(in / "c.json") << "{ not json";
-  const std::string base = "batch " + in.string() + " --out-dir " + out.string() + " --time-limit 0 --seed 3 --quiet";
+  const std::string base =
+      "batch " + in.string() + " --out-dir " + out.string() + " --time-limit 0 --seed 3 --quiet";
 
   const auto first = run_tool(base + " --resume-batch");
   EXPECT_EQ(first.exit_code, 1) << first.out;  // c.json fails
@@ -116,15 +120,19 @@ TEST(Limits, MatricesThatCannotFitAreRefusedWithNeededAndAvailable) {
   std::string jobs;
   for (int i = 0; i < 600; ++i) {
     if (i > 0) jobs += ',';
-    jobs += "{\"id\":" + std::to_string(i) + ",\"location\":[" + std::to_string(9.0 + i * 0.001) + ",47.1]}";
+    jobs += "{\"id\":" + std::to_string(i) + ",\"location\":[" + std::to_string(9.0 + i * 0.001) +
+            ",47.1]}";
   }
-  std::ofstream(dir / "big.json") << R"({"vehicles":[{"id":1,"start":[9.75,47.2]}],"jobs":[)" << jobs << "]}";
-  const auto refused = run_tool("solve " + (dir / "big.json").string() + " --quiet", "ROUTESOLVE_MEMORY_LIMIT_MB=1");
+  std::ofstream(dir / "big.json") << R"({"vehicles":[{"id":1,"start":[9.75,47.2]}],"jobs":[)"
+                                  << jobs << "]}";
+  const auto refused =
+      run_tool("solve " + (dir / "big.json").string() + " --quiet", "ROUTESOLVE_MEMORY_LIMIT_MB=1");
   EXPECT_EQ(refused.exit_code, 1) << refused.out;
   EXPECT_NE(refused.out.find("601 locations need"), std::string::npos) << refused.out;
   EXPECT_NE(refused.out.find("of memory is available"), std::string::npos) << refused.out;
-  const auto fits = run_tool("solve " + example("fleet_coordinates.json") + " --quiet -o " + (dir / "s.json").string(),
-                             "ROUTESOLVE_MEMORY_LIMIT_MB=1");
+  const auto fits = run_tool(
+      "solve " + example("fleet_coordinates.json") + " --quiet -o " + (dir / "s.json").string(),
+      "ROUTESOLVE_MEMORY_LIMIT_MB=1");
   EXPECT_EQ(fits.exit_code, 0) << fits.out;
   fs::remove_all(dir);
 }

@@ -3,13 +3,14 @@
 // step of the exact search keeps each task routed once, never makes the score worse, and leaves
 // only routes core's schedule_route accepts; the backend's solve of such a problem validates.
 
+#include "routesolve/search/exact_search.hpp"
+
 #include <gtest/gtest.h>
 
 #include <random>
 
 #include "routesolve/cpu/cpu_backend.hpp"
 #include "routesolve/hd/segment.hpp"
-#include "routesolve/search/exact_search.hpp"
 #include "routesolve/search/regret_insertion.hpp"
 #include "routesolve/search/search_state.hpp"
 #include "routesolve/search/segments.hpp"
@@ -113,7 +114,8 @@ TEST_P(ExactSearchTest, RouteCostMatchesCore) {
 
 TEST_P(ExactSearchTest, StepsKeepEveryTaskOnceNeverWorsenAndStayFeasible) {
   const auto problem = random_problem(GetParam(), kDims);
-  ASSERT_FALSE(SegmentModel(*problem).supported()) << "the instance must lie beyond the segment model";
+  ASSERT_FALSE(SegmentModel(*problem).supported())
+      << "the instance must lie beyond the segment model";
   const VehicleClasses classes(*problem);
   const Neighbours neighbours(*problem, 8);
   const auto insertable = insertable_tasks(*problem);
@@ -130,7 +132,8 @@ TEST_P(ExactSearchTest, StepsKeepEveryTaskOnceNeverWorsenAndStayFeasible) {
   const std::size_t made = search.run(300, [&] {
     ++calls;
     const Score now = state_score(state, insertable);
-    EXPECT_FALSE(better(previous, now, Objective::Cost)) << "step " << calls << " made the score worse";
+    EXPECT_FALSE(better(previous, now, Objective::Cost))
+        << "step " << calls << " made the score worse";
     previous = now;
     std::vector<int> seen(problem->tasks().size(), 0);
     for (std::size_t v = 0; v < state.vehicle_count(); ++v) {

@@ -2,18 +2,19 @@
 // permutation of the locations, every arc and every task and vehicle kept, and a solve of a
 // problem large enough to get one returns a solution of the user's problem.
 
+#include "routesolve/search/locality.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdlib>
-#include <numeric>
 #include <limits>
+#include <numeric>
 #include <random>
 #include <stdexcept>
 #include <string>
 
 #include "routesolve/cpu/cpu_backend.hpp"
-#include "routesolve/search/locality.hpp"
 #include "routesolve/validator.hpp"
 #include "test_problems.hpp"
 
@@ -33,7 +34,8 @@ ProblemPtr mixed_problem(std::size_t locations, std::size_t unused, bool coords,
   Matrix costs(locations);
   std::mt19937_64 rng(seed);
   for (std::size_t i = 0; i < locations; ++i)
-    for (std::size_t j = 0; j < locations; ++j) costs(i, j) = spec.matrices["car"].durations(i, j) * 2 + (i + j) % 3;
+    for (std::size_t j = 0; j < locations; ++j)
+      costs(i, j) = spec.matrices["car"].durations(i, j) * 2 + (i + j) % 3;
   spec.matrices["truck"] = ProfileMatrices{spec.matrices["car"].durations, Matrix(), costs};
   auto place = [&](std::size_t l) {
     LocationSpec s{l, std::nullopt};
@@ -100,8 +102,10 @@ void expect_same_problem(const Problem& a, const Problem& b) {
     const TravelView ta = a.travel(v), tb = b.travel(v);
     for (std::size_t i = 0; i < places.size(); ++i)
       for (std::size_t j = 0; j < places.size(); ++j) {
-        ASSERT_EQ(ta.duration(places[i], places[j]), tb.duration(other[i], other[j])) << v << " " << i << " " << j;
-        ASSERT_EQ(ta.cost(places[i], places[j]), tb.cost(other[i], other[j])) << v << " " << i << " " << j;
+        ASSERT_EQ(ta.duration(places[i], places[j]), tb.duration(other[i], other[j]))
+            << v << " " << i << " " << j;
+        ASSERT_EQ(ta.cost(places[i], places[j]), tb.cost(other[i], other[j]))
+            << v << " " << i << " " << j;
         if (ta.distances) {
           ASSERT_EQ(ta.distance(places[i], places[j]), tb.distance(other[i], other[j]));
         }
@@ -113,7 +117,8 @@ TEST(Locality, HilbertOrderIsAPermutationWithTheUnusedLocationsLast) {
   const ProblemPtr p = mixed_problem(120, 7, true, 1);
   const std::vector<std::size_t> order = locality_order(*p);
   expect_permutation(order, 120);
-  for (std::size_t k = 113; k < 120; ++k) EXPECT_EQ(order[k], k) << "unused locations keep their order at the end";
+  for (std::size_t k = 113; k < 120; ++k)
+    EXPECT_EQ(order[k], k) << "unused locations keep their order at the end";
   // Consecutive places along the curve are closer, on average, than in the input's order.
   const TravelView tv = p->travel(0);
   double along = 0, given = 0;
@@ -129,7 +134,10 @@ TEST(Locality, CoordinatesBeyondWhatADifferenceHoldsStillGiveAPermutation) {
   ProblemSpec spec = points_spec(points);
   for (std::size_t l = 1; l < 40; ++l) {
     JobSpec j = make_job(static_cast<Id>(l), l, 1);
-    j.location.coords = Coordinates{l == 1 ? 1e308 : l == 2 ? -1e308 : points[l].first, points[l].second};
+    j.location.coords = Coordinates{l == 1   ? 1e308
+                                    : l == 2 ? -1e308
+                                             : points[l].first,
+                                    points[l].second};
     spec.jobs.push_back(j);
   }
   VehicleSpec v = make_vehicle(1, 0, 100);
@@ -163,7 +171,8 @@ TEST(Locality, TheCopyKeepsEveryTaskVehicleAndArc) {
     ASSERT_NE(q, nullptr);
     expect_same_problem(*p, *q);
     // Tables the input shares stay shared: "car" durations are "truck"'s.
-    EXPECT_TRUE(q->spec().matrices.at("car").durations.shares(q->spec().matrices.at("truck").durations));
+    EXPECT_TRUE(
+        q->spec().matrices.at("car").durations.shares(q->spec().matrices.at("truck").durations));
   }
 }
 
@@ -182,15 +191,18 @@ TEST(Locality, NoCopyBelowTheThresholdOrBeyondHalfTheMemory) {
   const ProblemPtr p = mixed_problem(400, 0, true, 4);
   EXPECT_EQ(locality_ordered(*p, 401, UINT64_MAX), nullptr);
   EXPECT_NE(locality_ordered(*p, 400, UINT64_MAX), nullptr);
-  EXPECT_EQ(locality_ordered(*p, 400, 640'000), nullptr) << "one 400 x 400 table of 32 bits is 640,000 bytes";
+  EXPECT_EQ(locality_ordered(*p, 400, 640'000), nullptr)
+      << "one 400 x 400 table of 32 bits is 640,000 bytes";
   // Under a 1 MB cap the copy (a 400 x 400 table of 32 bits is 625 KiB, and there are several)
   // exceeds half of what is available.
   const char* before = std::getenv("ROUTESOLVE_MEMORY_LIMIT_MB");
   const std::string saved = before ? before : "";
   ::setenv("ROUTESOLVE_MEMORY_LIMIT_MB", "1", 1);
   EXPECT_EQ(locality_ordered(*p, 1, UINT64_MAX), nullptr);
-  if (before) ::setenv("ROUTESOLVE_MEMORY_LIMIT_MB", saved.c_str(), 1);
-  else ::unsetenv("ROUTESOLVE_MEMORY_LIMIT_MB");
+  if (before)
+    ::setenv("ROUTESOLVE_MEMORY_LIMIT_MB", saved.c_str(), 1);
+  else
+    ::unsetenv("ROUTESOLVE_MEMORY_LIMIT_MB");
 }
 
 TEST(Locality, ASolveOfALargeProblemReturnsTheUsersLocations) {

@@ -9,6 +9,8 @@
 // windows keep the nearest of the pool and add the best of the rest by the time-window
 // correlation, recomputed here from the windows.
 
+#include "routesolve/search/neighbours.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,7 +24,6 @@
 #include "routesolve/io/benchmark_formats.hpp"
 #include "routesolve/io/formats.hpp"
 #include "routesolve/io/vroom_json.hpp"
-#include "routesolve/search/neighbours.hpp"
 #include "test_problems.hpp"
 #include "test_support.hpp"
 
@@ -36,7 +37,8 @@ std::vector<std::size_t> reference(const Problem& p, std::size_t t, std::size_t 
   for (std::size_t w = 0; w < p.tasks().size(); ++w) {
     if (w == t) continue;
     const std::size_t b = p.task(w).location;
-    order.emplace_back(std::min(tv.cost(a, b), kUnreachable) + std::min(tv.cost(b, a), kUnreachable), w);
+    order.emplace_back(
+        std::min(tv.cost(a, b), kUnreachable) + std::min(tv.cost(b, a), kUnreachable), w);
   }
   std::sort(order.begin(), order.end());
   std::vector<std::size_t> out;
@@ -44,7 +46,8 @@ std::vector<std::size_t> reference(const Problem& p, std::size_t t, std::size_t 
   return out;
 }
 
-ProblemPtr random_problem(std::size_t locations, std::size_t tasks, bool unreachable, unsigned seed) {
+ProblemPtr random_problem(std::size_t locations, std::size_t tasks, bool unreachable,
+                          unsigned seed) {
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<std::int64_t> value(0, 12);  // few values: many ties
   Matrix m(locations);
@@ -63,7 +66,9 @@ void expect_reference(const Problem& p) {
   const std::size_t n = p.tasks().size();
   for (const std::size_t k : {std::size_t{0}, std::size_t{1}, std::size_t{7}, n - 1, n + 3}) {
     const Neighbours near(p, k);
-    for (std::size_t t = 0; t < n; ++t) ASSERT_EQ(std::vector<std::size_t>(near.of(t).begin(), near.of(t).end()), reference(p, t, k)) << "task " << t << " k " << k;
+    for (std::size_t t = 0; t < n; ++t)
+      ASSERT_EQ(std::vector<std::size_t>(near.of(t).begin(), near.of(t).end()), reference(p, t, k))
+          << "task " << t << " k " << k;
   }
 }
 
@@ -95,7 +100,8 @@ Points grid_points(std::size_t n, int side, unsigned seed) {
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<int> coord(0, side);
   Points out{{0, 0}};
-  for (std::size_t i = 1; i < n; ++i) out.emplace_back(i % 13 == 0 ? 0 : coord(rng), i % 13 == 0 ? 0 : coord(rng));
+  for (std::size_t i = 1; i < n; ++i)
+    out.emplace_back(i % 13 == 0 ? 0 : coord(rng), i % 13 == 0 ? 0 : coord(rng));
   return out;
 }
 
@@ -104,7 +110,8 @@ ProblemSpec cvrplib_spec(const Points& points, const std::string& weights) {
   std::ostringstream f;
   f << "NAME : t\nTYPE : CVRP\nDIMENSION : " << points.size() << "\nEDGE_WEIGHT_TYPE : " << weights
     << "\nCAPACITY : 100\nNODE_COORD_SECTION\n";
-  for (std::size_t i = 0; i < points.size(); ++i) f << i + 1 << " " << points[i].first << " " << points[i].second << "\n";
+  for (std::size_t i = 0; i < points.size(); ++i)
+    f << i + 1 << " " << points[i].first << " " << points[i].second << "\n";
   f << "DEMAND_SECTION\n";
   for (std::size_t i = 0; i < points.size(); ++i) f << i + 1 << " " << (i == 0 ? 0 : 1) << "\n";
   f << "DEPOT_SECTION\n1\n-1\nEOF\n";
@@ -121,8 +128,8 @@ ProblemPtr solomon_problem(const Points& points, bool truncate) {
   f << "T\n\nVEHICLE\nNUMBER     CAPACITY\n  25         200\n\nCUSTOMER\n"
        "CUST NO.   XCOORD.   YCOORD.    DEMAND   READY TIME   DUE DATE   SERVICE TIME\n\n";
   for (std::size_t i = 0; i < points.size(); ++i)
-    f << i << " " << points[i].first << " " << points[i].second << " " << (i == 0 ? 0 : 1) << " 0 100000 "
-      << (i == 0 ? 0 : 10) << "\n";
+    f << i << " " << points[i].first << " " << points[i].second << " " << (i == 0 ? 0 : 1)
+      << " 0 100000 " << (i == 0 ? 0 : 10) << "\n";
   return Problem::create(io::parse_solomon(f.str(), "t.txt", truncate));
 }
 
@@ -137,7 +144,8 @@ void expect_spatial_as_scan(const Problem& p, std::vector<std::size_t> ks = {1, 
     ASSERT_TRUE(fast.spatial());
     ASSERT_FALSE(scan.spatial());
     for (std::size_t t = 0; t < n; ++t)
-      ASSERT_TRUE(std::equal(fast.of(t).begin(), fast.of(t).end(), scan.of(t).begin(), scan.of(t).end()))
+      ASSERT_TRUE(
+          std::equal(fast.of(t).begin(), fast.of(t).end(), scan.of(t).begin(), scan.of(t).end()))
           << "task " << t << " k " << k;
   }
 }
@@ -145,7 +153,8 @@ void expect_spatial_as_scan(const Problem& p, std::vector<std::size_t> ks = {1, 
 TEST(SpatialNeighbours, EqualTheScanOnEuclideanGrids) {
   for (const char* weights : {"EUC_2D", "CEIL_2D"}) {
     SCOPED_TRACE(weights);
-    expect_spatial_as_scan(*cvrplib_problem(grid_points(700, 20, 4), weights));  // about 1.6 tasks a point
+    expect_spatial_as_scan(
+        *cvrplib_problem(grid_points(700, 20, 4), weights));  // about 1.6 tasks a point
     expect_spatial_as_scan(*cvrplib_problem(grid_points(400, 300, 5), weights));
     expect_spatial_as_scan(*cvrplib_problem(grid_points(3, 2, 6), weights));  // fewer tasks than k
   }
@@ -181,13 +190,15 @@ TEST(SpatialNeighbours, EqualTheScanOnARelocatedProblem) {
   expect_spatial_as_scan(*moved);
   const Neighbours before(*p, 30), after(*moved, 30);
   for (std::size_t t = 0; t < p->tasks().size(); ++t)
-    ASSERT_TRUE(std::equal(before.of(t).begin(), before.of(t).end(), after.of(t).begin(), after.of(t).end()));
+    ASSERT_TRUE(std::equal(before.of(t).begin(), before.of(t).end(), after.of(t).begin(),
+                           after.of(t).end()));
 }
 
 TEST(SpatialNeighbours, EqualTheScanOnSharedFiles) {
   const std::filesystem::path root = test::datasets_dir();
-  for (const char* file : {"cvrp/augerat/A/A-n45-k6.vrp", "cvrp/x/X-n979-k58.vrp", "vrptw/solomon/R101.txt",
-                           "vrptw/gehring_homberger/c1_10_1.txt", "pdptw/li_lim/lc101.txt"}) {
+  for (const char* file :
+       {"cvrp/augerat/A/A-n45-k6.vrp", "cvrp/x/X-n979-k58.vrp", "vrptw/solomon/R101.txt",
+        "vrptw/gehring_homberger/c1_10_1.txt", "pdptw/li_lim/lc101.txt"}) {
     if (!std::filesystem::exists(root / file)) continue;
     SCOPED_TRACE(file);
     const bool solomon_like = std::filesystem::path(file).extension() == ".txt";
@@ -215,7 +226,8 @@ TEST(SpatialNeighbours, ScanWhereTheCostsAreNotThePlanarTable) {
   spec.matrices["car"].costs->set(7, 1);  // the costs written after reading
   expect_scan(std::move(spec), "a written cost");
   spec = spec_of();
-  spec.matrices["car"].durations(3, 4) = 2;  // costs follow the durations at the default cost per hour
+  spec.matrices["car"].durations(3, 4) =
+      2;  // costs follow the durations at the default cost per hour
   spec.matrices["car"].costs.reset();
   expect_scan(std::move(spec), "written durations as costs");
   spec = spec_of();
@@ -238,13 +250,14 @@ TEST(SpatialNeighbours, ScanOnJsonMatrices) {
     "vehicles": [{"id": 1, "start_index": 0}],
     "jobs": [{"id": 1, "location_index": 1, "location": [1, 0]}, {"id": 2, "location_index": 2, "location": [2, 0]}],
     "matrices": {"car": {"durations": [[0, 1, 2], [1, 0, 1], [2, 1, 0]]}}
-  })", "t.json"));
+  })",
+                                                               "t.json"));
   EXPECT_EQ(p->planar_costs(0), nullptr);
   EXPECT_FALSE(Neighbours(*p, 1).spatial());
 }
 
-
-// ---- partners for time windows -------------------------------------------------------------------
+// ---- partners for time windows
+// -------------------------------------------------------------------
 
 namespace windows {
 
@@ -255,22 +268,28 @@ double one_way(const Problem& p, std::size_t a, std::size_t b) {
   const Task& ta = p.task(a);
   const Task& tb = p.task(b);
   const double travel = static_cast<double>(tv.duration(ta.location, tb.location));
-  const double latest_arrival = static_cast<double>(ta.time_windows.back().end + ta.service) + travel;
-  const double earliest_arrival = static_cast<double>(ta.time_windows.front().start + ta.service) + travel;
-  const double wait = std::max(0.0, static_cast<double>(tb.time_windows.front().start) - latest_arrival);
-  const double warp = std::max(0.0, earliest_arrival - static_cast<double>(tb.time_windows.back().end));
+  const double latest_arrival =
+      static_cast<double>(ta.time_windows.back().end + ta.service) + travel;
+  const double earliest_arrival =
+      static_cast<double>(ta.time_windows.front().start + ta.service) + travel;
+  const double wait =
+      std::max(0.0, static_cast<double>(tb.time_windows.front().start) - latest_arrival);
+  const double warp =
+      std::max(0.0, earliest_arrival - static_cast<double>(tb.time_windows.back().end));
   return static_cast<double>(tv.cost(ta.location, tb.location)) + 0.2 * wait + warp;
 }
 
-std::vector<std::size_t> reference(const Problem& p, const Neighbours& pool, std::size_t t, std::size_t keep,
-                                   std::size_t extra) {
+std::vector<std::size_t> reference(const Problem& p, const Neighbours& pool, std::size_t t,
+                                   std::size_t keep, std::size_t extra) {
   const auto from = pool.of(t);
-  std::vector<std::size_t> out(from.begin(), from.begin() + static_cast<std::ptrdiff_t>(std::min(keep, from.size())));
+  std::vector<std::size_t> out(
+      from.begin(), from.begin() + static_cast<std::ptrdiff_t>(std::min(keep, from.size())));
   std::vector<std::pair<double, std::size_t>> rest;  // (correlation, place in the pool's list)
   for (std::size_t x = out.size(); x < from.size(); ++x)
     rest.emplace_back(std::min(one_way(p, t, from[x]), one_way(p, from[x], t)), x);
   std::stable_sort(rest.begin(), rest.end());
-  for (std::size_t e = 0; e < std::min(extra, rest.size()); ++e) out.push_back(from[rest[e].second]);
+  for (std::size_t e = 0; e < std::min(extra, rest.size()); ++e)
+    out.push_back(from[rest[e].second]);
   return out;
 }
 
@@ -284,8 +303,9 @@ ProblemPtr windowed_problem(std::size_t tasks, unsigned seed) {
     job.service = service(rng);
     const std::int64_t a = open(rng);
     job.time_windows.push_back(TimeWindow{a, a + width(rng)});
-    if (j % 5 == 0) job.time_windows.push_back(TimeWindow{a + 400, a + 400 + width(rng)});  // two windows
-    if (j % 11 == 0) job.time_windows.clear();                                              // always open
+    if (j % 5 == 0)
+      job.time_windows.push_back(TimeWindow{a + 400, a + 400 + width(rng)});  // two windows
+    if (j % 11 == 0) job.time_windows.clear();                                // always open
     spec.jobs.push_back(std::move(job));
   }
   spec.vehicles.push_back(test::make_vehicle(1, 0, 1000));
@@ -297,12 +317,14 @@ ProblemPtr windowed_problem(std::size_t tasks, unsigned seed) {
 TEST(WindowPartners, KeepTheNearestAndAddTheBestCorrelatedOfThePool) {
   const ProblemPtr p = windows::windowed_problem(300, 21);
   const Neighbours pool(*p, 30);
-  for (const auto& [keep, extra] : std::vector<std::pair<std::size_t, std::size_t>>{{20, 5}, {0, 8}, {30, 4}, {25, 10}, {3, 0}}) {
+  for (const auto& [keep, extra] : std::vector<std::pair<std::size_t, std::size_t>>{
+           {20, 5}, {0, 8}, {30, 4}, {25, 10}, {3, 0}}) {
     const Neighbours partners(*p, pool, keep, extra);
     EXPECT_EQ(partners.size(), std::min<std::size_t>(30, keep + extra));
     for (std::size_t t = 0; t < p->tasks().size(); ++t) {
       const std::vector<std::size_t> got(partners.of(t).begin(), partners.of(t).end());
-      ASSERT_EQ(got, windows::reference(*p, pool, t, keep, extra)) << "task " << t << " keep " << keep << " extra " << extra;
+      ASSERT_EQ(got, windows::reference(*p, pool, t, keep, extra))
+          << "task " << t << " keep " << keep << " extra " << extra;
     }
   }
 }
@@ -311,10 +333,13 @@ TEST(WindowPartners, ReachTheTaskThatFollowsInTimeBeyondNearerOnes) {
   // Task 1 at x = 0 closes at 100; tasks 2-6 lie near it but open only at 5,000; task 7, forty
   // units away, opens at 140, right after task 1 closes and its service and the drive: the first
   // partner that the windows add.
-  ProblemSpec spec = test::points_spec({{0, 0}, {0, 1}, {1, 1}, {2, 1}, {3, 1}, {4, 1}, {5, 1}, {40, 1}});
+  ProblemSpec spec =
+      test::points_spec({{0, 0}, {0, 1}, {1, 1}, {2, 1}, {3, 1}, {4, 1}, {5, 1}, {40, 1}});
   for (std::size_t j = 1; j <= 7; ++j) {
     JobSpec job = test::make_job(j, j);
-    job.time_windows.push_back(j == 1 ? TimeWindow{0, 100} : j == 7 ? TimeWindow{140, 200} : TimeWindow{5000, 5100});
+    job.time_windows.push_back(j == 1   ? TimeWindow{0, 100}
+                               : j == 7 ? TimeWindow{140, 200}
+                                        : TimeWindow{5000, 5100});
     spec.jobs.push_back(std::move(job));
   }
   spec.vehicles.push_back(test::make_vehicle(1, 0, 100));
@@ -322,7 +347,8 @@ TEST(WindowPartners, ReachTheTaskThatFollowsInTimeBeyondNearerOnes) {
   const Neighbours pool(*p, 6);
   ASSERT_EQ(pool.of(0).back(), 6u);  // task 7 is the farthest from task 1
   const Neighbours partners(*p, pool, 2, 1);
-  EXPECT_EQ(std::vector<std::size_t>(partners.of(0).begin(), partners.of(0).end()), (std::vector<std::size_t>{1, 2, 6}));
+  EXPECT_EQ(std::vector<std::size_t>(partners.of(0).begin(), partners.of(0).end()),
+            (std::vector<std::size_t>{1, 2, 6}));
 }
 
 }  // namespace

@@ -3,12 +3,13 @@
 // tasks dealt out, other borders for another start, tours near each other together; and no
 // regions when there are too few tours.
 
+#include "routesolve/search/regions.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <numeric>
 
-#include "routesolve/search/regions.hpp"
 #include "test_problems.hpp"
 
 namespace routesolve::search {
@@ -21,7 +22,8 @@ struct Fixture {
   Fixture() {
     ProblemSpec spec = test::points_spec(test::random_points(61, 5));
     for (std::size_t j = 1; j <= 60; ++j) spec.jobs.push_back(test::make_job(j, j));
-    for (std::size_t v = 0; v < 12; ++v) spec.vehicles.push_back(test::make_vehicle(100 + v, 0, 100));
+    for (std::size_t v = 0; v < 12; ++v)
+      spec.vehicles.push_back(test::make_vehicle(100 + v, 0, 100));
     problem = Problem::create(std::move(spec));
     plan.assign(12, {});
     for (std::size_t t = 0; t < 50; ++t) plan[t / 5].push_back(t);  // tasks 50..59 unassigned
@@ -60,7 +62,8 @@ TEST(Regions, EveryVehicleInOneRegionAndTheTasksShared) {
 
 TEST(Regions, AnotherStartMovesTheBorders) {
   const Fixture f;
-  const Regions a = split_regions(*f.problem, f.plan, 3, 0), b = split_regions(*f.problem, f.plan, 3, 4);
+  const Regions a = split_regions(*f.problem, f.plan, 3, 0),
+                b = split_regions(*f.problem, f.plan, 3, 4);
   EXPECT_NE(a.owner, b.owner);
 }
 
@@ -71,7 +74,8 @@ TEST(Regions, NearTogetherToursShareARegion) {
   std::vector<std::pair<double, double>> points{{500.0, 0.0}};  // depot between them
   for (std::size_t t = 0; t < 6; ++t) {
     const double x = t % 2 == 0 ? 0.0 : 1000.0;
-    for (std::size_t k = 0; k < 4; ++k) points.emplace_back(x + static_cast<double>(t), static_cast<double>(k));
+    for (std::size_t k = 0; k < 4; ++k)
+      points.emplace_back(x + static_cast<double>(t), static_cast<double>(k));
   }
   ProblemSpec spec = test::points_spec(points);
   for (std::size_t j = 1; j <= 24; ++j) spec.jobs.push_back(test::make_job(j, j));
@@ -82,15 +86,17 @@ TEST(Regions, NearTogetherToursShareARegion) {
   for (std::size_t start = 0; start < 6; ++start) {
     const Regions r = split_regions(*problem, plan, 2, start);
     ASSERT_FALSE(r.vehicles.empty());
-    for (std::size_t v = 2; v < 6; ++v) EXPECT_EQ(r.owner[v], r.owner[v % 2]) << "start " << start << ", tour " << v;
+    for (std::size_t v = 2; v < 6; ++v)
+      EXPECT_EQ(r.owner[v], r.owner[v % 2]) << "start " << start << ", tour " << v;
     EXPECT_NE(r.owner[0], r.owner[1]) << "start " << start;
   }
 }
 
 TEST(Regions, NoRegionsWithoutTwoToursEach) {
   const Fixture f;
-  EXPECT_TRUE(split_regions(*f.problem, f.plan, 6, 0).vehicles.empty());   // 10 tours, 6 regions
-  EXPECT_TRUE(split_regions(*f.problem, f.plan, 1, 0).vehicles.empty());   // one chain: nothing to split
+  EXPECT_TRUE(split_regions(*f.problem, f.plan, 6, 0).vehicles.empty());  // 10 tours, 6 regions
+  EXPECT_TRUE(
+      split_regions(*f.problem, f.plan, 1, 0).vehicles.empty());  // one chain: nothing to split
   EXPECT_FALSE(split_regions(*f.problem, f.plan, 5, 0).vehicles.empty());
 }
 

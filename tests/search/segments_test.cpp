@@ -3,6 +3,8 @@
 // a direct simulation of the load, and with core's schedule_route on feasibility and cost.
 // The working solution's journal and the ruin / recreate operators are checked the same way.
 
+#include "routesolve/search/segments.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,14 +12,13 @@
 
 #include "routesolve/search/blink_insertion.hpp"
 #include "routesolve/search/neighbours.hpp"
-#include "routesolve/search/search_state.hpp"
 #include "routesolve/search/savings.hpp"
-#include "routesolve/search/segments.hpp"
+#include "routesolve/search/search_state.hpp"
 #include "routesolve/search/string_removal.hpp"
-#include "test_problems.hpp"
 #include "routesolve/search/tour_polish.hpp"
 #include "routesolve/search/vehicle_classes.hpp"
 #include "routesolve/search/working_solution.hpp"
+#include "test_problems.hpp"
 
 namespace routesolve::test {
 namespace {
@@ -47,7 +48,8 @@ std::shared_ptr<const Problem> random_problem(std::uint64_t seed, bool tight) {
     sh.pickup.location.index = 17 + 2 * k;
     sh.delivery.id = 200 + k;
     sh.delivery.location.index = 18 + 2 * k;
-    sh.amount = Amount{static_cast<std::int64_t>(1 + rng() % 3), static_cast<std::int64_t>(rng() % 2)};
+    sh.amount =
+        Amount{static_cast<std::int64_t>(1 + rng() % 3), static_cast<std::int64_t>(rng() % 2)};
     if (tight) sh.delivery.time_windows = {TimeWindow{0, 150 + static_cast<Duration>(rng() % 300)}};
     spec.shipments.push_back(sh);
   }
@@ -88,15 +90,16 @@ RouteSegment chain(const SegmentModel& m, std::size_t v, const std::vector<std::
 }
 
 /// Merges nodes [lo, hi) of (start, tasks..., end) by random binary splits.
-RouteSegment tree(const SegmentModel& m, std::size_t v, const std::vector<RouteSegment>& nodes, std::size_t lo,
-                  std::size_t hi, std::mt19937_64& rng) {
+RouteSegment tree(const SegmentModel& m, std::size_t v, const std::vector<RouteSegment>& nodes,
+                  std::size_t lo, std::size_t hi, std::mt19937_64& rng) {
   if (hi - lo == 1) return nodes[lo];
   const std::size_t mid = lo + 1 + rng() % (hi - lo - 1);
   return m.merge(v, tree(m, v, nodes, lo, mid, rng), tree(m, v, nodes, mid, hi, rng));
 }
 
 /// Peak load of a sequence by simulation, per dimension, minus capacity, summed where positive.
-std::int64_t simulated_excess(const Problem& p, std::size_t v, const std::vector<std::size_t>& seq) {
+std::int64_t simulated_excess(const Problem& p, std::size_t v,
+                              const std::vector<std::size_t>& seq) {
   const std::size_t dims = p.dimensions();
   std::vector<std::int64_t> load(dims, 0), peak(dims, 0);
   for (std::size_t t : seq)
@@ -110,7 +113,8 @@ std::int64_t simulated_excess(const Problem& p, std::size_t v, const std::vector
     }
   }
   std::int64_t excess = 0;
-  for (std::size_t d = 0; d < dims; ++d) excess += std::max<std::int64_t>(0, peak[d] - p.vehicle(v).capacity[d]);
+  for (std::size_t d = 0; d < dims; ++d)
+    excess += std::max<std::int64_t>(0, peak[d] - p.vehicle(v).capacity[d]);
   return excess;
 }
 
@@ -165,7 +169,8 @@ TEST_P(SegmentTest, MergeOrderDoesNotMatterAndAgreesWithCore) {
       if (exact.feasible) {
         EXPECT_EQ(exact.route.duration, left.travel);
         // Distances are tracked where the vehicle limits them (SegmentModel::travel).
-        EXPECT_EQ(problem->vehicle(v).max_distance < kMaxTime ? exact.route.distance : 0, left.distance);
+        EXPECT_EQ(problem->vehicle(v).max_distance < kMaxTime ? exact.route.distance : 0,
+                  left.distance);
         // Penalised cost of a feasible route is its cost.
         EXPECT_EQ(m.penalised_cost(v, left, 100, 100), left.cost);
       } else {
@@ -313,8 +318,10 @@ TEST(SharedEnds, EqualVehiclesShareTheirEmptyRouteAndEmptiedToursReadIt) {
   ws.insert(0, 2, 0);
   ws.insert(1, 2, 1);
   ws.insert(2, 5, 0);
-  EXPECT_EQ(ws.cost(), route_cost(*problem, 2, ws.tour(2).tasks) + route_cost(*problem, 5, ws.tour(5).tasks));
-  const RouteSegment two = m.merge(2, m.merge(2, m.merge(2, m.start(2), m.task(0)), m.task(1)), m.end(2));
+  EXPECT_EQ(ws.cost(),
+            route_cost(*problem, 2, ws.tour(2).tasks) + route_cost(*problem, 5, ws.tour(5).tasks));
+  const RouteSegment two =
+      m.merge(2, m.merge(2, m.merge(2, m.start(2), m.task(0)), m.task(1)), m.end(2));
   EXPECT_EQ(ws.tour(2).prefix()[3].cost, two.cost);
   EXPECT_EQ(ws.tour(2).suffix()[0].cost, two.cost);
   ws.remove({0, 1});
@@ -325,7 +332,8 @@ TEST(SharedEnds, EqualVehiclesShareTheirEmptyRouteAndEmptiedToursReadIt) {
   ws.revert();
   expect_empty(2);
   ws.insert(1, 2, 0);
-  EXPECT_EQ(ws.tour(2).prefix()[2].cost, m.merge(2, m.merge(2, m.start(2), m.task(1)), m.end(2)).cost);
+  EXPECT_EQ(ws.tour(2).prefix()[2].cost,
+            m.merge(2, m.merge(2, m.start(2), m.task(1)), m.end(2)).cost);
 }
 
 TEST_P(SegmentTest, BestInsertionDeltaIsExactAndFeasible) {
@@ -340,7 +348,8 @@ TEST_P(SegmentTest, BestInsertionDeltaIsExactAndFeasible) {
   const auto engine = make_segment_engine();
   BlinkInsertion insertion(near, classes, 0.0);
   std::mt19937_64 rng(GetParam());
-  std::vector<std::size_t> half(insertable.begin(), insertable.begin() + static_cast<std::ptrdiff_t>(insertable.size() / 2));
+  std::vector<std::size_t> half(
+      insertable.begin(), insertable.begin() + static_cast<std::ptrdiff_t>(insertable.size() / 2));
   insertion.apply(ws, half, rng, ws.vehicle_count(), *engine);
   std::size_t checked = 0;
   for (std::size_t t : insertable) {
@@ -349,11 +358,14 @@ TEST_P(SegmentTest, BestInsertionDeltaIsExactAndFeasible) {
       const std::size_t tours[] = {v};
       const InsertionRequest request{&ws, t, tours, 0, 0};
       InsertionChoice c;
-      engine->price(std::span<const InsertionRequest>(&request, 1), std::span<InsertionChoice>(&c, 1));
+      engine->price(std::span<const InsertionRequest>(&request, 1),
+                    std::span<InsertionChoice>(&c, 1));
       if (!c.found()) continue;
       WorkingSolution after = ws;
-      if (problem->task(t).sibling != kNone) after.insert_pair(t, v, c.i, c.j);
-      else after.insert(t, v, c.i);
+      if (problem->task(t).sibling != kNone)
+        after.insert_pair(t, v, c.i, c.j);
+      else
+        after.insert(t, v, c.i);
       EXPECT_EQ(c.delta, after.cost() - ws.cost());
       EXPECT_TRUE(schedule_route(*problem, v, after.tour(v).tasks).feasible);
       ++checked;
@@ -374,7 +386,8 @@ TEST_P(SegmentTest, TourOperatorsPriceExactlyAndStayFeasible) {
     const Neighbours near(*problem, 10);
     const auto engine = make_segment_engine();
     std::mt19937_64 rng(GetParam());
-    BlinkInsertion(near, classes, 0.5).apply(ws, insertable, rng, ws.vehicle_count(), *engine);  // poor tours
+    BlinkInsertion(near, classes, 0.5)
+        .apply(ws, insertable, rng, ws.vehicle_count(), *engine);  // poor tours
     for (std::size_t v = 0; v < ws.vehicle_count(); ++v) {
       const auto& tasks = ws.tour(v).tasks;
       const std::size_t n = tasks.size();
@@ -383,7 +396,8 @@ TEST_P(SegmentTest, TourOperatorsPriceExactlyAndStayFeasible) {
       for (std::size_t i = 0; i + 1 < n; ++i)
         for (std::size_t j = i + 1; j < n; ++j) {
           std::vector<std::size_t> seq = tasks;
-          std::reverse(seq.begin() + static_cast<std::ptrdiff_t>(i), seq.begin() + static_cast<std::ptrdiff_t>(j) + 1);
+          std::reverse(seq.begin() + static_cast<std::ptrdiff_t>(i),
+                       seq.begin() + static_cast<std::ptrdiff_t>(j) + 1);
           EXPECT_EQ(TourTwoOpt::delta(costs, i, j), sequence_travel_cost(*problem, v, seq) - base);
         }
       for (std::size_t length = 1; length <= 3 && length < n; ++length)
@@ -391,7 +405,8 @@ TEST_P(SegmentTest, TourOperatorsPriceExactlyAndStayFeasible) {
           for (std::size_t to = 0; to <= n; ++to) {
             if (to >= i && to <= i + length) continue;
             const auto seq = TourOrOpt::moved(tasks, i, length, to);
-            EXPECT_EQ(TourOrOpt::delta(costs, i, length, to), sequence_travel_cost(*problem, v, seq) - base);
+            EXPECT_EQ(TourOrOpt::delta(costs, i, length, to),
+                      sequence_travel_cost(*problem, v, seq) - base);
           }
       const Cost before = ws.cost();
       polish_tour(ws, v);
@@ -438,8 +453,8 @@ INSTANTIATE_TEST_SUITE_P(RandomInstances, SegmentTest, ::testing::Values(1u, 2u,
 TEST(FarthestFirst, OrdersTasksByTheRoundTripFromTheNearestDepot) {
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
     auto points = random_points(40, seed);
-    points[7] = points[6];   // a tie
-    points[9] = points[1];   // a task at the second depot
+    points[7] = points[6];  // a tie
+    points[9] = points[1];  // a task at the second depot
     auto spec = points_spec(points);
     for (std::size_t i = 2; i < 40; ++i) spec.jobs.push_back(make_job(i, i, 1));
     spec.vehicles.push_back(make_vehicle(1, 0, 100));
@@ -453,7 +468,8 @@ TEST(FarthestFirst, OrdersTasksByTheRoundTripFromTheNearestDepot) {
     BlinkInsertion::Pass pass;
     std::mt19937_64 rng(seed);
     BlinkInsertion(b.near, b.classes, 0.0)
-        .begin(ws, insertable, rng, ws.vehicle_count(), pass, kNone, BlinkInsertion::Order::FarthestFirst);
+        .begin(ws, insertable, rng, ws.vehicle_count(), pass, kNone,
+               BlinkInsertion::Order::FarthestFirst);
     const TravelView tv = problem->travel(0);
     auto away = [&](std::size_t t) {
       const std::size_t at = problem->task(t).location;
@@ -463,7 +479,8 @@ TEST(FarthestFirst, OrdersTasksByTheRoundTripFromTheNearestDepot) {
     std::sort(sorted.begin(), sorted.end());
     EXPECT_EQ(sorted, insertable) << "seed " << seed;
     for (std::size_t k = 1; k < pass.tasks.size(); ++k)
-      EXPECT_GE(away(pass.tasks[k - 1]), away(pass.tasks[k])) << "seed " << seed << " position " << k;
+      EXPECT_GE(away(pass.tasks[k - 1]), away(pass.tasks[k]))
+          << "seed " << seed << " position " << k;
     EXPECT_EQ(away(pass.tasks.back()), 0) << "seed " << seed;  // the task at a depot comes last
   }
 }

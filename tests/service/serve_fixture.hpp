@@ -4,9 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
-
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "cli_runner.hpp"
@@ -23,9 +22,10 @@ class ServeTest : public ::testing::Test {
     network_ = new std::string((*dir_ / "li.rsnet").string());
     const ToolRun built = run_tool("network build " + pbf.string() + " -o " + *network_);
     ASSERT_EQ(built.exit_code, 0) << built.out;
-    server_ = new ServerProcess({"--network", "li=" + *network_, "--workers", "2", "--queue", "4", "--max-locations",
-                                 "500", "--max-body", "1000000", "--read-timeout", "1", "--max-time-limit", "5"},
-                                *dir_ / "server.log");
+    server_ = new ServerProcess(
+        {"--network", "li=" + *network_, "--workers", "2", "--queue", "4", "--max-locations", "500",
+         "--max-body", "1000000", "--read-timeout", "1", "--max-time-limit", "5"},
+        *dir_ / "server.log");
     ASSERT_TRUE(server_->ready()) << server_->log();
   }
   static void TearDownTestSuite() {
@@ -37,7 +37,8 @@ class ServeTest : public ::testing::Test {
     network_ = nullptr;
   }
   void SetUp() override {
-    if (server_ == nullptr) GTEST_SKIP() << "Liechtenstein's OSM extract is not in " << datasets_dir();
+    if (server_ == nullptr)
+      GTEST_SKIP() << "Liechtenstein's OSM extract is not in " << datasets_dir();
   }
 
  public:

@@ -32,7 +32,7 @@ namespace routesolve::test {
 using namespace std::chrono_literals;
 
 struct HttpReply {
-  int status = 0;  ///< 0: no answer (connection closed or timed out)
+  int status = 0;                              ///< 0: no answer (connection closed or timed out)
   std::map<std::string, std::string> headers;  ///< names in lower case
   std::string body;
 };
@@ -69,7 +69,8 @@ inline HttpReply read_reply(int fd, std::chrono::milliseconds timeout) {
   std::size_t header_end = std::string::npos, need = std::string::npos;
   char buf[65536];
   for (;;) {
-    if (header_end == std::string::npos && (header_end = data.find("\r\n\r\n")) != std::string::npos) {
+    if (header_end == std::string::npos &&
+        (header_end = data.find("\r\n\r\n")) != std::string::npos) {
       std::istringstream head(data.substr(0, header_end));
       std::string line;
       std::getline(head, line);
@@ -82,13 +83,16 @@ inline HttpReply read_reply(int fd, std::chrono::milliseconds timeout) {
         for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         reply.headers[name] = line.substr(line.find_first_not_of(' ', colon + 1));
       }
-      need = header_end + 4 + (reply.headers.contains("content-length") ? std::stoul(reply.headers["content-length"]) : 0);
+      need = header_end + 4 +
+             (reply.headers.contains("content-length") ? std::stoul(reply.headers["content-length"])
+                                                       : 0);
     }
     if (need != std::string::npos && data.size() >= need) {
       reply.body = data.substr(header_end + 4, need - header_end - 4);
       return reply;
     }
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return HttpReply{};
     pollfd p{fd, POLLIN, 0};
     if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) return HttpReply{};
@@ -104,8 +108,11 @@ inline HttpReply http(unsigned short port, const std::string& method, const std:
                       std::chrono::milliseconds timeout = 30s) {
   const int fd = connect_loopback(port);
   if (fd < 0) return {};
-  std::string req = method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" + extra_headers;
-  if (method == "POST") req += "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n";
+  std::string req = method + " " + target +
+                    " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" + extra_headers;
+  if (method == "POST")
+    req +=
+        "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n";
   req += "\r\n" + body;
   HttpReply r = send_all(fd, req) ? read_reply(fd, timeout) : HttpReply{};
   ::close(fd);
@@ -120,7 +127,8 @@ inline std::string read_file(const std::filesystem::path& p) {
 /// `routesolve serve --port 0 ARGS`, its stderr in a file; ready() once /health answers 200.
 class ServerProcess {
  public:
-  ServerProcess(const std::vector<std::string>& args, const std::filesystem::path& log) : log_(log) {
+  ServerProcess(const std::vector<std::string>& args, const std::filesystem::path& log)
+      : log_(log) {
     std::vector<std::string> argv = {(bin_dir() / "routesolve").string(), "serve", "--port", "0"};
     argv.insert(argv.end(), args.begin(), args.end());
     pid_ = ::fork();
@@ -140,8 +148,10 @@ class ServerProcess {
     for (int i = 0; i < 500 && port_ == 0; ++i) {
       std::smatch m;
       const std::string text = read_file(log_);
-      if (std::regex_search(text, m, listening)) port_ = static_cast<unsigned short>(std::stoi(m[1]));
-      else std::this_thread::sleep_for(10ms);
+      if (std::regex_search(text, m, listening))
+        port_ = static_cast<unsigned short>(std::stoi(m[1]));
+      else
+        std::this_thread::sleep_for(10ms);
     }
   }
   ~ServerProcess() {
@@ -167,7 +177,8 @@ class ServerProcess {
     return false;
   }
 
-  /// Sends a signal and waits (at most `timeout`) for the exit status (-1: still running or killed).
+  /// Sends a signal and waits (at most `timeout`) for the exit status (-1: still running or
+  /// killed).
   int signal_and_wait(int sig, std::chrono::milliseconds timeout) {
     ::kill(pid_, sig);
     const auto deadline = std::chrono::steady_clock::now() + timeout;

@@ -15,13 +15,14 @@ namespace {
 using nlohmann::json;
 
 /// Writes the answer next to the problem and checks it with `routesolve validate`.
-void expect_valid(const std::string& problem_json, const std::string& answer, const std::string& name,
-                  const std::string& extra = "") {
+void expect_valid(const std::string& problem_json, const std::string& answer,
+                  const std::string& name, const std::string& extra = "") {
   const auto problem = ServeTest::dir() / (name + ".json");
   const auto solution = ServeTest::dir() / (name + "_solution.json");
   std::ofstream(problem) << problem_json;
   std::ofstream(solution) << answer;
-  const ToolRun v = run_tool("validate " + problem.string() + " " + solution.string() + " " + extra);
+  const ToolRun v =
+      run_tool("validate " + problem.string() + " " + solution.string() + " " + extra);
   EXPECT_EQ(v.exit_code, 0) << name << ": " << v.out;
 }
 
@@ -48,17 +49,25 @@ std::string solomon_as_vroom(const std::filesystem::path& file) {
   json m = json::array();
   for (const auto& a : rows) {
     json row = json::array();
-    for (const auto& b : rows) row.push_back(std::llround(10 * std::hypot(a[1] - b[1], a[2] - b[2])));
+    for (const auto& b : rows)
+      row.push_back(std::llround(10 * std::hypot(a[1] - b[1], a[2] - b[2])));
     m.push_back(row);
   }
   json doc;
   for (int v = 0; v < vehicles; ++v)
-    doc["vehicles"].push_back({{"id", v + 1}, {"start_index", 0}, {"end_index", 0}, {"capacity", {capacity}},
-                               {"time_window", {std::lround(rows[0][4] * 10), std::lround(rows[0][5] * 10)}}});
+    doc["vehicles"].push_back(
+        {{"id", v + 1},
+         {"start_index", 0},
+         {"end_index", 0},
+         {"capacity", {capacity}},
+         {"time_window", {std::lround(rows[0][4] * 10), std::lround(rows[0][5] * 10)}}});
   for (std::size_t i = 1; i < rows.size(); ++i)
-    doc["jobs"].push_back({{"id", std::lround(rows[i][0])}, {"location_index", i}, {"delivery", {std::lround(rows[i][3])}},
-                           {"service", std::lround(rows[i][6] * 10)},
-                           {"time_windows", {{std::lround(rows[i][4] * 10), std::lround(rows[i][5] * 10)}}}});
+    doc["jobs"].push_back(
+        {{"id", std::lround(rows[i][0])},
+         {"location_index", i},
+         {"delivery", {std::lround(rows[i][3])}},
+         {"service", std::lround(rows[i][6] * 10)},
+         {"time_windows", {{std::lround(rows[i][4] * 10), std::lround(rows[i][5] * 10)}}}});
   doc["matrices"]["car"] = {{"durations", m}, {"distances", m}};
   return doc.dump();
 }
@@ -67,12 +76,15 @@ std::string solomon_as_vroom(const std::filesystem::path& file) {
 std::vector<std::pair<double, double>> example_points() {
   const json doc = json::parse(read_file(source_dir() / "examples/fleet_coordinates.json"));
   std::vector<std::pair<double, double>> points;
-  for (const auto& v : doc["vehicles"]) points.emplace_back(v["start"][0].get<double>(), v["start"][1].get<double>());
-  for (const auto& j : doc["jobs"]) points.emplace_back(j["location"][0].get<double>(), j["location"][1].get<double>());
+  for (const auto& v : doc["vehicles"])
+    points.emplace_back(v["start"][0].get<double>(), v["start"][1].get<double>());
+  for (const auto& j : doc["jobs"])
+    points.emplace_back(j["location"][0].get<double>(), j["location"][1].get<double>());
   return points;
 }
 
-std::string table_target(const std::vector<std::pair<double, double>>& points, const std::string& query) {
+std::string table_target(const std::vector<std::pair<double, double>>& points,
+                         const std::string& query) {
   std::string t = "/table/v1/driving/";
   for (std::size_t i = 0; i < points.size(); ++i) {
     if (i > 0) t += ';';
@@ -91,10 +103,11 @@ TEST_F(ServeTest, HealthAndMetricsAnswer) {
   const HttpReply metrics = http(port(), "GET", "/metrics");
   ASSERT_EQ(metrics.status, 200);
   EXPECT_NE(metrics.headers.at("content-type").find("text/plain"), std::string::npos);
-  for (const char* name : {"routesolve_requests_total{endpoint=\"solve\",status=\"200\"} ", "routesolve_queue_length ",
-                           "routesolve_solve_seconds_bucket{le=\"+Inf\"} ", "routesolve_matrix_seconds_count",
-                           "routesolve_solves_total{backend=", "routesolve_device_fallbacks_total 0",
-                           "routesolve_backend_info{backend=\"auto\"} 1", "routesolve_ready 1"})
+  for (const char* name :
+       {"routesolve_requests_total{endpoint=\"solve\",status=\"200\"} ", "routesolve_queue_length ",
+        "routesolve_solve_seconds_bucket{le=\"+Inf\"} ", "routesolve_matrix_seconds_count",
+        "routesolve_solves_total{backend=", "routesolve_device_fallbacks_total 0",
+        "routesolve_backend_info{backend=\"auto\"} 1", "routesolve_ready 1"})
     EXPECT_NE(metrics.body.find(name), std::string::npos) << name << "\n" << metrics.body;
   // The access log: one JSON line per request.
   const std::string log = server().log();
@@ -110,7 +123,10 @@ TEST_F(ServeTest, ExampleFleetsAreSolvedLikeTheTool) {
   expect_valid(fleet, r.body, "fleet");
   // The same fixed amount of work as `routesolve solve` (seed 1): the same solution.
   const auto cli_out = dir() / "fleet_cli.json";
-  ASSERT_EQ(run_tool("solve " + (source_dir() / "examples/fleet.json").string() + " -q -o " + cli_out.string()).exit_code, 0);
+  ASSERT_EQ(run_tool("solve " + (source_dir() / "examples/fleet.json").string() + " -q -o " +
+                     cli_out.string())
+                .exit_code,
+            0);
   const json cli = json::parse(read_file(cli_out));
   EXPECT_EQ(answer["summary"]["cost"], cli["summary"]["cost"]);
   EXPECT_EQ(answer["routes"], cli["routes"]);
@@ -150,12 +166,14 @@ TEST_F(ServeTest, TimelineOptionChoosesTheReportedTimes) {
   const json v = json::parse(vroom.body), e = json::parse(earliest.body);
   EXPECT_EQ(v["summary"]["cost"], e["summary"]["cost"]);
   EXPECT_EQ(v["summary"]["duration"], e["summary"]["duration"]);
-  EXPECT_LT(v["summary"]["waiting_time"].get<long long>(), e["summary"]["waiting_time"].get<long long>());
+  EXPECT_LT(v["summary"]["waiting_time"].get<long long>(),
+            e["summary"]["waiting_time"].get<long long>());
   ASSERT_EQ(v["routes"].size(), e["routes"].size());
   for (std::size_t r = 0; r < v["routes"].size(); ++r) {
     const auto &vs = v["routes"][r]["steps"], &es = e["routes"][r]["steps"];
     ASSERT_EQ(vs.size(), es.size());
-    for (std::size_t k = 0; k < vs.size(); ++k) EXPECT_EQ(vs[k].value("id", -1), es[k].value("id", -1));
+    for (std::size_t k = 0; k < vs.size(); ++k)
+      EXPECT_EQ(vs[k].value("id", -1), es[k].value("id", -1));
     EXPECT_GE(vs[0]["arrival"].get<long long>(), es[0]["arrival"].get<long long>());
   }
   expect_valid(doc.dump(), vroom.body, "timeline_vroom");
@@ -181,7 +199,8 @@ TEST_F(ServeTest, SharedInstancesAreSolvedAndValid) {
 TEST_F(ServeTest, TableAndMatrixEqualTheMatrixCommand) {
   // The example's points that lie on the roads (one of its jobs is off every road on purpose).
   std::vector<std::pair<double, double>> points;
-  const auto cli_json = dir() / "m.json", cli_bin = dir() / "m.bin", points_file = dir() / "points.json";
+  const auto cli_json = dir() / "m.json", cli_bin = dir() / "m.bin",
+             points_file = dir() / "points.json";
   auto write_points = [&](const std::vector<std::pair<double, double>>& p) {
     json pts = json::array();
     for (const auto& [lon, lat] : p) pts.push_back({lon, lat});
@@ -222,7 +241,8 @@ TEST_F(ServeTest, TableAndMatrixEqualTheMatrixCommand) {
   ASSERT_EQ(s.status, 200) << s.body;
   const json slice = json::parse(s.body);
   EXPECT_FALSE(slice.contains("distances"));
-  EXPECT_EQ(slice["durations"], json::parse("[[" + cli["durations"][2][1].dump() + "],[" + cli["durations"][0][1].dump() + "]]"));
+  EXPECT_EQ(slice["durations"], json::parse("[[" + cli["durations"][2][1].dump() + "],[" +
+                                            cli["durations"][0][1].dump() + "]]"));
   EXPECT_EQ(slice["destinations"].size(), 1u);
 
   // POST /matrix: byte for byte the matrix command's output, JSON or binary.
@@ -230,7 +250,8 @@ TEST_F(ServeTest, TableAndMatrixEqualTheMatrixCommand) {
   const HttpReply mj = http(port(), "POST", "/matrix", body);
   ASSERT_EQ(mj.status, 200) << mj.body;
   EXPECT_EQ(mj.body, read_file(cli_json));
-  const HttpReply mb = http(port(), "POST", "/matrix", body, "Accept: application/octet-stream\r\n");
+  const HttpReply mb =
+      http(port(), "POST", "/matrix", body, "Accept: application/octet-stream\r\n");
   ASSERT_EQ(mb.status, 200);
   EXPECT_EQ(mb.headers.at("content-type"), "application/octet-stream");
   EXPECT_EQ(mb.body, read_file(cli_bin));

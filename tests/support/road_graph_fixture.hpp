@@ -46,7 +46,8 @@ inline RoadGraph make_graph(std::size_t n, const std::vector<ArcSpec>& arcs) {
 
 /// A random directed graph: `arcs_per_node` random arcs per node on average, durations in
 /// [1, max_duration] (small values: many ties), lengths in [1, 5000].
-inline RoadGraph random_graph(std::size_t n, double arcs_per_node, std::uint32_t max_duration, std::uint64_t seed) {
+inline RoadGraph random_graph(std::size_t n, double arcs_per_node, std::uint32_t max_duration,
+                              std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<NodeId> node(0, static_cast<NodeId>(n - 1));
   std::uniform_int_distribution<std::uint32_t> dur(1, max_duration), len(1, 5000);
@@ -148,8 +149,10 @@ inline NodeMatrices reference_matrices(const RoadGraph& g, const std::vector<Nod
     const std::vector<PathKey> dist = dijkstra(g, sources[i]);
     for (std::size_t j = 0; j < targets.size(); ++j) {
       const PathKey k = dist[targets[j]];
-      m.durations[i * m.cols + j] = k == kNoPath ? kUnreachable : static_cast<std::int64_t>(key_duration(k));
-      m.distances[i * m.cols + j] = k == kNoPath ? kUnreachable : static_cast<std::int64_t>(key_length(k));
+      m.durations[i * m.cols + j] =
+          k == kNoPath ? kUnreachable : static_cast<std::int64_t>(key_duration(k));
+      m.distances[i * m.cols + j] =
+          k == kNoPath ? kUnreachable : static_cast<std::int64_t>(key_length(k));
     }
   }
   return m;

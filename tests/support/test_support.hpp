@@ -2,7 +2,6 @@
 // Helpers shared by the tests: where the datasets and the tool are, and skipping without them.
 
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <cstdlib>
@@ -37,8 +36,9 @@ class ScratchDirTest : public ::testing::Test {
  protected:
   void SetUp() override {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = std::filesystem::temp_directory_path() / ("routesolve_" + std::string(info->test_suite_name()) + "_" +
-                                                     info->name() + "_" + std::to_string(::getpid()));
+    dir_ = std::filesystem::temp_directory_path() /
+           ("routesolve_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" +
+            std::to_string(::getpid()));
     std::filesystem::create_directories(dir_);
   }
   void TearDown() override {
@@ -56,9 +56,9 @@ class ScratchDirTest : public ::testing::Test {
 }  // namespace routesolve::test
 
 /// Skips the current test with a clear message when a dataset folder is missing.
-#define ROUTESOLVE_REQUIRE_DATASET(rel)                                                      \
-  do {                                                                                       \
-    if (!std::filesystem::exists(::routesolve::test::datasets_dir() / (rel)))                \
-      GTEST_SKIP() << "dataset " << (::routesolve::test::datasets_dir() / (rel)).string()    \
-                   << " not found: place ../shared/datasets beside the repository";          \
+#define ROUTESOLVE_REQUIRE_DATASET(rel)                                                   \
+  do {                                                                                    \
+    if (!std::filesystem::exists(::routesolve::test::datasets_dir() / (rel)))             \
+      GTEST_SKIP() << "dataset " << (::routesolve::test::datasets_dir() / (rel)).string() \
+                   << " not found: place ../shared/datasets beside the repository";       \
   } while (0)

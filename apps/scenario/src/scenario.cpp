@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "routesolve/network/road_build.hpp"
 #include "routesolve/error.hpp"
+#include "routesolve/network/road_build.hpp"
 #include "routesolve/snap.hpp"
 
 namespace routesolve::scenario {
@@ -126,7 +126,7 @@ RoadNetwork synthetic_city(const SyntheticCityOptions& o) {
     for (std::size_t r = 0; r + 1 < n; ++r)
       add(id(r, c), id(r + 1, c), street(c), +1);  // along column c
   return network::build_network(n * n, std::move(arcs), std::move(coords), "synthetic:city",
-                               started);
+                                started);
 }
 
 std::string generate_scenario(const RoadGraph& graph, const ScenarioOptions& o) {

@@ -30,7 +30,6 @@ BackendKind parse_backend(std::string_view text);
 /// invalid_input (field "objective") otherwise.
 Objective parse_objective(std::string_view text);
 
-
 /// Progress report sent by a solver from time to time.
 struct Progress {
   double elapsed_s = 0.0;
@@ -67,7 +66,8 @@ struct DeviceOptions {
 struct SolveOptions {
   BackendKind backend = BackendKind::Auto;
   DeviceOptions device;  ///< cuda backend: the device and the transfer mode
-  double time_limit_s = 0.0;  ///< 0 = a fixed amount of work (`iterations`) instead of a time budget
+  double time_limit_s =
+      0.0;  ///< 0 = a fixed amount of work (`iterations`) instead of a time budget
   /// Seconds of time_limit_s the caller spends outside solve() (reading the input, computing
   /// matrices, and what it reserves for writing the output): the solve gets the rest, so that
   /// the whole run holds the limit. The construction always completes (it is a small share at
@@ -91,7 +91,7 @@ struct SolveOptions {
   /// route order, each route feasible on its own. The construction inserts the other tasks into
   /// it and the search goes on from there, free to change it. Empty: the search constructs.
   std::vector<std::vector<std::size_t>> start_routes;
-  const std::atomic<bool>* stop = nullptr;        ///< set to true to stop early (SIGINT)
+  const std::atomic<bool>* stop = nullptr;           ///< set to true to stop early (SIGINT)
   std::function<void(const Progress&)> on_progress;  ///< may be empty
 
   /// Checkpoints of the search state (CPU backend; other backends refuse with Unsupported).

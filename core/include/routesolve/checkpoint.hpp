@@ -19,9 +19,10 @@ enum class Objective;
 /// of the unassigned tasks, their number, (routes, with vehicles-then-cost), then cost.
 struct CheckpointScore {
   std::int64_t priority_lost = 0;
-  std::uint64_t unassigned = 0;  ///< unassigned jobs and shipments (pickups), hopeless ones included
+  std::uint64_t unassigned =
+      0;  ///< unassigned jobs and shipments (pickups), hopeless ones included
   std::uint64_t routes = 0;
-  Cost cost = 0;                 ///< internal cost units, fixed costs included
+  Cost cost = 0;  ///< internal cost units, fixed costs included
   friend bool operator==(const CheckpointScore&, const CheckpointScore&) = default;
 };
 
@@ -33,10 +34,10 @@ struct SolveCheckpoint {
   std::uint64_t seed = 1;
   std::uint32_t threads = 1;
   Objective objective{};
-  double time_limit_s = 0.0;   ///< the solve's whole budget (0 = a fixed amount of work)
-  double elapsed_s = 0.0;      ///< time spent so far, over every run that led to this state
+  double time_limit_s = 0.0;     ///< the solve's whole budget (0 = a fixed amount of work)
+  double elapsed_s = 0.0;        ///< time spent so far, over every run that led to this state
   std::uint64_t iterations = 0;  ///< search iterations so far (all threads, all runs)
-  CheckpointScore score;       ///< of the best plan
+  CheckpointScore score;         ///< of the best plan
   /// The best plan: per vehicle (problem order) its task indices in visiting order.
   std::vector<std::vector<std::size_t>> routes;
   /// Task indices (jobs and shipment pickups) not in any route, sorted.

@@ -52,7 +52,8 @@ Solution join_steps(const Problem& problem, const StepSplit& split, const Proble
 std::vector<std::vector<std::size_t>> starting_routes(const Problem& problem);
 
 /// Routes of `problem`'s tasks in the indices of split_steps' rest (tasks of fixed steps leave).
-std::vector<std::vector<std::size_t>> rest_routes(const Problem& problem, const StepSplit& split, const Problem& rest,
-                                                  const std::vector<std::vector<std::size_t>>& routes);
+std::vector<std::vector<std::size_t>> rest_routes(
+    const Problem& problem, const StepSplit& split, const Problem& rest,
+    const std::vector<std::vector<std::size_t>>& routes);
 
 }  // namespace routesolve

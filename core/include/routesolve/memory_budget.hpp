@@ -18,7 +18,8 @@ std::uint64_t available_memory_bytes();
 
 /// Bytes of `matrices` dense n x n matrices of `entry_bytes` per entry (8: 64-bit; 4: the 32-bit
 /// storage a Matrix keeps while its values fit); UINT64_MAX when that overflows.
-std::uint64_t matrix_bytes(std::size_t n, std::size_t matrices, std::size_t entry_bytes = 8) noexcept;
+std::uint64_t matrix_bytes(std::size_t n, std::size_t matrices,
+                           std::size_t entry_bytes = 8) noexcept;
 
 /// Throws Error(OutOfMemory) "<what>: needs X GiB for <for_what>, but only Y GiB of memory is
 /// available" when `needed` bytes exceed the available memory (no check when that is unknown).
@@ -28,7 +29,8 @@ void check_memory(std::uint64_t needed, std::string_view what, std::string_view 
 /// in the available memory, with a message naming `what`, the bytes needed and the bytes
 /// available. Readers call it before they allocate a matrix, so a file too large for the machine
 /// is refused before any large allocation.
-void check_matrix_memory(std::size_t n, std::size_t matrices, std::string_view what, std::size_t entry_bytes = 8);
+void check_matrix_memory(std::size_t n, std::size_t matrices, std::string_view what,
+                         std::size_t entry_bytes = 8);
 
 /// Upper bound of the matrix size of a spec without matrices: its distinct coordinates (jobs,
 /// shipment pickups and deliveries, vehicle starts and ends), plus locations without coordinates.

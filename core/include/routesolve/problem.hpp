@@ -4,7 +4,8 @@
 //    (io/) or by code. Nothing is checked yet.
 //  - Problem: immutable, validated, indexed data built from a spec. Solvers only see this.
 // Semantics follow VROOM (https://github.com/VROOM-Project/vroom/blob/master/docs/API.md):
-//  * a job delivers `delivery` (loaded at the route start) and picks up `pickup` (kept until the end);
+//  * a job delivers `delivery` (loaded at the route start) and picks up `pickup` (kept until the
+//  end);
 //  * a shipment picks up `amount` at its pickup and drops it at its delivery, same route, in order;
 //  * setup time is spent at a task only when arriving from a different location;
 //  * service starts at max(arrival, time window start) and must start no later than the window end;
@@ -53,7 +54,7 @@ struct JobSpec {
   Amount delivery;  ///< empty = zero in every dimension
   Amount pickup;    ///< empty = zero in every dimension
   std::vector<std::uint32_t> skills;
-  int priority = 0;                   ///< 0..100
+  int priority = 0;                      ///< 0..100
   std::vector<TimeWindow> time_windows;  ///< empty = always open
   std::string description;
 };
@@ -89,7 +90,7 @@ enum class VehicleStepType { Start, Job, Pickup, Delivery, Break, End };
 
 struct VehicleStepSpec {
   VehicleStepType type = VehicleStepType::Job;
-  Id id = 0;  ///< task or break id (unused for start and end)
+  Id id = 0;                               ///< task or break id (unused for start and end)
   std::optional<Duration> service_at;      ///< service begins exactly then
   std::optional<Duration> service_after;   ///< service begins no earlier
   std::optional<Duration> service_before;  ///< service begins no later
@@ -118,13 +119,13 @@ struct VehicleSpec {
   std::optional<Duration> max_travel_time;
   std::optional<Distance> max_distance;
   VehicleCosts costs;
-  double speed_factor = 1.0;  ///< travel durations are divided by this (VROOM semantics)
+  double speed_factor = 1.0;           ///< travel durations are divided by this (VROOM semantics)
   std::vector<VehicleStepSpec> steps;  ///< given steps; empty = the route is the search's
   /// Multi-trip (an extension of VROOM's model): depots where the vehicle may return between two
   /// tasks to unload what it picked up and load what the next trip delivers. Empty: one trip.
   std::vector<LocationSpec> reload_locations;
-  Duration reload_service = 0;             ///< time spent at each reload
-  std::optional<std::size_t> max_trips;    ///< trips per route (reloads + 1); see Vehicle::max_trips
+  Duration reload_service = 0;           ///< time spent at each reload
+  std::optional<std::size_t> max_trips;  ///< trips per route (reloads + 1); see Vehicle::max_trips
   /// Longest route: travel, setup, service (breaks and reloads included) and waiting, from the
   /// route's start to its end. Absent: no limit.
   std::optional<Duration> max_working_time;
@@ -140,8 +141,8 @@ struct VehicleSpec {
 /// Travel matrices of one routing profile, indexed by location index.
 struct ProfileMatrices {
   Matrix durations;
-  Matrix distances;                ///< may be empty: distances unknown (then reported as 0)
-  std::optional<Matrix> costs;     ///< when given, replaces per_hour/per_km travel cost
+  Matrix distances;             ///< may be empty: distances unknown (then reported as 0)
+  std::optional<Matrix> costs;  ///< when given, replaces per_hour/per_km travel cost
 };
 
 /// How internal integer units map to the units written out. Benchmark formats with
@@ -177,10 +178,11 @@ struct ProblemSpec {
   std::vector<JobSpec> jobs;
   std::vector<ShipmentSpec> shipments;
   std::vector<VehicleSpec> vehicles;
-  std::map<std::string, ProfileMatrices> matrices;  ///< by profile name; may be empty with coordinates
+  std::map<std::string, ProfileMatrices>
+      matrices;  ///< by profile name; may be empty with coordinates
   UnitScale scale;
   bool planar_coordinates = false;  ///< coordinates are x/y on a plane (benchmarks), not WGS84
-  bool geometry = false;  ///< VROOM `"options": {"g": true}`: write each route's geometry
+  bool geometry = false;            ///< VROOM `"options": {"g": true}`: write each route's geometry
   /// VROOM `"options": {"l": seconds}` (or `"time_limit"`): the request's time limit, which the
   /// service applies under its own cap; 0: none given.
   double time_limit_s = 0.0;
@@ -192,7 +194,8 @@ struct ProblemSpec {
   /// does with the longest span. 0: no balance term.
   double balance = 0.0;
   /// Plan mode (VROOM's `-c`, routesolve/plan_check.hpp): the steps' service_at / after /
-  /// before stay apart from the windows (hard bounds beside soft windows) instead of narrowing them.
+  /// before stay apart from the windows (hard bounds beside soft windows) instead of narrowing
+  /// them.
   bool plan = false;
   /// `"options": {"timeline": "vroom" | "earliest"}` (earliest is an extension): the instants the
   /// solution reports; unset: the caller's choice (VROOM's by default).
@@ -219,13 +222,14 @@ struct Task {
   std::optional<Coordinates> coords;
   Duration setup = 0;
   Duration service = 0;
-  Amount delivery;  ///< dropped here (jobs: carried from the start; deliveries: the shipment amount)
-  Amount pickup;    ///< loaded here (jobs: kept to the end; pickups: the shipment amount)
+  Amount
+      delivery;   ///< dropped here (jobs: carried from the start; deliveries: the shipment amount)
+  Amount pickup;  ///< loaded here (jobs: kept to the end; pickups: the shipment amount)
   std::vector<std::uint32_t> skills;  ///< sorted, unique
   int priority = 0;
   std::vector<TimeWindow> time_windows;  ///< sorted, disjoint, never empty
-  std::size_t sibling = kNone;  ///< the other half of a shipment; kNone for jobs
-  std::size_t source_index = 0; ///< index in spec.jobs or spec.shipments
+  std::size_t sibling = kNone;           ///< the other half of a shipment; kNone for jobs
+  std::size_t source_index = 0;          ///< index in spec.jobs or spec.shipments
   std::string description;
 };
 
@@ -247,7 +251,7 @@ struct StepVisit {
 
 struct Vehicle {
   Id id = 0;
-  std::size_t profile = 0;  ///< index into Problem::profile_names()
+  std::size_t profile = 0;    ///< index into Problem::profile_names()
   std::size_t start = kNone;  ///< matrix index, or kNone
   std::size_t end = kNone;    ///< matrix index, or kNone
   std::optional<Coordinates> start_coords, end_coords;
@@ -260,7 +264,8 @@ struct Vehicle {
   Distance max_distance = kMaxTime;
   VehicleCosts costs;
   double speed_factor = 1.0;
-  std::size_t travel = 0;  ///< index into Problem::travel(): shared by vehicles of equal profile/speed/costs
+  std::size_t travel =
+      0;  ///< index into Problem::travel(): shared by vehicles of equal profile/speed/costs
   /// The given steps' tasks and breaks in order (their service_at / _after / _before are folded
   /// into the task's or break's time windows).
   std::vector<StepVisit> steps;
@@ -291,7 +296,9 @@ class Problem {
   [[nodiscard]] const Vehicle& vehicle(std::size_t v) const { return vehicles_[v]; }
   [[nodiscard]] std::size_t dimensions() const noexcept { return dimensions_; }
   [[nodiscard]] std::size_t locations() const noexcept { return locations_; }
-  [[nodiscard]] const std::vector<std::string>& profile_names() const noexcept { return profile_names_; }
+  [[nodiscard]] const std::vector<std::string>& profile_names() const noexcept {
+    return profile_names_;
+  }
   [[nodiscard]] bool has_distances() const noexcept { return has_distances_; }
 
   /// Travel data of vehicle v (durations divided by its speed factor, its cost per arc).
@@ -314,7 +321,9 @@ class Problem {
   /// exact cost of its arcs (of `travel` duration and `distance`), under ProblemSpec::route_costs.
   [[nodiscard]] Cost route_cost(std::size_t v, Duration travel, Distance distance, Cost arcs) const;
   /// True when route_cost() may differ from the fixed cost plus the arcs' (VROOM's rounding).
-  [[nodiscard]] bool rounds_route_costs() const noexcept { return route_rounding_ != RouteRounding::None; }
+  [[nodiscard]] bool rounds_route_costs() const noexcept {
+    return route_rounding_ != RouteRounding::None;
+  }
 
   /// Task index of a job id, a pickup id or a delivery id; kNone if unknown.
   [[nodiscard]] std::size_t find_task(TaskType type, Id id) const;
@@ -338,7 +347,8 @@ class Problem {
   /// value at the new indices, the spec's location indices renumbered and its matrices permuted
   /// (tables shared here stay shared). Nothing is validated again. A plan (task indices per
   /// vehicle) means the same in both; Step::location does not.
-  [[nodiscard]] std::shared_ptr<const Problem> relocated(const std::vector<std::size_t>& order) const;
+  [[nodiscard]] std::shared_ptr<const Problem> relocated(
+      const std::vector<std::size_t>& order) const;
 
   struct TravelData {
     std::size_t profile = 0;

@@ -29,16 +29,16 @@ struct PlanViolation {
 
 struct Step {
   StepType type = StepType::Job;
-  Id id = 0;                   ///< task or break id (unused for start/end)
-  std::size_t task = kNone;    ///< task index for job/pickup/delivery steps
+  Id id = 0;                     ///< task or break id (unused for start/end)
+  std::size_t task = kNone;      ///< task index for job/pickup/delivery steps
   std::size_t location = kNone;  ///< matrix index; kNone for breaks and missing start/end
-  Duration arrival = 0;        ///< time the vehicle reaches the step
+  Duration arrival = 0;          ///< time the vehicle reaches the step
   Duration setup = 0;
   Duration service = 0;
-  Duration waiting_time = 0;   ///< service starts at arrival + waiting_time
-  Duration duration = 0;       ///< cumulative travel time up to this step
-  Distance distance = 0;       ///< cumulative distance up to this step
-  Amount load;                 ///< vehicle load after this step
+  Duration waiting_time = 0;              ///< service starts at arrival + waiting_time
+  Duration duration = 0;                  ///< cumulative travel time up to this step
+  Distance distance = 0;                  ///< cumulative distance up to this step
+  Amount load;                            ///< vehicle load after this step
   std::vector<PlanViolation> violations;  ///< check mode only
 };
 
@@ -147,13 +147,16 @@ struct ScheduleResult {
 /// Checks capacity, time windows, skills, shipment order and pairing within the route,
 /// max_tasks, max_travel_time and max_distance.
 ScheduleResult schedule_route(const Problem& problem, std::size_t vehicle,
-                              const std::vector<std::size_t>& tasks, Timeline timeline = Timeline::Earliest);
+                              const std::vector<std::size_t>& tasks,
+                              Timeline timeline = Timeline::Earliest);
 
 /// schedule_route's verdict alone, without building the route (no allocation once warm).
-bool route_feasible(const Problem& problem, std::size_t vehicle, const std::vector<std::size_t>& tasks);
+bool route_feasible(const Problem& problem, std::size_t vehicle,
+                    const std::vector<std::size_t>& tasks);
 
 /// Schedules a plan whose visits (breaks included) are in a fixed order.
-ScheduleResult schedule_plan(const Problem& problem, const RoutePlan& plan, Timeline timeline = Timeline::Earliest);
+ScheduleResult schedule_plan(const Problem& problem, const RoutePlan& plan,
+                             Timeline timeline = Timeline::Earliest);
 
 /// Builds a full solution (routes, summary) from routes already scheduled and the unassigned.
 /// Empty routes are dropped. Throws Error(Internal) if a route is infeasible.
@@ -163,7 +166,8 @@ Solution make_solution(const Problem& problem, std::vector<Route> routes,
 /// The figures of a solution that carries routes only (a CVRPLIB .sol): each route's tasks
 /// scheduled in their order by schedule_route and assembled by make_solution, the unassigned
 /// kept. When schedule_route refuses a route, the index of the first such route instead.
-std::variant<Solution, std::size_t> schedule_routes(const Problem& problem, const Solution& routes_only,
+std::variant<Solution, std::size_t> schedule_routes(const Problem& problem,
+                                                    const Solution& routes_only,
                                                     Timeline timeline = Timeline::Vroom);
 
 }  // namespace routesolve

@@ -102,8 +102,11 @@ struct PlanarSource {
 /// instead of the cells): an integral scale up to 10^6, integral points below 10^9 in magnitude,
 /// and the squared span x scale^2 below kPlanarExactBound.
 [[nodiscard]] inline bool planar_exact(const PlanarSource& source) noexcept {
-  const auto integral = [](double v) { return std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e9; };
-  if (source.points.empty() || !integral(source.scale) || source.scale <= 0 || source.scale > 1e6) return false;
+  const auto integral = [](double v) {
+    return std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e9;
+  };
+  if (source.points.empty() || !integral(source.scale) || source.scale <= 0 || source.scale > 1e6)
+    return false;
   double min_x = source.points[0].lon, max_x = min_x, min_y = source.points[0].lat, max_y = min_y;
   for (const Coordinates& p : source.points) {
     if (!integral(p.lon) || !integral(p.lat)) return false;
@@ -141,7 +144,9 @@ class Matrix {
    public:
     Ref(Matrix& m, std::size_t k) noexcept : m_(m), k_(k) {}
     Ref(const Ref&) = default;
-    operator std::int64_t() const noexcept { return m_.at(k_); }  // NOLINT(google-explicit-constructor)
+    operator std::int64_t() const noexcept {
+      return m_.at(k_);
+    }  // NOLINT(google-explicit-constructor)
     Ref& operator=(std::int64_t v) {
       m_.set(k_, v);
       return *this;
@@ -157,14 +162,18 @@ class Matrix {
   Matrix() = default;
   explicit Matrix(std::size_t n, std::int64_t fill = 0) : n_(n), data_(std::make_shared<Cells>()) {
     narrow_ = fits32(fill);
-    if (narrow_) data_->narrow.assign(n * n, static_cast<std::int32_t>(fill));
-    else data_->wide.assign(n * n, fill);
+    if (narrow_)
+      data_->narrow.assign(n * n, static_cast<std::int32_t>(fill));
+    else
+      data_->wide.assign(n * n, fill);
   }
   /// Row-major values; stored in 32 bits when every one fits.
   Matrix(std::size_t n, std::vector<std::int64_t> data) : n_(n), data_(std::make_shared<Cells>()) {
     narrow_ = std::all_of(data.begin(), data.end(), fits32);
-    if (narrow_) data_->narrow.assign(data.begin(), data.end());
-    else data_->wide = std::move(data);
+    if (narrow_)
+      data_->narrow.assign(data.begin(), data.end());
+    else
+      data_->wide = std::move(data);
   }
   /// Row-major values already in 32 bits (a named function: Matrix(n, {...}) stays unambiguous).
   static Matrix from32(std::size_t n, std::vector<std::int32_t> data) {
@@ -178,14 +187,16 @@ class Matrix {
   /// The matrix of `source`'s entries, computed from its points on every read (no cells).
   /// Requires planar_exact(*source); planar() is source.
   static Matrix from_points(std::shared_ptr<const PlanarSource> source) {
-    if (!source || !planar_exact(*source)) throw std::invalid_argument("Matrix::from_points: entries not exact in floating point");
+    if (!source || !planar_exact(*source))
+      throw std::invalid_argument("Matrix::from_points: entries not exact in floating point");
     if (source->points.size() > std::numeric_limits<std::uint32_t>::max())
       throw std::invalid_argument("Matrix::from_points: more points than 32-bit indices hold");
     Matrix m;
     m.n_ = source->points.size();
     m.data_ = std::make_shared<Cells>();
     m.data_->points.reserve(m.n_);
-    for (const Coordinates& c : source->points) m.data_->points.push_back(PlanarPoint{c.lon, c.lat});
+    for (const Coordinates& c : source->points)
+      m.data_->points.push_back(PlanarPoint{c.lon, c.lat});
     m.data_->scale_squared = source->scale * source->scale;
     m.data_->rounding = source->rounding;
     m.computed_ = true;
@@ -195,12 +206,14 @@ class Matrix {
 
   /// True when v fits the 32-bit storage.
   [[nodiscard]] static constexpr bool fits32(std::int64_t v) noexcept {
-    return v >= std::numeric_limits<std::int32_t>::min() && v <= std::numeric_limits<std::int32_t>::max();
+    return v >= std::numeric_limits<std::int32_t>::min() &&
+           v <= std::numeric_limits<std::int32_t>::max();
   }
 
   [[nodiscard]] std::size_t size() const noexcept { return n_; }
   [[nodiscard]] std::int64_t operator()(std::size_t i, std::size_t j) const noexcept {
-    return computed_ ? planar_arc(data_->points.data(), i, j, data_->scale_squared, data_->rounding) : at(i * n_ + j);
+    return computed_ ? planar_arc(data_->points.data(), i, j, data_->scale_squared, data_->rounding)
+                     : at(i * n_ + j);
   }
   Ref operator()(std::size_t i, std::size_t j) noexcept { return Ref(*this, i * n_ + j); }
   /// Entry k of the row-major storage.
@@ -214,8 +227,10 @@ class Matrix {
     planar_.reset();
     Cells& c = own();
     if (narrow_ && !fits32(v)) widen(c);
-    if (narrow_) c.narrow[k] = static_cast<std::int32_t>(v);
-    else c.wide[k] = v;
+    if (narrow_)
+      c.narrow[k] = static_cast<std::int32_t>(v);
+    else
+      c.wide[k] = v;
   }
   /// The points the entries were computed from (see PlanarSource), or null: set by the reader
   /// that computed them, shared by copies, forgotten by the next write.
@@ -253,7 +268,8 @@ class Matrix {
   }
   /// The travel table that reads this matrix (null when empty).
   [[nodiscard]] TravelTable table() const noexcept {
-    if (computed_) return TravelTable(data_->points.data(), n_, data_->scale_squared, data_->rounding);
+    if (computed_)
+      return TravelTable(data_->points.data(), n_, data_->scale_squared, data_->rounding);
     return narrow_ ? TravelTable(data32()) : TravelTable(data64());
   }
   /// The whole matrix in 64 bits (a copy when stored in 32, every entry when computed).
@@ -269,7 +285,9 @@ class Matrix {
   }
   [[nodiscard]] bool empty() const noexcept { return n_ == 0; }
   /// True when both hold the same storage (then equal without comparing).
-  [[nodiscard]] bool shares(const Matrix& o) const noexcept { return data_ != nullptr && data_ == o.data_; }
+  [[nodiscard]] bool shares(const Matrix& o) const noexcept {
+    return data_ != nullptr && data_ == o.data_;
+  }
   friend bool operator==(const Matrix& a, const Matrix& b) {
     if (a.n_ != b.n_) return false;
     if (a.data_ == b.data_ || a.n_ == 0) return true;
@@ -279,7 +297,8 @@ class Matrix {
           if (a(i, j) != b(i, j)) return false;
       return true;
     }
-    if (a.narrow_ == b.narrow_) return a.narrow_ ? a.data_->narrow == b.data_->narrow : a.data_->wide == b.data_->wide;
+    if (a.narrow_ == b.narrow_)
+      return a.narrow_ ? a.data_->narrow == b.data_->narrow : a.data_->wide == b.data_->wide;
     const Matrix& x = a.narrow_ ? a : b;  // the 32-bit one
     const Matrix& y = a.narrow_ ? b : a;
     return std::equal(x.data_->narrow.begin(), x.data_->narrow.end(), y.data_->wide.begin(),
@@ -296,8 +315,10 @@ class Matrix {
   };
   /// The storage, made this matrix's own first if it is shared (copy on write).
   Cells& own() {
-    if (!data_) data_ = std::make_shared<Cells>();
-    else if (data_.use_count() > 1) data_ = std::make_shared<Cells>(*data_);
+    if (!data_)
+      data_ = std::make_shared<Cells>();
+    else if (data_.use_count() > 1)
+      data_ = std::make_shared<Cells>(*data_);
     return *data_;
   }
   void widen(Cells& c) {

@@ -1,10 +1,9 @@
 #include "batched_solve.hpp"
 
-#include "routesolve/search/tuning.hpp"
-
 #include <algorithm>
 
 #include "routesolve/search/solve.hpp"
+#include "routesolve/search/tuning.hpp"
 
 namespace routesolve::cuda::insertion {
 
@@ -18,7 +17,8 @@ std::optional<std::string> batched_unsupported(const Problem& problem) {
 
 Solution solve_batched(const Problem& problem, const SolveOptions& options, BatchedEngine& engine,
                        const char* backend_name, unsigned chains, bool lockstep) {
-  Solution solution = search::solve(problem, options, search::Engine{backend_name, &engine, lockstep, chains});
+  Solution solution =
+      search::solve(problem, options, search::Engine{backend_name, &engine, lockstep, chains});
   // The engine's stages happened inside the driver's "local_search": what is left of it is
   // the host's part of the search (ruin, recreate bookkeeping, descent, acceptance).
   const InsertionStats& s = engine.stats();
@@ -37,7 +37,8 @@ Solution solve_batched(const Problem& problem, const SolveOptions& options, Batc
 }
 
 unsigned device_chains(const Problem& problem, const SolveOptions& options, int multiprocessors) {
-  return search::device_chains(problem.tasks().size(), options.threads, static_cast<unsigned>(std::max(1, multiprocessors)));
+  return search::device_chains(problem.tasks().size(), options.threads,
+                               static_cast<unsigned>(std::max(1, multiprocessors)));
 }
 
 Solution solve_checked(const Problem& problem, const SolveOptions& options, CheckedEngine& engine,

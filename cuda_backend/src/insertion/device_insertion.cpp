@@ -4,11 +4,11 @@
 // when their version changed (planned on the host: tour_store.hpp), and everything that moves
 // (the batch's arrays and the changed tours' records) in one pinned staging buffer and one
 // cudaMemcpyAsync; the kernels move the records into the store, price every row and reduce per
-// request; one copy brings the best rows back. The travel matrices go up once, each straight from the problem's own memory (pinned by
-// the backend for the solve): no host copy of a matrix is made. TransferMode::Naive instead
-// copies every array and every changed tour from pageable memory with its own synchronous
-// cudaMemcpy and runs its kernels on the legacy default stream (the transfers of a first port,
-// kept measurable). CUDA builds only.
+// request; one copy brings the best rows back. The travel matrices go up once, each straight from
+// the problem's own memory (pinned by the backend for the solve): no host copy of a matrix is made.
+// TransferMode::Naive instead copies every array and every changed tour from pageable memory with
+// its own synchronous cudaMemcpy and runs its kernels on the legacy default stream (the transfers
+// of a first port, kept measurable). CUDA builds only.
 
 #include <cuda_runtime_api.h>
 
@@ -52,7 +52,8 @@ int checked_device(int device) {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || device < 0 || device >= count) {
     (void)cudaGetLastError();
-    throw Error(ErrorCode::Device, "no CUDA device " + std::to_string(device) + " for the insertion engine");
+    throw Error(ErrorCode::Device,
+                "no CUDA device " + std::to_string(device) + " for the insertion engine");
   }
   return device;
 }
@@ -72,7 +73,8 @@ class DeviceEngine final : public BatchedEngine {
   }
   [[nodiscard]] const InsertionStats& stats() const noexcept override { return stats_; }
 
-  void price(std::span<const search::InsertionRequest> requests, std::span<search::InsertionChoice> out) override {
+  void price(std::span<const search::InsertionRequest> requests,
+             std::span<search::InsertionChoice> out) override {
     const DeviceGuard guard(device_);
     const auto t0 = Clock::now();
     batch_.build(requests);
@@ -97,33 +99,38 @@ class DeviceEngine final : public BatchedEngine {
   void upload_model(const search::SegmentModel& model) {
     const Problem& p = model.problem();
     const std::size_t nv = p.vehicles().size(), nt = p.tasks().size(), dims = model.dims();
-    std::map<const void*, std::size_t> matrices;  // host array -> offset (32- or 64-bit entries, or points)
+    std::map<const void*, std::size_t>
+        matrices;  // host array -> offset (32- or 64-bit entries, or points)
     std::map<const void*, std::size_t> matrix_bytes;
     Layout layout;
     const std::size_t tasks_at = layout.add(nt * sizeof(RouteSegment));
-    const std::size_t caps_at = layout.add(nv * std::max<std::size_t>(1, dims) * sizeof(std::int64_t));
+    const std::size_t caps_at =
+        layout.add(nv * std::max<std::size_t>(1, dims) * sizeof(std::int64_t));
     for (std::size_t v = 0; v < nv; ++v) {
       const TravelView& tv = model.travel(v);
       for (const TravelTable& m : {tv.durations, tv.distances, tv.costs})
         if (m != nullptr && !matrices.count(m.data())) {
-          matrix_bytes[m.data()] = m.storage_bytes(tv.n);  // the cells, or a computed table's points
+          matrix_bytes[m.data()] =
+              m.storage_bytes(tv.n);  // the cells, or a computed table's points
           matrices[m.data()] = layout.add(matrix_bytes[m.data()]);
         }
     }
     detail::check_device_memory("the cuda insertion engine", device_, {layout.total, 0});
     DeviceBuffer<std::byte> statics(layout.total, stream_);
     // The small part (task segments, capacities) staged; each matrix straight from the problem.
-    std::vector<std::byte> host(caps_at + nv * std::max<std::size_t>(1, dims) * sizeof(std::int64_t));
+    std::vector<std::byte> host(caps_at +
+                                nv * std::max<std::size_t>(1, dims) * sizeof(std::int64_t));
     if (nt > 0) std::memcpy(host.data() + tasks_at, &model.task(0), nt * sizeof(RouteSegment));
     for (std::size_t v = 0; v < nv; ++v)
       for (std::size_t d = 0; d < dims; ++d)
-        std::memcpy(host.data() + caps_at + (v * dims + d) * sizeof(std::int64_t), &model.limits(v).capacity[d],
-                    sizeof(std::int64_t));
+        std::memcpy(host.data() + caps_at + (v * dims + d) * sizeof(std::int64_t),
+                    &model.limits(v).capacity[d], sizeof(std::int64_t));
     const auto copy = [&](std::size_t at, const void* from, std::size_t bytes) {
       if (transfer_ == TransferMode::Naive) {
         RS_CUDA_CHECK(cudaMemcpy(statics.data() + at, from, bytes, cudaMemcpyHostToDevice));
       } else {
-        RS_CUDA_CHECK(cudaMemcpyAsync(statics.data() + at, from, bytes, cudaMemcpyHostToDevice, stream_.get()));
+        RS_CUDA_CHECK(cudaMemcpyAsync(statics.data() + at, from, bytes, cudaMemcpyHostToDevice,
+                                      stream_.get()));
       }
       stats_.h2d_bytes += bytes;
       ++stats_.h2d_copies;
@@ -153,7 +160,8 @@ class DeviceEngine final : public BatchedEngine {
       d.costs = placed(tv.costs);
       travel_[v] = d;
       limits_[v] = model.limits(v);
-      limits_[v].capacity = reinterpret_cast<const std::int64_t*>(base + caps_at + v * dims * sizeof(std::int64_t));
+      limits_[v].capacity =
+          reinterpret_cast<const std::int64_t*>(base + caps_at + v * dims * sizeof(std::int64_t));
     }
     tours_.clear(store_.size());
   }
@@ -166,7 +174,8 @@ class DeviceEngine final : public BatchedEngine {
       // Nothing of the old store is needed: it goes before the larger one is allocated.
       store_ = DeviceBuffer<std::byte>();
       try {
-        detail::check_device_memory("the cuda insertion engine's tour store", device_, {plan_->capacity, 0});
+        detail::check_device_memory("the cuda insertion engine's tour store", device_,
+                                    {plan_->capacity, 0});
         store_ = DeviceBuffer<std::byte>(plan_->capacity, stream_);
       } catch (...) {
         tours_.clear(0);  // no store: every record is placed again next time
@@ -178,7 +187,8 @@ class DeviceEngine final : public BatchedEngine {
 
   /// The call's arrays, with device addresses, into one staging area (pinned or pageable).
   void pack() {
-    const std::size_t ns = batch_.slots.size(), nr = batch_.inserted.size(), rows = batch_.row_slot.size();
+    const std::size_t ns = batch_.slots.size(), nr = batch_.inserted.size(),
+                      rows = batch_.row_slot.size();
     Layout l;
     at_.slots = l.add(ns * sizeof(hd::TourView));
     at_.slot_request = l.add(ns * sizeof(std::uint32_t));
@@ -254,36 +264,40 @@ class DeviceEngine final : public BatchedEngine {
       ++stats_.h2d_copies;
     } else {
       // One copy per array and one per changed tour, from pageable memory.
-      const std::size_t regions[] = {at_.slots, at_.slot_request, at_.inserted, at_.keys, at_.thresholds,
-                                     at_.row_slot, at_.row_k, at_.request_rows, at_.moves, at_.records, at_.up};
+      const std::size_t regions[] = {
+          at_.slots, at_.slot_request, at_.inserted, at_.keys,    at_.thresholds, at_.row_slot,
+          at_.row_k, at_.request_rows, at_.moves,    at_.records, at_.up};
       for (std::size_t k = 0; k + 1 < std::size(regions); ++k) {
         if (regions[k] == at_.records) break;
-        RS_CUDA_CHECK(cudaMemcpy(base + regions[k], staging_ + regions[k], regions[k + 1] - regions[k],
-                                 cudaMemcpyHostToDevice));
+        RS_CUDA_CHECK(cudaMemcpy(base + regions[k], staging_ + regions[k],
+                                 regions[k + 1] - regions[k], cudaMemcpyHostToDevice));
         ++stats_.h2d_copies;
       }
       for (const Move& m : plan_->moves) {
-        RS_CUDA_CHECK(cudaMemcpy(base + at_.records + m.src, staging_ + at_.records + m.src, m.bytes,
-                                 cudaMemcpyHostToDevice));
+        RS_CUDA_CHECK(cudaMemcpy(base + at_.records + m.src, staging_ + at_.records + m.src,
+                                 m.bytes, cudaMemcpyHostToDevice));
         ++stats_.h2d_copies;
       }
     }
     stats_.h2d_bytes += at_.up;
     copied_.record(stream_);
     auto* best = reinterpret_cast<BestRow*>(base + at_.best);
-    detail::insertion::launch_insertion(view_, reinterpret_cast<const Move*>(base + at_.moves),
-                                        static_cast<std::uint32_t>(plan_->moves.size()), base + at_.records, store_.data(),
-                                        reinterpret_cast<std::int64_t*>(base + at_.delta),
-                                        reinterpret_cast<std::uint64_t*>(base + at_.j), best, stream_.get());
+    detail::insertion::launch_insertion(
+        view_, reinterpret_cast<const Move*>(base + at_.moves),
+        static_cast<std::uint32_t>(plan_->moves.size()), base + at_.records, store_.data(),
+        reinterpret_cast<std::int64_t*>(base + at_.delta),
+        reinterpret_cast<std::uint64_t*>(base + at_.j), best, stream_.get());
     priced_.record(stream_);
     best_host_.resize(nr);
     if (transfer_ == TransferMode::Pinned) {
-      RS_CUDA_CHECK(cudaMemcpyAsync(staging_, best, nr * sizeof(BestRow), cudaMemcpyDeviceToHost, stream_.get()));
+      RS_CUDA_CHECK(cudaMemcpyAsync(staging_, best, nr * sizeof(BestRow), cudaMemcpyDeviceToHost,
+                                    stream_.get()));
       stop_.record(stream_);
       stream_.synchronize();
       std::memcpy(best_host_.data(), staging_, nr * sizeof(BestRow));
     } else {
-      RS_CUDA_CHECK(cudaMemcpy(best_host_.data(), best, nr * sizeof(BestRow), cudaMemcpyDeviceToHost));
+      RS_CUDA_CHECK(
+          cudaMemcpy(best_host_.data(), best, nr * sizeof(BestRow), cudaMemcpyDeviceToHost));
       stop_.record(stream_);
       stream_.synchronize();
     }
@@ -294,8 +308,9 @@ class DeviceEngine final : public BatchedEngine {
   }
 
   struct Offsets {
-    std::size_t slots = 0, slot_request = 0, inserted = 0, keys = 0, thresholds = 0, row_slot = 0, row_k = 0,
-                request_rows = 0, moves = 0, records = 0, up = 0, delta = 0, j = 0, best = 0;
+    std::size_t slots = 0, slot_request = 0, inserted = 0, keys = 0, thresholds = 0, row_slot = 0,
+                row_k = 0, request_rows = 0, moves = 0, records = 0, up = 0, delta = 0, j = 0,
+                best = 0;
   };
 
   TourStore tours_;
@@ -322,7 +337,8 @@ class DeviceEngine final : public BatchedEngine {
 
 }  // namespace
 
-std::unique_ptr<BatchedEngine> make_device_engine(const DeviceOptions& options, std::size_t min_store) {
+std::unique_ptr<BatchedEngine> make_device_engine(const DeviceOptions& options,
+                                                  std::size_t min_store) {
   return std::make_unique<DeviceEngine>(options, min_store);
 }
 

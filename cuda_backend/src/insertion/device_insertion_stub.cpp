@@ -6,7 +6,8 @@
 namespace routesolve::cuda::insertion {
 
 std::unique_ptr<BatchedEngine> make_device_engine(const DeviceOptions&, std::size_t) {
-  throw Error(ErrorCode::Device, "this build of routesolve has no CUDA support (built without nvcc)");
+  throw Error(ErrorCode::Device,
+              "this build of routesolve has no CUDA support (built without nvcc)");
 }
 
 }  // namespace routesolve::cuda::insertion

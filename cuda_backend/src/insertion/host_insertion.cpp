@@ -23,7 +23,8 @@ class HostEngine final : public BatchedEngine {
 
   // Safe to call from several threads at once (chains on threads, like the segment engine's):
   // each thread packs into its own batch, and the figures are added under a lock.
-  void price(std::span<const search::InsertionRequest> requests, std::span<search::InsertionChoice> out) override {
+  void price(std::span<const search::InsertionRequest> requests,
+             std::span<search::InsertionChoice> out) override {
     thread_local HostBatch mine;
     HostBatch& batch = mine;  // the caller's, also inside the grid's worker threads
     const auto t0 = Clock::now();
@@ -53,16 +54,20 @@ class HostEngine final : public BatchedEngine {
 
 }  // namespace
 
-std::unique_ptr<BatchedEngine> make_host_engine(unsigned threads) { return std::make_unique<HostEngine>(threads); }
+std::unique_ptr<BatchedEngine> make_host_engine(unsigned threads) {
+  return std::make_unique<HostEngine>(threads);
+}
 
-CheckedEngine::CheckedEngine(std::unique_ptr<BatchedEngine> device, unsigned threads, std::uint64_t full_every,
-                             OnDeviceFault on_fault)
+CheckedEngine::CheckedEngine(std::unique_ptr<BatchedEngine> device, unsigned threads,
+                             std::uint64_t full_every, OnDeviceFault on_fault)
     : device_(std::move(device)),
       host_(make_host_engine(threads)),
       full_every_(std::max<std::uint64_t>(1, full_every)),
       on_fault_(on_fault) {}
 
-std::string CheckedEngine::name() const { return reason_.empty() ? device_->name() : host_->name(); }
+std::string CheckedEngine::name() const {
+  return reason_.empty() ? device_->name() : host_->name();
+}
 
 const InsertionStats& CheckedEngine::stats() const noexcept {
   const InsertionStats& d = device_->stats();
@@ -106,8 +111,9 @@ void CheckedEngine::price(std::span<const search::InsertionRequest> requests,
       if (!(host[r] == out[r])) {
         if (wrong++ == 0)
           first = "request " + std::to_string(r) + " (task " + std::to_string(requests[r].task) +
-                  "): device chose vehicle " + std::to_string(out[r].vehicle) + " at (" + std::to_string(out[r].i) +
-                  ", " + std::to_string(out[r].j) + ") delta " + std::to_string(out[r].delta) + ", host twin vehicle " +
+                  "): device chose vehicle " + std::to_string(out[r].vehicle) + " at (" +
+                  std::to_string(out[r].i) + ", " + std::to_string(out[r].j) + ") delta " +
+                  std::to_string(out[r].delta) + ", host twin vehicle " +
                   std::to_string(host[r].vehicle) + " delta " + std::to_string(host[r].delta);
         out[r] = host[r];
       }
@@ -120,15 +126,17 @@ void CheckedEngine::price(std::span<const search::InsertionRequest> requests,
       if (!c.found()) continue;
       bool ok = false;
       for (std::uint64_t row = view.request_rows[r]; row < view.request_rows[r + 1] && !ok; ++row) {
-        if (batch_.slots[view.row_slot[row]].vehicle != c.vehicle || view.row_k[row] != c.i) continue;
+        if (batch_.slots[view.row_slot[row]].vehicle != c.vehicle || view.row_k[row] != c.i)
+          continue;
         const hd::Priced p = detail::insertion::price_row(view, row, hd::kNoInsertion);
         ok = p.delta == c.delta && p.j == c.j;
       }
       if (ok) continue;
       if (wrong++ == 0)
         first = "request " + std::to_string(r) + " (task " + std::to_string(requests[r].task) +
-                "): device chose vehicle " + std::to_string(c.vehicle) + " at (" + std::to_string(c.i) + ", " +
-                std::to_string(c.j) + ") delta " + std::to_string(c.delta) +
+                "): device chose vehicle " + std::to_string(c.vehicle) + " at (" +
+                std::to_string(c.i) + ", " + std::to_string(c.j) + ") delta " +
+                std::to_string(c.delta) +
                 ", which the host does not price so (or finds infeasible)";
     }
     if (wrong > 0) host_->price(requests, out);
@@ -137,7 +145,8 @@ void CheckedEngine::price(std::span<const search::InsertionRequest> requests,
   if (wrong == 0) return;
   mismatches_ += wrong;
   reason_ = std::to_string(wrong) + " insertion choice(s) of the " + device_->name() +
-            " did not match the host twin (first: " + first + "); the search continued on the host twin";
+            " did not match the host twin (first: " + first +
+            "); the search continued on the host twin";
 }
 
 }  // namespace routesolve::cuda::insertion

@@ -21,7 +21,8 @@ class MirroredHostEngine final : public BatchedEngine {
   [[nodiscard]] std::string name() const override { return "host twin of the device tour store"; }
   [[nodiscard]] const InsertionStats& stats() const noexcept override { return stats_; }
 
-  void price(std::span<const search::InsertionRequest> requests, std::span<search::InsertionChoice> out) override {
+  void price(std::span<const search::InsertionRequest> requests,
+             std::span<search::InsertionChoice> out) override {
     const auto t0 = Clock::now();
     batch_.build(requests);
     if (batch_.model != model_) {
@@ -37,11 +38,13 @@ class MirroredHostEngine final : public BatchedEngine {
     // What the device would do silently wrong: a record placed beyond the store.
     for (const Move& m : plan.moves)
       if (m.dst + m.bytes > store_.size())
-        throw std::logic_error("tour store: a record at " + std::to_string(m.dst) + " + " + std::to_string(m.bytes) +
-                               " bytes is beyond the store's " + std::to_string(store_.size()));
+        throw std::logic_error("tour store: a record at " + std::to_string(m.dst) + " + " +
+                               std::to_string(m.bytes) + " bytes is beyond the store's " +
+                               std::to_string(store_.size()));
     constexpr std::uint32_t kThreads = 32;
-    detail::run_grid(detail::Grid{static_cast<std::uint32_t>(plan.moves.size()), kThreads},
-                     detail::insertion::MoveRecordBody{plan.moves.data(), plan.records.data(), store_.data()});
+    detail::run_grid(
+        detail::Grid{static_cast<std::uint32_t>(plan.moves.size()), kThreads},
+        detail::insertion::MoveRecordBody{plan.moves.data(), plan.records.data(), store_.data()});
     slots_ = batch_.slots;
     for (std::size_t s = 0; s < slots_.size(); ++s)
       slots_[s] = at_record(slots_[s], store_.data() + plan.slot_offset[s]);
@@ -49,7 +52,8 @@ class MirroredHostEngine final : public BatchedEngine {
     view.slots = slots_.data();
     stats_.pack += seconds_since(t0);
     const auto t1 = Clock::now();
-    for (std::uint32_t r = 0; r < view.requests; ++r) out[r] = batch_.choice(best_row_host(view, r));
+    for (std::uint32_t r = 0; r < view.requests; ++r)
+      out[r] = batch_.choice(best_row_host(view, r));
     stats_.kernels += seconds_since(t1);
     tours_.report(stats_);
   }

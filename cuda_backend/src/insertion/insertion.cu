@@ -9,18 +9,23 @@ namespace {
 
 constexpr std::uint32_t kThreads = 128;
 
-__global__ void __launch_bounds__(kThreads) move_records(MoveRecordBody body) { body(threadIdx.x, blockIdx.x, blockDim.x); }
+__global__ void __launch_bounds__(kThreads) move_records(MoveRecordBody body) {
+  body(threadIdx.x, blockIdx.x, blockDim.x);
+}
 
-__global__ void __launch_bounds__(kThreads) price_rows(PriceRowBody body) { body(threadIdx.x, blockIdx.x, blockDim.x); }
+__global__ void __launch_bounds__(kThreads) price_rows(PriceRowBody body) {
+  body(threadIdx.x, blockIdx.x, blockDim.x);
+}
 
-__global__ void __launch_bounds__(kThreads) best_rows(BatchView batch, const std::int64_t* delta,
-                                                      const std::uint64_t* j, BestRow* best) {
+__global__ void __launch_bounds__(kThreads)
+    best_rows(BatchView batch, const std::int64_t* delta, const std::uint64_t* j, BestRow* best) {
   // Plain arrays: __shared__ variables take no constructors.
   __shared__ std::int64_t deltas[kThreads];
   __shared__ std::uint64_t rows[kThreads], js[kThreads];
   const std::uint32_t r = blockIdx.x;
   BestRow mine;
-  for (std::uint64_t row = batch.request_rows[r] + threadIdx.x; row < batch.request_rows[r + 1]; row += blockDim.x) {
+  for (std::uint64_t row = batch.request_rows[r] + threadIdx.x; row < batch.request_rows[r + 1];
+       row += blockDim.x) {
     const BestRow here{delta[row], row, j[row]};
     if (before(here, mine)) mine = here;
   }
@@ -30,7 +35,8 @@ __global__ void __launch_bounds__(kThreads) best_rows(BatchView batch, const std
   __syncthreads();
   for (std::uint32_t half = blockDim.x / 2; half > 0; half /= 2) {
     if (threadIdx.x < half) {
-      const BestRow other{deltas[threadIdx.x + half], rows[threadIdx.x + half], js[threadIdx.x + half]};
+      const BestRow other{deltas[threadIdx.x + half], rows[threadIdx.x + half],
+                          js[threadIdx.x + half]};
       const BestRow here{deltas[threadIdx.x], rows[threadIdx.x], js[threadIdx.x]};
       if (before(other, here)) {
         deltas[threadIdx.x] = other.delta;
@@ -45,8 +51,9 @@ __global__ void __launch_bounds__(kThreads) best_rows(BatchView batch, const std
 
 }  // namespace
 
-void launch_insertion(const BatchView& batch, const Move* moves, std::uint32_t move_count, const std::byte* records,
-                      std::byte* store, std::int64_t* delta, std::uint64_t* j, BestRow* best, cudaStream_t stream) {
+void launch_insertion(const BatchView& batch, const Move* moves, std::uint32_t move_count,
+                      const std::byte* records, std::byte* store, std::int64_t* delta,
+                      std::uint64_t* j, BestRow* best, cudaStream_t stream) {
   if (move_count > 0) {
     move_records<<<move_count, kThreads, 0, stream>>>(MoveRecordBody{moves, records, store});
     RS_CUDA_CHECK_LAUNCH();

@@ -50,7 +50,8 @@ BatchView HostBatch::view() const {
   b.row_slot = row_slot.data();
   b.row_k = row_k.data();
   b.request_rows = request_rows.data();
-  b.task_segments.segments = model != nullptr && model->problem().tasks().size() > 0 ? &model->task(0) : nullptr;
+  b.task_segments.segments =
+      model != nullptr && model->problem().tasks().size() > 0 ? &model->task(0) : nullptr;
   b.dims = model != nullptr ? model->dims() : 0;
   b.rows = row_slot.size();
   b.requests = static_cast<std::uint32_t>(inserted.size());

@@ -51,7 +51,8 @@ struct InsertionStats {
   std::uint64_t tours_uploaded = 0, tours_reused = 0;
   /// The tour store (tour_store.hpp): its size and records now, its growths, the times it
   /// filled and was reclaimed, the records of solutions no longer seen that it forgot.
-  std::uint64_t store_bytes = 0, tours_held = 0, store_growths = 0, store_reclaims = 0, tours_released = 0;
+  std::uint64_t store_bytes = 0, tours_held = 0, store_growths = 0, store_reclaims = 0,
+                tours_released = 0;
   std::uint64_t mismatches = 0;
 };
 

@@ -29,7 +29,8 @@ std::unique_ptr<BatchedEngine> make_mirrored_host_engine(std::size_t min_store);
 /// The device engine on options.index (options.transfer: Batched = one pinned copy each way
 /// per call; Naive = one pageable copy per array), its tour store at least `min_store` bytes
 /// once allocated (0: 64 MiB). Error(Device) without a usable device (or in a CPU-only build).
-std::unique_ptr<BatchedEngine> make_device_engine(const DeviceOptions& options, std::size_t min_store = 0);
+std::unique_ptr<BatchedEngine> make_device_engine(const DeviceOptions& options,
+                                                  std::size_t min_store = 0);
 
 /// What a checked engine does when its device engine throws (a launch error, an illegal
 /// address, an allocation that failed: Error Device or OutOfMemory).
@@ -45,10 +46,12 @@ enum class OnDeviceFault {
 /// ContinueOnHost, every call goes to the host twin and fallback_reason() says why.
 class CheckedEngine final : public BatchedEngine {
  public:
-  CheckedEngine(std::unique_ptr<BatchedEngine> device, unsigned threads, std::uint64_t full_every = 64,
+  CheckedEngine(std::unique_ptr<BatchedEngine> device, unsigned threads,
+                std::uint64_t full_every = 64,
                 OnDeviceFault on_fault = OnDeviceFault::ContinueOnHost);
   [[nodiscard]] std::string name() const override;
-  void price(std::span<const search::InsertionRequest> requests, std::span<search::InsertionChoice> out) override;
+  void price(std::span<const search::InsertionRequest> requests,
+             std::span<search::InsertionChoice> out) override;
   [[nodiscard]] const InsertionStats& stats() const noexcept override;
   /// Empty while the device is trusted.
   [[nodiscard]] const std::string& fallback_reason() const noexcept { return reason_; }

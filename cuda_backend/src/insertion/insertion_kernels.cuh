@@ -24,18 +24,20 @@ namespace hd = ::routesolve::search::hd;
 /// Reads task segments from one array (the model's, or its device copy).
 struct TaskSegments {
   const RouteSegment* segments = nullptr;
-  [[nodiscard]] RS_HD const RouteSegment& operator()(std::size_t task) const noexcept { return segments[task]; }
+  [[nodiscard]] RS_HD const RouteSegment& operator()(std::size_t task) const noexcept {
+    return segments[task];
+  }
 };
 
 /// A batch as the bodies read it (host pointers for the host twin, device pointers on the device).
 struct BatchView {
-  const hd::TourView* slots = nullptr;       ///< candidate tours
+  const hd::TourView* slots = nullptr;  ///< candidate tours
   const std::uint32_t* slot_request = nullptr;
-  const hd::Inserted* inserted = nullptr;    ///< per request
-  const std::uint64_t* blink_keys = nullptr; ///< per request
+  const hd::Inserted* inserted = nullptr;     ///< per request
+  const std::uint64_t* blink_keys = nullptr;  ///< per request
   const std::uint32_t* blink_thresholds = nullptr;
-  const std::uint32_t* row_slot = nullptr;   ///< per row
-  const std::uint32_t* row_k = nullptr;      ///< per row: the position (jobs) or pickup position i
+  const std::uint32_t* row_slot = nullptr;  ///< per row
+  const std::uint32_t* row_k = nullptr;     ///< per row: the position (jobs) or pickup position i
   const std::uint64_t* request_rows = nullptr;  ///< requests + 1 offsets into the rows
   TaskSegments task_segments;
   std::size_t dims = 0;
@@ -51,14 +53,17 @@ struct BestRow {
 };
 
 /// Prices one row: below `bound`, feasible and unblinked, else kNoInsertion.
-RS_HD inline hd::Priced price_row(const BatchView& b, std::uint64_t row, std::int64_t bound) noexcept {
+RS_HD inline hd::Priced price_row(const BatchView& b, std::uint64_t row,
+                                  std::int64_t bound) noexcept {
   const std::uint32_t slot = b.row_slot[row];
   const std::uint32_t r = b.slot_request[slot];
   const hd::TourView& tour = b.slots[slot];
   const hd::Inserted& x = b.inserted[r];
   const std::size_t k = b.row_k[row];
-  if (x.sibling == nullptr) return hd::price_job(tour, x, b.dims, k, bound, b.blink_keys[r], b.blink_thresholds[r]);
-  return hd::price_pair_row(tour, x, b.dims, k, bound, b.blink_keys[r], b.blink_thresholds[r], b.task_segments);
+  if (x.sibling == nullptr)
+    return hd::price_job(tour, x, b.dims, k, bound, b.blink_keys[r], b.blink_thresholds[r]);
+  return hd::price_pair_row(tour, x, b.dims, k, bound, b.blink_keys[r], b.blink_thresholds[r],
+                            b.task_segments);
 }
 
 /// (a.delta, a.row) < (b.delta, b.row).
@@ -77,7 +82,8 @@ struct MoveRecordBody {
   const Move* moves = nullptr;
   const std::byte* records = nullptr;
   std::byte* store = nullptr;
-  RS_HD void operator()(std::uint32_t thread, std::uint32_t block, std::uint32_t block_dim) const noexcept {
+  RS_HD void operator()(std::uint32_t thread, std::uint32_t block,
+                        std::uint32_t block_dim) const noexcept {
     const Move m = moves[block];
     const auto* src = reinterpret_cast<const std::uint64_t*>(records + m.src);
     auto* dst = reinterpret_cast<std::uint64_t*>(store + m.dst);
@@ -90,7 +96,8 @@ struct PriceRowBody {
   BatchView batch;
   std::int64_t* delta = nullptr;  ///< per row
   std::uint64_t* j = nullptr;     ///< per row
-  RS_HD void operator()(std::uint32_t thread, std::uint32_t block, std::uint32_t block_dim) const noexcept {
+  RS_HD void operator()(std::uint32_t thread, std::uint32_t block,
+                        std::uint32_t block_dim) const noexcept {
     const std::uint64_t row = std::uint64_t{block} * block_dim + thread;
     if (row >= batch.rows) return;
     const hd::Priced p = price_row(batch, row, hd::kNoInsertion);

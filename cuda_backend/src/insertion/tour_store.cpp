@@ -17,12 +17,15 @@ std::size_t room_for(std::size_t bytes) { return aligned(bytes + bytes / 2); }
 
 }  // namespace
 
-std::size_t record_bytes(std::size_t n) { return 2 * (n + 2) * sizeof(RouteSegment) + n * sizeof(std::size_t); }
+std::size_t record_bytes(std::size_t n) {
+  return 2 * (n + 2) * sizeof(RouteSegment) + n * sizeof(std::size_t);
+}
 
 void write_record(const hd::TourView& t, std::byte* at) {
   std::memcpy(at, t.prefix, (t.n + 2) * sizeof(RouteSegment));
   std::memcpy(at + (t.n + 2) * sizeof(RouteSegment), t.suffix, (t.n + 2) * sizeof(RouteSegment));
-  if (t.n > 0) std::memcpy(at + 2 * (t.n + 2) * sizeof(RouteSegment), t.task_ids, t.n * sizeof(std::size_t));
+  if (t.n > 0)
+    std::memcpy(at + 2 * (t.n + 2) * sizeof(RouteSegment), t.task_ids, t.n * sizeof(std::size_t));
 }
 
 hd::TourView at_record(hd::TourView t, const std::byte* record) {
@@ -92,7 +95,8 @@ const TourStore::Plan& TourStore::place(const HostBatch& batch) {
 }
 
 void TourStore::forget_unseen() {
-  released_ += std::erase_if(entries_, [&](const auto& kv) { return kv.second.seen + kForgetAfter <= call_; });
+  released_ += std::erase_if(
+      entries_, [&](const auto& kv) { return kv.second.seen + kForgetAfter <= call_; });
 }
 
 void TourStore::report(InsertionStats& stats) const {

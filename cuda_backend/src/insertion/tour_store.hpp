@@ -29,7 +29,8 @@ using detail::insertion::Move;
 std::size_t record_bytes(std::size_t n);
 /// Writes t's record (prefix, suffix, task ids) at `at`.
 void write_record(const hd::TourView& t, std::byte* at);
-/// t reading its prefix, suffix and task ids from the record at `record` (a host or device address).
+/// t reading its prefix, suffix and task ids from the record at `record` (a host or device
+/// address).
 hd::TourView at_record(hd::TourView t, const std::byte* record);
 
 class TourStore {
@@ -61,7 +62,6 @@ class TourStore {
   [[nodiscard]] std::size_t held() const noexcept { return entries_.size(); }
   /// The store's figures into stats (tours uploaded and reused, size, growths, ...).
   void report(InsertionStats& stats) const;
-
 
  private:
   struct Key {

@@ -45,7 +45,7 @@ struct Reoptimised {
   std::size_t frozen_steps = 0;  ///< tasks and breaks kept as they were
   std::size_t moved = 0;         ///< tasks of the plan now on another vehicle or unassigned
   std::size_t cancelled = 0;     ///< plan steps whose task is no longer in the problem
-  std::size_t done = 0;          ///< tasks done by vehicles whose position is given (out of the problem)
+  std::size_t done = 0;  ///< tasks done by vehicles whose position is given (out of the problem)
   /// The problem `solution` is a solution of when vehicles' positions were given (the input less
   /// the tasks done, those vehicles starting where they are now); null: the input problem.
   ProblemPtr problem;
@@ -54,7 +54,7 @@ struct Reoptimised {
 /// `plan` is a solution read against `problem` (steps of tasks the problem no longer has carry
 /// task == kNone and are dropped). `problem` must have no given steps. Throws Error(InvalidInput)
 /// naming the vehicle's step when the frozen steps cannot be scheduled any more.
-Reoptimised reoptimise(const Problem& problem, const Solution& plan, const ReoptimiseOptions& options,
-                       const SolveOptions& solve_options);
+Reoptimised reoptimise(const Problem& problem, const Solution& plan,
+                       const ReoptimiseOptions& options, const SolveOptions& solve_options);
 
 }  // namespace routesolve

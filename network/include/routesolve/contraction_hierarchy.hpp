@@ -48,7 +48,8 @@ struct ContractionHierarchy {
   std::vector<std::uint32_t> rank;      ///< node -> rank
   std::vector<NodeId> order;            ///< rank -> node
   std::vector<std::uint32_t> level;     ///< by rank, non-decreasing
-  std::vector<std::uint32_t> level_first;  ///< levels + 1 entries: level L = ranks [first[L], first[L+1])
+  std::vector<std::uint32_t>
+      level_first;  ///< levels + 1 entries: level L = ranks [first[L], first[L+1])
 
   std::vector<std::uint32_t> up_first_out;  ///< node_count() + 1 entries, by rank
   std::vector<std::uint32_t> up_head;       ///< rank of the (higher) head

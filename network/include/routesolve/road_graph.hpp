@@ -24,8 +24,12 @@ inline constexpr PathKey kNoPath = ~PathKey{0};
 inline constexpr PathKey make_path_key(std::uint32_t duration_ds, std::uint32_t length_m) noexcept {
   return (PathKey{duration_ds} << 32) | PathKey{length_m};
 }
-inline constexpr std::uint32_t key_duration(PathKey k) noexcept { return static_cast<std::uint32_t>(k >> 32); }
-inline constexpr std::uint32_t key_length(PathKey k) noexcept { return static_cast<std::uint32_t>(k & 0xffffffffu); }
+inline constexpr std::uint32_t key_duration(PathKey k) noexcept {
+  return static_cast<std::uint32_t>(k >> 32);
+}
+inline constexpr std::uint32_t key_length(PathKey k) noexcept {
+  return static_cast<std::uint32_t>(k & 0xffffffffu);
+}
 
 /// A directed graph in compressed sparse row form: the arcs leaving node u are
 /// [first_out[u], first_out[u+1]); head[a] is the node arc a leads to.
@@ -36,18 +40,22 @@ struct RoadGraph {
   std::vector<std::uint32_t> length;     ///< metres, one per arc
   std::vector<Coordinates> coords;       ///< one per node, or empty (no geometry)
 
-  [[nodiscard]] std::size_t node_count() const noexcept { return first_out.empty() ? 0 : first_out.size() - 1; }
+  [[nodiscard]] std::size_t node_count() const noexcept {
+    return first_out.empty() ? 0 : first_out.size() - 1;
+  }
   [[nodiscard]] std::size_t arc_count() const noexcept { return head.size(); }
   [[nodiscard]] bool has_coordinates() const noexcept { return !coords.empty(); }
-  [[nodiscard]] PathKey arc_key(std::size_t a) const noexcept { return make_path_key(duration[a], length[a]); }
+  [[nodiscard]] PathKey arc_key(std::size_t a) const noexcept {
+    return make_path_key(duration[a], length[a]);
+  }
 };
 
 /// What an import kept and dropped.
 struct NetworkReport {
   std::size_t nodes_read = 0, arcs_read = 0;
   std::size_t nodes_kept = 0, arcs_kept = 0;
-  std::size_t components = 0;        ///< strongly connected components found
-  std::size_t nodes_dropped = 0;     ///< outside the largest strongly connected component
+  std::size_t components = 0;     ///< strongly connected components found
+  std::size_t nodes_dropped = 0;  ///< outside the largest strongly connected component
   double import_seconds = 0.0;
 };
 

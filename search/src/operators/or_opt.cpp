@@ -11,17 +11,19 @@ TourOrOpt::TourOrOpt(const WorkingSolution& s, const TourCosts& costs, std::size
 Cost TourOrOpt::delta(const TourCosts& c, std::size_t i, std::size_t length, std::size_t to) {
   const std::size_t first = i + 1, last = i + length;  // nodes of the run
   const std::size_t prev = first - 1, next = last + 1;
-  const Cost removal = c.arc(c.location(prev), c.location(next)) - c.arc(c.location(prev), c.location(first)) -
+  const Cost removal = c.arc(c.location(prev), c.location(next)) -
+                       c.arc(c.location(prev), c.location(first)) -
                        c.arc(c.location(last), c.location(next));
   // Inserted between node `to` and node `to + 1` of the original numbering.
   const std::size_t x = to, y = to + 1;
-  const Cost insertion = c.arc(c.location(x), c.location(first)) + c.arc(c.location(last), c.location(y)) -
+  const Cost insertion = c.arc(c.location(x), c.location(first)) +
+                         c.arc(c.location(last), c.location(y)) -
                          c.arc(c.location(x), c.location(y));
   return removal + insertion;
 }
 
-std::vector<std::size_t> TourOrOpt::moved(const std::vector<std::size_t>& tasks, std::size_t i, std::size_t length,
-                                          std::size_t to) {
+std::vector<std::size_t> TourOrOpt::moved(const std::vector<std::size_t>& tasks, std::size_t i,
+                                          std::size_t length, std::size_t to) {
   std::vector<std::size_t> seq;
   seq.reserve(tasks.size());
   for (std::size_t k = 0; k <= tasks.size(); ++k) {
@@ -32,8 +34,12 @@ std::vector<std::size_t> TourOrOpt::moved(const std::vector<std::size_t>& tasks,
   return seq;
 }
 
-bool TourOrOpt::is_valid() const { return sequence_feasible(*s_, v_, moved(s_->tour(v_).tasks, i_, length_, to_)); }
+bool TourOrOpt::is_valid() const {
+  return sequence_feasible(*s_, v_, moved(s_->tour(v_).tasks, i_, length_, to_));
+}
 
-void TourOrOpt::apply(WorkingSolution& s) const { s.set_tasks(v_, moved(s.tour(v_).tasks, i_, length_, to_)); }
+void TourOrOpt::apply(WorkingSolution& s) const {
+  s.set_tasks(v_, moved(s.tour(v_).tasks, i_, length_, to_));
+}
 
 }  // namespace routesolve::search

@@ -10,8 +10,8 @@ namespace routesolve::search {
 
 using namespace inter_route;
 
-InterRelocate::InterRelocate(const WorkingSolution& s, std::size_t u, std::size_t w, std::size_t max_length,
-                             Objective objective, const Score& bound)
+InterRelocate::InterRelocate(const WorkingSolution& s, std::size_t u, std::size_t w,
+                             std::size_t max_length, Objective objective, const Score& bound)
     : u_(u), w_(w) {
   if (!s.assigned(u) || !s.assigned(w)) return;
   const std::size_t v1 = s.route_of(u), v2 = s.route_of(w);
@@ -62,14 +62,16 @@ InterRelocate::InterRelocate(const WorkingSolution& s, std::size_t u, std::size_
     // Tour 1 without the chain.
     const std::size_t succ = after_location(s, v1, i + length - 1);
     const bool empties = length == n1;
-    const Cost removed = empties ? t1.cost : into_u + internal1 + arc(tv1, ll, succ) - arc(tv1, pred, succ);
+    const Cost removed =
+        empties ? t1.cost : into_u + internal1 + arc(tv1, ll, succ) - arc(tv1, pred, succ);
     if (removed >= kUnreachable) continue;
     std::optional<RouteSegment> rest;
     for (const bool after : {true, false}) {
       const Place& q = places[after ? 0 : 1];
       for (const bool reversed : {false, true}) {
         if (reversed && length == 1) continue;
-        const Cost in = reversed ? arc(tv2, q.a, ll) : q.in_u, out = reversed ? q.out_u : arc(tv2, ll, q.b);
+        const Cost in = reversed ? arc(tv2, q.a, ll) : q.in_u,
+                   out = reversed ? q.out_u : arc(tv2, ll, q.b);
         if (in >= kUnreachable || out >= kUnreachable) continue;
         Score d;
         d.cost = in + (reversed ? backward2 : forward2) + out - q.gap - removed;
@@ -81,7 +83,8 @@ InterRelocate::InterRelocate(const WorkingSolution& s, std::size_t u, std::size_
           chain_bwd = m.merge(v2, next, chain_bwd);
         }
         const RouteSegment& chain = reversed ? chain_bwd : chain_fwd;
-        const RouteSegment r2 = m.merge(v2, m.merge(v2, t2.prefix()[q.k], chain), t2.suffix()[q.k + 1]);
+        const RouteSegment r2 =
+            m.merge(v2, m.merge(v2, t2.prefix()[q.k], chain), t2.suffix()[q.k + 1]);
         if (!m.feasible(v2, r2)) continue;
         if (!rest) rest = m.merge(v1, t1.prefix()[i], t1.suffix()[i + length + 1]);
         if (!acceptable(m, v1, *rest)) continue;
@@ -105,7 +108,8 @@ void InterRelocate::apply(WorkingSolution& s) const {
   std::vector<std::size_t> chain(first, first + static_cast<std::ptrdiff_t>(length_));
   if (reversed_) std::reverse(chain.begin(), chain.end());
   t1.erase(first, first + static_cast<std::ptrdiff_t>(length_));
-  t2.insert(t2.begin() + static_cast<std::ptrdiff_t>(after_ ? j + 1 : j), chain.begin(), chain.end());
+  t2.insert(t2.begin() + static_cast<std::ptrdiff_t>(after_ ? j + 1 : j), chain.begin(),
+            chain.end());
   s.set_tasks(v1_, std::move(t1));
   s.set_tasks(v2_, std::move(t2));
 }

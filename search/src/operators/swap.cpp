@@ -9,8 +9,8 @@ namespace routesolve::search {
 
 using namespace inter_route;
 
-InterSwap::InterSwap(const WorkingSolution& s, std::size_t u, std::size_t w, Objective objective, const Score& bound,
-                     std::size_t max_string)
+InterSwap::InterSwap(const WorkingSolution& s, std::size_t u, std::size_t w, Objective objective,
+                     const Score& bound, std::size_t max_string)
     : u_(u), w_(w) {
   if (!s.assigned(u) || !s.assigned(w) || !is_job(s, u) || !is_job(s, w)) return;
   const std::size_t v1 = s.route_of(u), v2 = s.route_of(w);
@@ -38,7 +38,8 @@ InterSwap::InterSwap(const WorkingSolution& s, std::size_t u, std::size_t w, Obj
   // The cost of a string's inner arcs on a vehicle, by its length (index 0: length 1).
   auto inner = [&](const TravelView& tv, const Tour& t, std::size_t at, std::size_t n, Cost* out) {
     out[0] = 0;
-    for (std::size_t k = 1; k < n; ++k) out[k] = out[k - 1] + arc(tv, location(t, at + k - 1), location(t, at + k));
+    for (std::size_t k = 1; k < n; ++k)
+      out[k] = out[k - 1] + arc(tv, location(t, at + k - 1), location(t, at + k));
   };
   Cost u_on_1[kMax], u_on_2[kMax], w_on_1[kMax], w_on_2[kMax];
   inner(tv1, t1, i, na, u_on_1);
@@ -82,7 +83,8 @@ InterSwap::InterSwap(const WorkingSolution& s, std::size_t u, std::size_t w, Obj
 void InterSwap::apply(WorkingSolution& s) const {
   const std::vector<std::size_t>& t1 = s.tour(v1_).tasks;
   const std::vector<std::size_t>& t2 = s.tour(v2_).tasks;
-  const auto i = static_cast<std::ptrdiff_t>(s.position_of(u_)), j = static_cast<std::ptrdiff_t>(s.position_of(w_));
+  const auto i = static_cast<std::ptrdiff_t>(s.position_of(u_)),
+             j = static_cast<std::ptrdiff_t>(s.position_of(w_));
   const auto a = static_cast<std::ptrdiff_t>(a_), b = static_cast<std::ptrdiff_t>(b_);
   std::vector<std::size_t> n1(t1.begin(), t1.begin() + i), n2(t2.begin(), t2.begin() + j);
   n1.insert(n1.end(), t2.begin() + j, t2.begin() + j + b);

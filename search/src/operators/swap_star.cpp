@@ -13,7 +13,8 @@ using namespace inter_route;
 namespace {
 
 /// Whole-tour segment of a task sequence on vehicle v.
-RouteSegment whole_tour(const SegmentModel& m, std::size_t v, const std::vector<std::size_t>& tasks) {
+RouteSegment whole_tour(const SegmentModel& m, std::size_t v,
+                        const std::vector<std::size_t>& tasks) {
   RouteSegment r = m.start(v);
   for (std::size_t t : tasks) r = m.merge(v, r, m.task(t));
   return m.merge(v, r, m.end(v));
@@ -53,15 +54,16 @@ struct SwapSide {
     loc[n + 1] = p.vehicle(v).end;
     gain.resize(n);
     for (std::size_t i = 0; i < n; ++i)
-      gain[i] = arc(tv, loc[i], loc[i + 1]) + arc(tv, loc[i + 1], loc[i + 2]) - arc(tv, loc[i], loc[i + 2]);
+      gain[i] = arc(tv, loc[i], loc[i + 1]) + arc(tv, loc[i + 1], loc[i + 2]) -
+                arc(tv, loc[i], loc[i + 2]);
   }
   [[nodiscard]] std::size_t size() const { return loc.size() - 2; }
 };
 
 /// Cheapest insertion of location x into side b's tour without its task at position j:
 /// returns (cost, position or kNone for j's place).
-std::pair<Cost, std::size_t> insert_without(const TravelView& tv, const SwapSide& b, const Top3& top,
-                                            std::size_t x, std::size_t j) {
+std::pair<Cost, std::size_t> insert_without(const TravelView& tv, const SwapSide& b,
+                                            const Top3& top, std::size_t x, std::size_t j) {
   // In j's place: between its predecessor and successor.
   Cost best = arc(tv, b.loc[j], x) + arc(tv, x, b.loc[j + 2]) - arc(tv, b.loc[j], b.loc[j + 2]);
   std::size_t at = kNone;
@@ -79,8 +81,8 @@ std::pair<Cost, std::size_t> insert_without(const TravelView& tv, const SwapSide
 
 }  // namespace
 
-std::vector<std::size_t> SwapStar::swapped(const std::vector<std::size_t>& tasks, std::size_t u_position,
-                                           std::size_t w, std::size_t to) {
+std::vector<std::size_t> SwapStar::swapped(const std::vector<std::size_t>& tasks,
+                                           std::size_t u_position, std::size_t w, std::size_t to) {
   std::vector<std::size_t> out;
   out.reserve(tasks.size());
   if (to == kNone) {
@@ -113,7 +115,9 @@ SwapStar::SwapStar(const WorkingSolution& s, std::size_t v1, std::size_t v2, Obj
     for (std::size_t i = 0; i < from.size(); ++i) {
       const std::size_t x = from.loc[i + 1];
       for (std::size_t k = 0; k <= into.size(); ++k)
-        out[i].offer(arc(tv, into.loc[k], x) + arc(tv, x, into.loc[k + 1]) - arc(tv, into.loc[k], into.loc[k + 1]), k);
+        out[i].offer(arc(tv, into.loc[k], x) + arc(tv, x, into.loc[k + 1]) -
+                         arc(tv, into.loc[k], into.loc[k + 1]),
+                     k);
     }
     return out;
   };
@@ -127,8 +131,10 @@ SwapStar::SwapStar(const WorkingSolution& s, std::size_t v1, std::size_t v2, Obj
     const RouteSegment& o = m.task(out);
     const RouteSegment& i = m.task(in);
     for (std::size_t d = 0; d < dims; ++d) {
-      const std::int64_t start = route.load.head[d].carried - o.load.head[d].carried + i.load.head[d].carried;
-      const std::int64_t end = start + route.load.head[d].net - o.load.head[d].net + i.load.head[d].net;
+      const std::int64_t start =
+          route.load.head[d].carried - o.load.head[d].carried + i.load.head[d].carried;
+      const std::int64_t end =
+          start + route.load.head[d].net - o.load.head[d].net + i.load.head[d].net;
       const std::int64_t cap = p.vehicle(v).capacity[d];
       if (start > cap || end > cap) return false;
     }

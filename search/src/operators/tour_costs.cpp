@@ -4,7 +4,8 @@
 
 namespace routesolve::search {
 
-TourCosts::TourCosts(const WorkingSolution& solution, std::size_t v) : travel_(solution.model().travel(v)) {
+TourCosts::TourCosts(const WorkingSolution& solution, std::size_t v)
+    : travel_(solution.model().travel(v)) {
   const Tour& tour = solution.tour(v);
   const Problem& p = solution.problem();
   const std::size_t n = tour.size();
@@ -25,7 +26,8 @@ Cost TourCosts::arc(std::size_t a, std::size_t b) const {
   return travel_.cost(a, b);
 }
 
-bool sequence_feasible(const WorkingSolution& solution, std::size_t v, const std::vector<std::size_t>& tasks) {
+bool sequence_feasible(const WorkingSolution& solution, std::size_t v,
+                       const std::vector<std::size_t>& tasks) {
   const SegmentModel& m = solution.model();
   const Problem& p = solution.problem();
   // Shipments: a delivery after its pickup.

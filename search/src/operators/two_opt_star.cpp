@@ -6,8 +6,9 @@ namespace routesolve::search {
 
 using namespace inter_route;
 
-InterTwoOptStar::InterTwoOptStar(const WorkingSolution& s, const VehicleClasses& classes, std::size_t u,
-                                 std::size_t w, Objective objective, const Score& bound)
+InterTwoOptStar::InterTwoOptStar(const WorkingSolution& s, const VehicleClasses& classes,
+                                 std::size_t u, std::size_t w, Objective objective,
+                                 const Score& bound)
     : u_(u), w_(w) {
   if (!s.assigned(u) || !s.assigned(w)) return;
   const std::size_t v1 = s.route_of(u), v2 = s.route_of(w);

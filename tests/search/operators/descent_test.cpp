@@ -86,7 +86,8 @@ std::map<std::size_t, std::pair<std::size_t, std::size_t>> links_of(const Workin
   for (std::size_t v = 0; v < ws.vehicle_count(); ++v) {
     const auto& tasks = ws.tour(v).tasks;
     for (std::size_t i = 0; i < tasks.size(); ++i)
-      links[tasks[i]] = {i == 0 ? kNone : tasks[i - 1], i + 1 == tasks.size() ? kNone : tasks[i + 1]};
+      links[tasks[i]] = {i == 0 ? kNone : tasks[i - 1],
+                         i + 1 == tasks.size() ? kNone : tasks[i + 1]};
   }
   return links;
 }
@@ -161,12 +162,14 @@ TEST_P(DescentTest, DescentAroundImprovesOnlyKeepsItsBoundAndReachesALocalOptimu
       EXPECT_EQ(a.score(), start.score());
     }
     expect_feasible(f, a);
-    EXPECT_TRUE(std::all_of(memory.queued.begin(), memory.queued.end(), [](char q) { return q == 0; }))
-        << "the scratch is left clear";
+    EXPECT_TRUE(std::all_of(memory.queued.begin(), memory.queued.end(), [](char q) {
+      return q == 0;
+    })) << "the scratch is left clear";
 
     // Started again from every task until it finds nothing: a local optimum of its operators.
     int rounds = 0;
-    while (descent.run_around(a, routed_tasks(a), rng_a, Objective::Cost, memory, 1000) > 0) ASSERT_LT(++rounds, 100);
+    while (descent.run_around(a, routed_tasks(a), rng_a, Objective::Cost, memory, 1000) > 0)
+      ASSERT_LT(++rounds, 100);
     expect_feasible(f, a);
     expect_local_optimum(f, a);
   }
@@ -181,19 +184,22 @@ void expect_intra_local_optimum(const Fixture& f, const WorkingSolution& ws, std
     for (std::size_t x = 0; x < std::min(partners, near.size()); ++x) {
       const std::size_t w = near[x];
       if (!ws.assigned(w) || ws.route_of(w) != ws.route_of(u)) continue;
-      const std::size_t v = ws.route_of(u), n = ws.tour(v).size(), i = ws.position_of(u), j = ws.position_of(w);
+      const std::size_t v = ws.route_of(u), n = ws.tour(v).size(), i = ws.position_of(u),
+                        j = ws.position_of(w);
       const TourCosts costs(ws, v);
       for (std::size_t length = 1; length <= 3 && i + length <= n; ++length)
         for (const std::size_t to : {j, j + 1}) {
           if (to >= i && to <= i + length) continue;
           const TourOrOpt op(ws, costs, v, i, length, to);
-          EXPECT_FALSE(improves(op.delta(), Objective::Cost) && op.is_valid()) << "or-opt " << u << " to " << w;
+          EXPECT_FALSE(improves(op.delta(), Objective::Cost) && op.is_valid())
+              << "or-opt " << u << " to " << w;
         }
       const std::size_t a = std::min(i, j), b = std::max(i, j);
       if (b <= a + 1) continue;
       for (const auto& [first, last] : {std::pair{a + 1, b}, std::pair{a, b - 1}}) {
         const TourTwoOpt op(ws, costs, v, first, last);
-        EXPECT_FALSE(improves(op.delta(), Objective::Cost) && op.is_valid()) << "2-opt " << u << " and " << w;
+        EXPECT_FALSE(improves(op.delta(), Objective::Cost) && op.is_valid())
+            << "2-opt " << u << " and " << w;
       }
     }
   }
@@ -274,7 +280,8 @@ TEST(BestMoveTest, KeepsTheFirstOfEqualMovesAndNeverAWorseOne) {
       const bool took_a = best.offer(InterRelocate(a));
       EXPECT_EQ(took_a, a.is_valid());
       const bool took_b = best.offer(InterSwap(b));
-      EXPECT_EQ(took_b, b.is_valid() && (!a.is_valid() || better(b.delta(), a.delta(), Objective::Cost)));
+      EXPECT_EQ(took_b,
+                b.is_valid() && (!a.is_valid() || better(b.delta(), a.delta(), Objective::Cost)));
       EXPECT_EQ(best.found(), a.is_valid() || b.is_valid());
       if (!best.found()) continue;
       WorkingSolution after = ws;

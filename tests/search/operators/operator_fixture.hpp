@@ -82,7 +82,8 @@ struct Fixture {
   /// A poor random solution (blinks at rate 0.5).
   WorkingSolution random_solution(std::mt19937_64& rng) const {
     WorkingSolution ws(*model, insertable);
-    BlinkInsertion(*near, *classes, 0.5).apply(ws, insertable, rng, ws.vehicle_count(), *make_segment_engine());
+    BlinkInsertion(*near, *classes, 0.5)
+        .apply(ws, insertable, rng, ws.vehicle_count(), *make_segment_engine());
     return ws;
   }
 };
@@ -91,7 +92,8 @@ struct Fixture {
 inline Cost cost_from_scratch(const Problem& problem, const WorkingSolution& ws) {
   Cost total = 0;
   for (std::size_t v = 0; v < ws.vehicle_count(); ++v)
-    if (!ws.tour(v).empty()) total += sequence_travel_cost(problem, v, ws.tour(v).tasks) + problem.fixed_cost(v);
+    if (!ws.tour(v).empty())
+      total += sequence_travel_cost(problem, v, ws.tour(v).tasks) + problem.fixed_cost(v);
   return total;
 }
 
@@ -131,7 +133,8 @@ void check_move(const Fixture& f, const WorkingSolution& ws, const Op& op) {
 /// check_move, then `extra(f, ws, a, b, op)` checks what is particular to it. Returns the number of
 /// valid moves checked (a test expects some).
 template <class Count, class Make, class Extra>
-std::size_t check_pair_moves(std::uint64_t seed, Count count, bool distinct, Make make, Extra extra) {
+std::size_t check_pair_moves(std::uint64_t seed, Count count, bool distinct, Make make,
+                             Extra extra) {
   std::size_t found = 0;
   for (const bool tight : {false, true}) {
     const Fixture f(seed, tight);
@@ -156,6 +159,8 @@ std::size_t check_pair_moves(std::uint64_t seed, Count count, bool distinct, Mak
 }
 
 /// count() of check_pair_moves over the tasks of the problem.
-inline std::size_t task_count(const Fixture& f, const WorkingSolution& /*ws*/) { return f.problem->tasks().size(); }
+inline std::size_t task_count(const Fixture& f, const WorkingSolution& /*ws*/) {
+  return f.problem->tasks().size();
+}
 
 }  // namespace routesolve::test::operators

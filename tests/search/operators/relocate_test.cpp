@@ -13,10 +13,10 @@ TEST_P(InterRelocateTest, DeltaIsExactAndRoutesStayFeasible) {
   std::size_t chains = 0;
   const std::size_t found = check_pair_moves(
       GetParam(), task_count, true,
-      [](const Fixture&, const WorkingSolution& ws, std::size_t u, std::size_t w, Objective objective) {
-        return InterRelocate(ws, u, w, 3, objective);
-      },
-      [&](const Fixture&, const WorkingSolution&, std::size_t, std::size_t, const InterRelocate& op) {
+      [](const Fixture&, const WorkingSolution& ws, std::size_t u, std::size_t w,
+         Objective objective) { return InterRelocate(ws, u, w, 3, objective); },
+      [&](const Fixture&, const WorkingSolution&, std::size_t, std::size_t,
+          const InterRelocate& op) {
         EXPECT_EQ(op.routes().size(), 2u);
         chains += op.length() > 1 ? 1 : 0;
       });

@@ -22,17 +22,18 @@ TEST_P(SwapStarRandomTest, DeltaIsExactAndRoutesStayFeasible) {
   const auto tours = [](const Fixture&, const WorkingSolution& ws) { return ws.vehicle_count(); };
   const std::size_t found = check_pair_moves(
       GetParam(), tours, false,
-      [](const Fixture&, const WorkingSolution& ws, std::size_t v1, std::size_t v2, Objective objective) {
-        return SwapStar(ws, v1, v2, objective);
-      },
-      [](const Fixture&, const WorkingSolution& ws, std::size_t v1, std::size_t v2, const SwapStar& op) {
+      [](const Fixture&, const WorkingSolution& ws, std::size_t v1, std::size_t v2,
+         Objective objective) { return SwapStar(ws, v1, v2, objective); },
+      [](const Fixture&, const WorkingSolution& ws, std::size_t v1, std::size_t v2,
+         const SwapStar& op) {
         EXPECT_EQ(ws.route_of(op.u()), v1);
         EXPECT_EQ(ws.route_of(op.w()), v2);
       });
   EXPECT_GT(found, 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(RandomInstances, SwapStarRandomTest, ::testing::Range<std::uint64_t>(1, 9));
+INSTANTIATE_TEST_SUITE_P(RandomInstances, SwapStarRandomTest,
+                         ::testing::Range<std::uint64_t>(1, 9));
 
 }  // namespace
 }  // namespace routesolve::test::operators

@@ -13,9 +13,8 @@ class InterSwapTest : public ::testing::TestWithParam<std::uint64_t> {};
 TEST_P(InterSwapTest, DeltaIsExactAndRoutesStayFeasible) {
   const std::size_t found = check_pair_moves(
       GetParam(), task_count, true,
-      [](const Fixture&, const WorkingSolution& ws, std::size_t u, std::size_t w, Objective objective) {
-        return InterSwap(ws, u, w, objective);
-      },
+      [](const Fixture&, const WorkingSolution& ws, std::size_t u, std::size_t w,
+         Objective objective) { return InterSwap(ws, u, w, objective); },
       [](const Fixture& f, const WorkingSolution&, std::size_t u, std::size_t w, const InterSwap&) {
         // Shipment halves never swap.
         EXPECT_EQ(f.problem->task(u).sibling, kNone);
@@ -30,10 +29,10 @@ TEST_P(InterSwapTest, StringsOfUpToThreeJobsPriceExactlyAndStayFeasible) {
   std::size_t strings = 0;
   const std::size_t found = check_pair_moves(
       GetParam(), task_count, true,
-      [](const Fixture&, const WorkingSolution& ws, std::size_t u, std::size_t w, Objective objective) {
-        return InterSwap(ws, u, w, objective, Score{}, 3);
-      },
-      [&](const Fixture& f, const WorkingSolution& ws, std::size_t u, std::size_t w, const InterSwap& op) {
+      [](const Fixture&, const WorkingSolution& ws, std::size_t u, std::size_t w,
+         Objective objective) { return InterSwap(ws, u, w, objective, Score{}, 3); },
+      [&](const Fixture& f, const WorkingSolution& ws, std::size_t u, std::size_t w,
+          const InterSwap& op) {
         const auto [a, b] = op.lengths();
         EXPECT_GE(a, 1u);
         EXPECT_GE(b, 1u);
@@ -41,9 +40,11 @@ TEST_P(InterSwapTest, StringsOfUpToThreeJobsPriceExactlyAndStayFeasible) {
         EXPECT_LE(b, 3u);
         strings += a > 1 || b > 1 ? 1 : 0;
         for (std::size_t k = 0; k < a; ++k)
-          EXPECT_EQ(f.problem->task(ws.tour(ws.route_of(u)).tasks[ws.position_of(u) + k]).sibling, kNone);
+          EXPECT_EQ(f.problem->task(ws.tour(ws.route_of(u)).tasks[ws.position_of(u) + k]).sibling,
+                    kNone);
         for (std::size_t k = 0; k < b; ++k)
-          EXPECT_EQ(f.problem->task(ws.tour(ws.route_of(w)).tasks[ws.position_of(w) + k]).sibling, kNone);
+          EXPECT_EQ(f.problem->task(ws.tour(ws.route_of(w)).tasks[ws.position_of(w) + k]).sibling,
+                    kNone);
         // Under cost alone, the longer strings never lose to the single swap at the same place.
         const InterSwap single(ws, u, w, Objective::Cost, Score{}, 1);
         const InterSwap strings3(ws, u, w, Objective::Cost, Score{}, 3);
@@ -64,7 +65,8 @@ TEST_P(InterSwapTest, NothingBeatsABoundNoMoveReaches) {
   unreachable.cost = -kUnreachable;
   const std::size_t nt = f.problem->tasks().size();
   for (std::size_t u = 0; u < nt; ++u)
-    for (std::size_t w = 0; w < nt; ++w) EXPECT_FALSE(InterSwap(ws, u, w, Objective::Cost, unreachable, 3).is_valid());
+    for (std::size_t w = 0; w < nt; ++w)
+      EXPECT_FALSE(InterSwap(ws, u, w, Objective::Cost, unreachable, 3).is_valid());
 }
 
 INSTANTIATE_TEST_SUITE_P(RandomInstances, InterSwapTest, ::testing::Range<std::uint64_t>(1, 9));

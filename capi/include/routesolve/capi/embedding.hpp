@@ -22,9 +22,10 @@ namespace routesolve::capi {
 
 /// The options of the C API and the Python module, as plain values.
 struct EmbedOptions {
-  std::string backend = "auto";    ///< cpu | cuda | cuda-host | auto (search, and road matrices by default)
-  std::string matrix_engine;       ///< the road matrices' engine (the same names); empty: as backend
-  std::string network;             ///< road network file; empty: great-circle for coordinates
+  std::string backend =
+      "auto";  ///< cpu | cuda | cuda-host | auto (search, and road matrices by default)
+  std::string matrix_engine;  ///< the road matrices' engine (the same names); empty: as backend
+  std::string network;        ///< road network file; empty: great-circle for coordinates
   std::string objective = "cost";  ///< cost | vehicles-then-cost
   double time_limit_s = 0.0;
   std::uint64_t iterations = 0;
@@ -32,7 +33,8 @@ struct EmbedOptions {
   unsigned threads = 1;
   unsigned chains = 0;
   int device = 0;
-  /// The reported timeline, "vroom" or "earliest"; empty: the problem's options.timeline, else vroom.
+  /// The reported timeline, "vroom" or "earliest"; empty: the problem's options.timeline, else
+  /// vroom.
   std::string timeline;
   /// Plan mode (VROOM's -c): every vehicle's steps are its whole route; check_plan reports the
   /// constraints the plan breaks instead of solving.
@@ -53,13 +55,15 @@ std::shared_ptr<const Problem> problem_from_json(std::string_view text, const st
 /// The validated solve of a VROOM JSON document (dispatch::solve_spec), in plan mode with
 /// o.check. `options` come from solve_options(o) with the caller's stop flag; `run` may add a
 /// progress callback (SolveRun::before_solve).
-dispatch::Outcome solve_json(std::string_view text, const std::string& source, const EmbedOptions& o,
-                             SolveOptions options, dispatch::SolveRun run = {});
+dispatch::Outcome solve_json(std::string_view text, const std::string& source,
+                             const EmbedOptions& o, SolveOptions options,
+                             dispatch::SolveRun run = {});
 
 /// The validated solve of a problem made before (dispatch::solve_prepared): with `check`,
 /// check_plan (plan mode, the violations reported in the solution, never refused). A solution
 /// that fails the validator is Error(Internal), never returned.
-Solution solve_or_check(std::shared_ptr<const Problem> problem, const SolveOptions& options, bool check);
+Solution solve_or_check(std::shared_ptr<const Problem> problem, const SolveOptions& options,
+                        bool check);
 
 /// {"ok": bool, "violations": [{"where", "kind", "message"}]}
 std::string report_to_json(const ValidationReport& report);
@@ -70,7 +74,8 @@ std::vector<Coordinates> points_from_json(std::string_view text, const std::stri
 /// Durations (s) and distances (m) between the points, row = from: on `o.network` with the
 /// engine `o.backend` selects, else great-circle. A point off every road is kUnreachable to and
 /// from the others.
-network::ProvidedMatrices travel_matrices(std::span<const Coordinates> points, const EmbedOptions& o);
+network::ProvidedMatrices travel_matrices(std::span<const Coordinates> points,
+                                          const EmbedOptions& o);
 
 /// {"matrices": {"car": {"durations": [[...]], "distances": [[...]]}}}, unreachable as 2147483647
 /// (what `routesolve matrix` writes).

@@ -23,14 +23,18 @@ enum class PlanarRounding : std::uint8_t { Nearest, Down, Up };
 /// Entry (i, j): scale x |points[i] - points[j]| rounded. Exact (no step can round across an
 /// integer or a half) where the points are integral and every squared arc x scale^2 < 2^42
 /// (planar_exact), so every evaluation order, with or without FMA, gives the same entry.
-[[nodiscard]] RS_HD inline std::int32_t planar_arc(const PlanarPoint* points, std::size_t i, std::size_t j,
-                                                   double scale_squared, PlanarRounding rounding) noexcept {
+[[nodiscard]] RS_HD inline std::int32_t planar_arc(const PlanarPoint* points, std::size_t i,
+                                                   std::size_t j, double scale_squared,
+                                                   PlanarRounding rounding) noexcept {
   const double dx = points[i].x - points[j].x, dy = points[i].y - points[j].y;
   const double root = std::sqrt((dx * dx + dy * dy) * scale_squared);
   switch (rounding) {
-    case PlanarRounding::Nearest: return static_cast<std::int32_t>(root + 0.5);
-    case PlanarRounding::Down: return static_cast<std::int32_t>(root);
-    default: return static_cast<std::int32_t>(std::ceil(root));
+    case PlanarRounding::Nearest:
+      return static_cast<std::int32_t>(root + 0.5);
+    case PlanarRounding::Down:
+      return static_cast<std::int32_t>(root);
+    default:
+      return static_cast<std::int32_t>(std::ceil(root));
   }
 }
 

@@ -20,8 +20,9 @@ namespace routesolve {
 inline constexpr std::size_t kNoLocation = static_cast<std::size_t>(-1);
 
 struct RouteSegment {
-  std::size_t first = kNoLocation;  ///< location of the first visit (kNoLocation: a missing start/end)
-  std::size_t last = kNoLocation;   ///< location of the last visit
+  std::size_t first =
+      kNoLocation;  ///< location of the first visit (kNoLocation: a missing start/end)
+  std::size_t last = kNoLocation;  ///< location of the last visit
   std::size_t tasks = 0;
   std::int64_t cost = 0;
   std::int64_t travel = 0;
@@ -37,7 +38,7 @@ struct SegmentLimits {
   std::int64_t max_travel_time = kMaxTime;
   std::int64_t max_distance = kMaxTime;
   const std::int64_t* capacity = nullptr;  ///< `dims` entries
-  std::int64_t max_reloads = 0;             ///< max_trips - 1
+  std::int64_t max_reloads = 0;            ///< max_trips - 1
   /// Travel, setup, service and waiting from the start of the vehicle's shift (`shift_start`) to
   /// the route's end.
   std::int64_t max_working_time = kMaxTime;
@@ -46,15 +47,16 @@ struct SegmentLimits {
 
 /// Working time of a whole route that leaves at `shift_start` (its first segment begins there):
 /// it ends `time.duration` after the route's earliest start, which is never before shift_start.
-RS_HD constexpr std::int64_t working_time(const DurationSegment& time, std::int64_t shift_start) noexcept {
+RS_HD constexpr std::int64_t working_time(const DurationSegment& time,
+                                          std::int64_t shift_start) noexcept {
   return time.duration + hd::max(0, time.earliest - shift_start);
 }
 
 /// A followed by B on a vehicle with travel data `tv`, over `dims` load dimensions, written into
 /// `s` (which may not be `a` or `b`): the searches' prefix and suffix refresh, without
 /// temporaries.
-RS_HD inline void merge_into(RouteSegment& s, const TravelView& tv, std::size_t dims, const RouteSegment& a,
-                             const RouteSegment& b) noexcept {
+RS_HD inline void merge_into(RouteSegment& s, const TravelView& tv, std::size_t dims,
+                             const RouteSegment& a, const RouteSegment& b) noexcept {
   s.first = a.first != kNoLocation || a.tasks > 0 ? a.first : b.first;
   s.last = b.last != kNoLocation || b.tasks > 0 ? b.last : a.last;
   s.tasks = a.tasks + b.tasks;
@@ -88,12 +90,14 @@ RS_HD inline RouteSegment merge(const TravelView& tv, std::size_t dims, const Ro
 }
 
 /// True when A, B, C in that order make a feasible whole route (no unreachable arc, no time
-/// warp, max_tasks, max_travel_time, max_distance, capacity, reloads, working time) without building the merged
-/// segments: the searches' hot path.
+/// warp, max_tasks, max_travel_time, max_distance, capacity, reloads, working time) without
+/// building the merged segments: the searches' hot path.
 RS_HD inline bool feasible(const TravelView& tv, const SegmentLimits& limits, std::size_t dims,
-                           const RouteSegment& a, const RouteSegment& b, const RouteSegment& c) noexcept {
+                           const RouteSegment& a, const RouteSegment& b,
+                           const RouteSegment& c) noexcept {
   if (a.unreachable || b.unreachable || c.unreachable) return false;
-  if (limits.max_tasks != kNoLocation && a.tasks + b.tasks + c.tasks > limits.max_tasks) return false;
+  if (limits.max_tasks != kNoLocation && a.tasks + b.tasks + c.tasks > limits.max_tasks)
+    return false;
   // The two joining arcs, as merge() finds them: (a + b) ends where b ends unless b is empty.
   std::int64_t t1 = 0, t2 = 0, d1 = 0, d2 = 0;
   const std::size_t ab_last = b.last != kNoLocation || b.tasks > 0 ? b.last : a.last;
@@ -112,7 +116,8 @@ RS_HD inline bool feasible(const TravelView& tv, const SegmentLimits& limits, st
   if (a.load.reloads + b.load.reloads + c.load.reloads > limits.max_reloads) return false;
   if (!fits(a.load, b.load, c.load, limits.capacity, dims)) return false;
   const DurationSegment time = merge(merge(a.time, b.time, t1), c.time, t2);
-  if (limits.max_working_time < kMaxTime && working_time(time, limits.shift_start) > limits.max_working_time)
+  if (limits.max_working_time < kMaxTime &&
+      working_time(time, limits.shift_start) > limits.max_working_time)
     return false;
   return time.time_warp == 0;
 }
@@ -125,7 +130,8 @@ RS_HD inline std::int64_t arc_cost(const TravelView& tv, std::size_t a, std::siz
 
 /// Both arcs exist (a missing end counts as reachable).
 RS_HD inline bool reachable(const TravelView& tv, std::size_t a, std::size_t b) noexcept {
-  return a == kNoLocation || b == kNoLocation || (tv.cost(a, b) < kUnreachable && tv.duration(a, b) < kUnreachable);
+  return a == kNoLocation || b == kNoLocation ||
+         (tv.cost(a, b) < kUnreachable && tv.duration(a, b) < kUnreachable);
 }
 
 }  // namespace routesolve

@@ -28,16 +28,16 @@ struct Score {
   std::int64_t cost = 0;           ///< internal cost units, fixed costs included
 
   RS_HD friend constexpr Score operator-(const Score& a, const Score& b) noexcept {
-    return Score{a.priority_lost - b.priority_lost, a.unassigned - b.unassigned, a.routes - b.routes,
-                 a.cost - b.cost};
+    return Score{a.priority_lost - b.priority_lost, a.unassigned - b.unassigned,
+                 a.routes - b.routes, a.cost - b.cost};
   }
   RS_HD friend constexpr Score operator+(const Score& a, const Score& b) noexcept {
-    return Score{a.priority_lost + b.priority_lost, a.unassigned + b.unassigned, a.routes + b.routes,
-                 a.cost + b.cost};
+    return Score{a.priority_lost + b.priority_lost, a.unassigned + b.unassigned,
+                 a.routes + b.routes, a.cost + b.cost};
   }
   RS_HD friend constexpr bool operator==(const Score& a, const Score& b) noexcept {
-    return a.priority_lost == b.priority_lost && a.unassigned == b.unassigned && a.routes == b.routes &&
-           a.cost == b.cost;
+    return a.priority_lost == b.priority_lost && a.unassigned == b.unassigned &&
+           a.routes == b.routes && a.cost == b.cost;
   }
 };
 

@@ -58,12 +58,15 @@ RS_HD constexpr LoadProfile merge(const LoadProfile& a, const LoadProfile& b) no
 
 /// One visit: a job (its delivery rides from the start) or a shipment half (its delivery is
 /// dropped here and its pickup taken here; a pickup half has delivery 0, a delivery half pickup 0).
-RS_HD constexpr LoadProfile visit_load(std::int64_t delivery, std::int64_t pickup, bool job) noexcept {
+RS_HD constexpr LoadProfile visit_load(std::int64_t delivery, std::int64_t pickup,
+                                       bool job) noexcept {
   return LoadProfile{job ? delivery : 0, pickup - delivery, hd::max(0, pickup - delivery)};
 }
 
 /// Highest load on a whole route made of the sequence (what must fit the capacity).
-RS_HD constexpr std::int64_t route_peak(const LoadProfile& s) noexcept { return s.carried + s.peak; }
+RS_HD constexpr std::int64_t route_peak(const LoadProfile& s) noexcept {
+  return s.carried + s.peak;
+}
 
 /// Load on board after the sequence, on a route that started with `start` on board.
 RS_HD constexpr std::int64_t load_after(std::int64_t start, const LoadProfile& prefix) noexcept {
@@ -98,7 +101,9 @@ struct LoadSegment {
   [[nodiscard]] RS_HD constexpr LoadProfile dim(std::size_t d) const noexcept {
     return LoadProfile{head[d].carried, head[d].net, head[d].peak};
   }
-  RS_HD constexpr void set(std::size_t d, const LoadProfile& p) noexcept { head[d] = Cell{p.carried, p.net, p.peak}; }
+  RS_HD constexpr void set(std::size_t d, const LoadProfile& p) noexcept {
+    head[d] = Cell{p.carried, p.net, p.peak};
+  }
   /// The last trip's part (reloads > 0).
   [[nodiscard]] RS_HD constexpr LoadProfile tail(std::size_t d) const noexcept {
     return LoadProfile{tail_[d].carried, tail_[d].net, tail_[d].peak};
@@ -129,7 +134,8 @@ RS_HD constexpr LoadSegment reload_load() noexcept {
 
 /// A followed by B, in the first `dims` dimensions (the others are left unset), into `s` (which
 /// may not be `a` or `b`).
-RS_HD inline void merge_into(LoadSegment& s, const LoadSegment& a, const LoadSegment& b, std::size_t dims) noexcept {
+RS_HD inline void merge_into(LoadSegment& s, const LoadSegment& a, const LoadSegment& b,
+                             std::size_t dims) noexcept {
   s.reloads = a.reloads + b.reloads;
   if (s.reloads == 0) {
     for (std::size_t d = 0; d < dims && d < kMaxDims; ++d) s.set(d, merge(a.dim(d), b.dim(d)));
@@ -152,7 +158,8 @@ RS_HD inline void merge_into(LoadSegment& s, const LoadSegment& a, const LoadSeg
   }
 }
 
-RS_HD inline LoadSegment merge(const LoadSegment& a, const LoadSegment& b, std::size_t dims) noexcept {
+RS_HD inline LoadSegment merge(const LoadSegment& a, const LoadSegment& b,
+                               std::size_t dims) noexcept {
   LoadSegment s;
   merge_into(s, a, b, dims);
   return s;
@@ -166,7 +173,8 @@ RS_HD constexpr std::int64_t load_excess(const LoadSegment& s, const std::int64_
   for (std::size_t d = 0; d < dims && d < kMaxDims; ++d) {
     excess += hd::max(0, route_peak(s.dim(d)) - capacity[d]);
     if (s.reloads > 0)
-      excess += hd::max(0, route_peak(s.tail(d)) - capacity[d]) + hd::max(0, s.inner[d] - capacity[d]);
+      excess +=
+          hd::max(0, route_peak(s.tail(d)) - capacity[d]) + hd::max(0, s.inner[d] - capacity[d]);
   }
   return excess;
 }
@@ -175,7 +183,8 @@ RS_HD constexpr std::int64_t load_excess(const LoadSegment& s, const std::int64_
 /// merged segments when none has a reload).
 RS_HD inline bool fits(const LoadSegment& a, const LoadSegment& b, const LoadSegment& c,
                        const std::int64_t* capacity, std::size_t dims) noexcept {
-  if (a.reloads + b.reloads + c.reloads > 0) return load_excess(merge(merge(a, b, dims), c, dims), capacity, dims) == 0;
+  if (a.reloads + b.reloads + c.reloads > 0)
+    return load_excess(merge(merge(a, b, dims), c, dims), capacity, dims) == 0;
   for (std::size_t d = 0; d < dims && d < kMaxDims; ++d)
     if (route_peak(merge(a.dim(d), merge(b.dim(d), c.dim(d)))) > capacity[d]) return false;
   return true;
@@ -209,7 +218,8 @@ RS_HD constexpr DurationSegment merge(const DurationSegment& a, const DurationSe
 }
 
 /// One visit as a duration segment: `work` time units (setup and service) begun in [open, close].
-RS_HD constexpr DurationSegment visit_duration(std::int64_t work, std::int64_t open, std::int64_t close) noexcept {
+RS_HD constexpr DurationSegment visit_duration(std::int64_t work, std::int64_t open,
+                                               std::int64_t close) noexcept {
   DurationSegment s;
   s.duration = work;
   s.earliest = open;
@@ -265,7 +275,8 @@ RS_HD constexpr LegBreak en_route_break(std::int64_t t, std::int64_t left, std::
 /// The backward pass of the same model: the latest instant a visit's work may begin, by `close`
 /// and `setup` (when counted) before `bound`, the latest instant its setup may begin for what
 /// follows to stay feasible.
-RS_HD constexpr std::int64_t latest_begin(std::int64_t close, std::int64_t bound, std::int64_t setup) noexcept {
+RS_HD constexpr std::int64_t latest_begin(std::int64_t close, std::int64_t bound,
+                                          std::int64_t setup) noexcept {
   return hd::min(close, bound - setup);
 }
 

@@ -51,19 +51,20 @@ struct PhastOptions {
 
 /// The tiles [first, second) that device `d` of `devices` computes out of `tiles`: contiguous
 /// shares whose sizes differ by one at most, in device order.
-std::pair<std::size_t, std::size_t> tile_share(std::size_t tiles, std::size_t devices, std::size_t d) noexcept;
+std::pair<std::size_t, std::size_t> tile_share(std::size_t tiles, std::size_t devices,
+                                               std::size_t d) noexcept;
 
 /// Where the time of one compute() went, in seconds, and how much work it did. Host-twin stage
 /// times are thread-seconds scaled to wall time (the stages run interleaved on every thread).
 struct MatrixProfile {
-  double ch_load = 0.0;    ///< reading/building the hierarchy: set by the caller (the engine has it)
+  double ch_load = 0.0;  ///< reading/building the hierarchy: set by the caller (the engine has it)
   double selection = 0.0;  ///< RPHAST target selection and the restricted level CSR
   double upward = 0.0;     ///< forward CH searches of the sources (host)
   double h2d = 0.0;        ///< host -> device copies (graph, seeds, target ids)
   double sweep = 0.0;      ///< downward sweeps (kernels or host loop), target gather included
-  double d2h = 0.0;        ///< device -> host copies of result tiles (device events; 0 on the host twin)
-  double unpack = 0.0;     ///< unpacking result tiles into the matrices (host work, not a transfer)
-  double total = 0.0;      ///< wall time of compute()
+  double d2h = 0.0;  ///< device -> host copies of result tiles (device events; 0 on the host twin)
+  double unpack = 0.0;  ///< unpacking result tiles into the matrices (host work, not a transfer)
+  double total = 0.0;   ///< wall time of compute()
   std::uint64_t relaxations = 0;  ///< (min,+) relaxations of the sweeps (arcs x sources)
   std::size_t selected_nodes = 0, selected_arcs = 0, levels = 0, tiles = 0, tile_width = 0;
   std::size_t h2d_bytes = 0, h2d_copies = 0, d2h_bytes = 0, d2h_copies = 0;
@@ -81,7 +82,8 @@ class PhastMatrixEngine {
  public:
   /// Checks that `ch` belongs to `graph` (sizes and fingerprint: Error(InvalidInput) otherwise);
   /// with MatrixDevice::Cuda, throws Error(Device) naming the reason when no device is usable.
-  PhastMatrixEngine(const RoadGraph& graph, const ContractionHierarchy& ch, const PhastOptions& options = {});
+  PhastMatrixEngine(const RoadGraph& graph, const ContractionHierarchy& ch,
+                    const PhastOptions& options = {});
   ~PhastMatrixEngine();
   PhastMatrixEngine(PhastMatrixEngine&&) noexcept;
   PhastMatrixEngine& operator=(PhastMatrixEngine&&) noexcept;

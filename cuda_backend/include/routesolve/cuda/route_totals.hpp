@@ -15,13 +15,16 @@ struct RouteTotals {
   std::int64_t distance = 0;
   std::int64_t cost = 0;  ///< sum of arc costs (no fixed cost)
 
-  RS_HD friend constexpr RouteTotals operator+(const RouteTotals& a, const RouteTotals& b) noexcept {
+  RS_HD friend constexpr RouteTotals operator+(const RouteTotals& a,
+                                               const RouteTotals& b) noexcept {
     return RouteTotals{a.duration + b.duration, a.distance + b.distance, a.cost + b.cost};
   }
   RS_HD friend constexpr bool operator==(const RouteTotals& a, const RouteTotals& b) noexcept {
     return a.duration == b.duration && a.distance == b.distance && a.cost == b.cost;
   }
-  RS_HD friend constexpr bool operator!=(const RouteTotals& a, const RouteTotals& b) noexcept { return !(a == b); }
+  RS_HD friend constexpr bool operator!=(const RouteTotals& a, const RouteTotals& b) noexcept {
+    return !(a == b);
+  }
 };
 
 }  // namespace routesolve::cuda

@@ -39,12 +39,12 @@ namespace routesolve::cuda {
 /// measured on the device by its self-test, or read from the calibration file that
 /// `routesolve device-check --calibrate` wrote for it. Never constants.
 struct DeviceRates {
-  bool measured = false;         ///< false: nothing measured (auto does not pick the device)
-  double round_overhead_s = 0.0; ///< one insertion-pricing call of one row: launches, copies, sync
-  double device_row_s = 0.0;     ///< each further position priced in the same call
-  double h2d_bytes_per_s = 0.0;  ///< one host-to-device copy from pinned memory
-  double fixed_s = 0.0;          ///< opening the device: context, streams, first buffers
-  std::string source;            ///< "self-test", or the calibration file's path
+  bool measured = false;          ///< false: nothing measured (auto does not pick the device)
+  double round_overhead_s = 0.0;  ///< one insertion-pricing call of one row: launches, copies, sync
+  double device_row_s = 0.0;      ///< each further position priced in the same call
+  double h2d_bytes_per_s = 0.0;   ///< one host-to-device copy from pinned memory
+  double fixed_s = 0.0;           ///< opening the device: context, streams, first buffers
+  std::string source;             ///< "self-test", or the calibration file's path
 };
 
 /// One device as the self-test drives it: each kernel family on its own inputs.
@@ -55,13 +55,16 @@ class SelfTestDevice {
   [[nodiscard]] virtual std::string name() const = 0;
   /// PHAST seed, sweeps and gather: durations and distances, sources x targets, in tiles of 32
   /// sources (so that more sources take several tiles), its data moved as `transfer` says.
-  virtual NodeMatrices phast(const RoadGraph& graph, const ContractionHierarchy& ch, const std::vector<NodeId>& sources,
-                             const std::vector<NodeId>& targets, TransferMode transfer) = 0;
+  virtual NodeMatrices phast(const RoadGraph& graph, const ContractionHierarchy& ch,
+                             const std::vector<NodeId>& sources, const std::vector<NodeId>& targets,
+                             TransferMode transfer) = 0;
   /// The batched route evaluation, its data moved as `transfer` says.
-  virtual std::vector<RouteTotals> evaluate_routes(const RouteBatch& batch, TransferMode transfer) = 0;
+  virtual std::vector<RouteTotals> evaluate_routes(const RouteBatch& batch,
+                                                   TransferMode transfer) = 0;
   /// The search driver's batched insertion engine on the device, its data moved as `transfer`
   /// says, its tour store at least `min_store` bytes once allocated (0: the engine's default).
-  virtual std::unique_ptr<insertion::BatchedEngine> insertion_engine(TransferMode transfer, std::size_t min_store) = 0;
+  virtual std::unique_ptr<insertion::BatchedEngine> insertion_engine(TransferMode transfer,
+                                                                     std::size_t min_store) = 0;
   /// Seconds of one host-to-device copy of `bytes` from pinned memory, copy completed.
   virtual double copy_seconds(std::size_t bytes) = 0;
 };
@@ -71,12 +74,12 @@ class SelfTestDevice {
 std::unique_ptr<SelfTestDevice> make_cuda_self_test_device(int index);
 
 struct SelfTestResult {
-  int index = 0;          ///< the device index
+  int index = 0;  ///< the device index
   bool passed = false;
-  std::string device;     ///< the device's name (empty when it could not be opened)
-  std::string reason;     ///< why it failed: the first check that did not match, or the error
-  double seconds = 0.0;   ///< time the self-test took
-  DeviceRates rates;      ///< measured after the checks passed (rates.measured)
+  std::string device;    ///< the device's name (empty when it could not be opened)
+  std::string reason;    ///< why it failed: the first check that did not match, or the error
+  double seconds = 0.0;  ///< time the self-test took
+  DeviceRates rates;     ///< measured after the checks passed (rates.measured)
 };
 
 /// Runs every check on `device` against the host twin, then, when all passed, measures its rates

@@ -45,30 +45,30 @@ namespace routesolve::dispatch {
 /// What the decision looks at.
 struct AutoInputs {
   std::size_t tasks = 0;
-  std::size_t locations = 0;      ///< matrix side
-  std::size_t travel_count = 1;   ///< matrices (duration + distance + cost each)
-  double time_limit_s = 0.0;      ///< 0: a fixed amount of work
+  std::size_t locations = 0;     ///< matrix side
+  std::size_t travel_count = 1;  ///< matrices (duration + distance + cost each)
+  double time_limit_s = 0.0;     ///< 0: a fixed amount of work
   unsigned threads = 1;
-  unsigned multiprocessors = 132; ///< of the device
-  bool device = false;            ///< a usable device is present
+  unsigned multiprocessors = 132;  ///< of the device
+  bool device = false;             ///< a usable device is present
 };
 
 /// The rates of the model. The host's have defaults measured on the host (header comment); the
 /// device's are zero until set from a measurement (with_device).
 struct AutoRates {
-  double step_s = 17e-6;             ///< one chain step on one host thread (cuda-host --profile, X n 251-502)
-  double pricing_share = 0.32;       ///< of a step: the insertion pricing (`kernel` of cuda-host)
-  double requests_per_step = 12.0;   ///< insertion rounds per step (tasks removed by the ruin)
-  double rows_per_request = 240.0;   ///< positions priced per request (24 tours of ~10 tasks)
-  double upload_bytes = 6000.0;      ///< per chain and round: its changed tours' segments
-  bool device_measured = false;      ///< the four below come from a measurement of this device
-  double round_overhead_s = 0.0;     ///< measured: one pricing call (launches, copies, sync)
-  double device_row_s = 0.0;         ///< measured: one more position priced in a call
-  double h2d_bytes_per_s = 0.0;      ///< measured: pinned, one copy
-  double fixed_s = 0.0;              ///< measured: opening the device (context, streams, buffers)
-  std::string device_source;         ///< where they come from ("self-test" or a calibration file)
-  double min_gain = 1.5;             ///< the device must do this many times the cpu's steps
-  double max_fixed_share = 0.1;      ///< of the time limit
+  double step_s = 17e-6;  ///< one chain step on one host thread (cuda-host --profile, X n 251-502)
+  double pricing_share = 0.32;      ///< of a step: the insertion pricing (`kernel` of cuda-host)
+  double requests_per_step = 12.0;  ///< insertion rounds per step (tasks removed by the ruin)
+  double rows_per_request = 240.0;  ///< positions priced per request (24 tours of ~10 tasks)
+  double upload_bytes = 6000.0;     ///< per chain and round: its changed tours' segments
+  bool device_measured = false;     ///< the four below come from a measurement of this device
+  double round_overhead_s = 0.0;    ///< measured: one pricing call (launches, copies, sync)
+  double device_row_s = 0.0;        ///< measured: one more position priced in a call
+  double h2d_bytes_per_s = 0.0;     ///< measured: pinned, one copy
+  double fixed_s = 0.0;             ///< measured: opening the device (context, streams, buffers)
+  std::string device_source;        ///< where they come from ("self-test" or a calibration file)
+  double min_gain = 1.5;            ///< the device must do this many times the cpu's steps
+  double max_fixed_share = 0.1;     ///< of the time limit
 };
 
 struct AutoEstimate {
@@ -76,7 +76,7 @@ struct AutoEstimate {
   unsigned chains = 0;  ///< B
   double gain = 0.0;    ///< device steps / cpu steps
   bool use_device = false;
-  std::string why;      ///< one line, for --verbose and the tests
+  std::string why;  ///< one line, for --verbose and the tests
 };
 
 /// The host rates with the device's measured ones (`device.measured` false: left unmeasured).

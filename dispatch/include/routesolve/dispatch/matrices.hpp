@@ -23,7 +23,8 @@
 namespace routesolve::dispatch {
 
 struct MatrixOptions {
-  std::string network;  ///< road network file (.osm.pbf, .gr, edge list, .rsnet); empty: great-circle
+  std::string
+      network;  ///< road network file (.osm.pbf, .gr, edge list, .rsnet); empty: great-circle
   BackendKind backend = BackendKind::Auto;  ///< matrix engine on a road network (see above)
   DeviceOptions device;                     ///< cuda: the device and the transfer mode
   unsigned threads = 1;
@@ -34,21 +35,22 @@ struct MatrixOptions {
 /// The engine `requested` resolves to for a road network file (the auto rule above), on CUDA
 /// device `device_index`; `*fallback` (when given) gets why auto did not take the device it
 /// found (empty otherwise).
-BackendKind resolve_matrix_backend(BackendKind requested, const std::string& network_file, int device_index = 0,
-                                   std::string* fallback = nullptr);
+BackendKind resolve_matrix_backend(BackendKind requested, const std::string& network_file,
+                                   int device_index = 0, std::string* fallback = nullptr);
 
 /// A road network loaded once per process (thread-safe); `*load_seconds` gets the time spent
 /// loading it by this call (0 when it was loaded before). Throws invalid_input naming the file.
-std::shared_ptr<const network::RoadRouter> load_road_router(const std::string& file, double* load_seconds = nullptr);
+std::shared_ptr<const network::RoadRouter> load_road_router(const std::string& file,
+                                                            double* load_seconds = nullptr);
 
 /// Stage times of the node engine, summed over its calls ("ch_load", "matrix_selection",
 /// "matrix_upward", "matrix_h2d", "matrix_sweeps", "matrix_d2h" for PHAST; "matrix" for Dijkstra).
 struct EngineProfile {
   std::vector<network::ProviderStage> stages;
-  std::uint64_t work = 0;     ///< settled nodes (Dijkstra) or relaxations (PHAST)
-  double seconds = 0.0;       ///< wall time of the matrix computations
-  std::string summary;        ///< one line (PHAST: stage shares, relaxations per second)
-  std::string fallback;       ///< why the device's sweeps were left for the host twin's (a device fault)
+  std::uint64_t work = 0;  ///< settled nodes (Dijkstra) or relaxations (PHAST)
+  double seconds = 0.0;    ///< wall time of the matrix computations
+  std::string summary;     ///< one line (PHAST: stage shares, relaxations per second)
+  std::string fallback;  ///< why the device's sweeps were left for the host twin's (a device fault)
 };
 
 /// The node engine of a road network for an engine kind that resolve_matrix_backend() gave:
@@ -59,7 +61,8 @@ struct EngineProfile {
 /// unusable for the process; with options.backend Auto the sweeps go on on the host twin (the
 /// reason in profile->fallback), otherwise it is Error(Device) naming it.
 network::NodeMatrixFunction make_node_engine(BackendKind engine, const std::string& network_file,
-                                             const network::RoadRouter& router, const MatrixOptions& options,
+                                             const network::RoadRouter& router,
+                                             const MatrixOptions& options,
                                              std::shared_ptr<EngineProfile> profile = nullptr);
 
 /// The provider the options ask for. Its stage times (ProvidedMatrices::stages) name the

@@ -38,7 +38,8 @@ struct PrepareOptions {
   std::string source;  ///< the input's name in notes (a file); empty: the spec's own source
   /// The provider that fills missing matrices; null: make_matrix_provider(MatrixOptions).
   std::shared_ptr<const network::MatrixProvider> provider;
-  /// Notes as they arise (great-circle travel, stops off the roads, a device auto left); may be empty.
+  /// Notes as they arise (great-circle travel, stops off the roads, a device auto left); may be
+  /// empty.
   std::function<void(const Note&)> on_note;
   /// When given, the stage under way ("matrices", "problem", "solve", "validate"): which one an
   /// exception came from (the service answers a matrix failure as a routing error).
@@ -54,7 +55,8 @@ struct Prepared {
 
 /// Fills the spec's matrices when it has none (refusing first, with a road network to load,
 /// matrices that cannot fit in memory) and creates the problem.
-Prepared prepare_problem(ProblemSpec spec, const MatrixOptions& matrices, const PrepareOptions& how = {});
+Prepared prepare_problem(ProblemSpec spec, const MatrixOptions& matrices,
+                         const PrepareOptions& how = {});
 
 /// What a solver gives back: the solution, or none on an MPI rank that reports none (its root
 /// does); `problem` when the solution is of another problem than the one given (reoptimise
@@ -85,7 +87,7 @@ struct Outcome {
   bool solved = true;  ///< false on an MPI rank whose solution its root reports (solution empty)
   std::shared_ptr<const MatrixSource> matrices;  ///< null when the spec gave its matrices
   bool geometry = false;  ///< the spec's options.g: each route's geometry in the JSON answer
-  double seconds = 0.0;   ///< since SolveRun::started (else since the call), the validation included
+  double seconds = 0.0;  ///< since SolveRun::started (else since the call), the validation included
 };
 
 /// Seconds a run keeps back from its time limit for checking and writing the answer of this
@@ -98,7 +100,7 @@ Outcome solve_prepared(const Prepared& prepared, SolveOptions options, const Sol
                        const PrepareOptions& how = {});
 
 /// prepare_problem, then solve_prepared: the read spec's whole validated solve.
-Outcome solve_spec(ProblemSpec spec, const MatrixOptions& matrices, SolveOptions options, const SolveRun& run = {},
-                   const PrepareOptions& how = {});
+Outcome solve_spec(ProblemSpec spec, const MatrixOptions& matrices, SolveOptions options,
+                   const SolveRun& run = {}, const PrepareOptions& how = {});
 
 }  // namespace routesolve::dispatch

@@ -18,10 +18,10 @@ std::vector<std::size_t> largest_first(const std::vector<std::uint64_t>& weights
 /// What one item gave: its result text (opaque to the queue), or why it failed.
 struct ItemResult {
   bool ok = false;
-  std::string text;  ///< the work function's result when ok, else the failure's description (an
-                     ///< exception's message, or "crashed: ..." when the item ended its process)
-  bool lost = false;  ///< set by the queue itself: the rank solving the item stopped answering (text
-                      ///< says which and for how long); the work function's text never came
+  std::string text;   ///< the work function's result when ok, else the failure's description (an
+                      ///< exception's message, or "crashed: ..." when the item ended its process)
+  bool lost = false;  ///< set by the queue itself: the rank solving the item stopped answering
+                      ///< (text says which and for how long); the work function's text never came
 };
 
 /// How the queue runs under mpirun.
@@ -48,14 +48,15 @@ struct QueueOptions {
 /// lost = true, the others finish the rest, and every rank then knows (lost_rank(), world.hpp)
 /// that no collective may follow. A rank whose asks rank 0 leaves unanswered for rank_timeout
 /// (it was taken for dead) stops asking and returns.
-std::size_t run_work_queue(const std::vector<std::size_t>& order, const std::function<ItemResult(std::size_t)>& work,
+std::size_t run_work_queue(const std::vector<std::size_t>& order,
+                           const std::function<ItemResult(std::size_t)>& work,
                            const std::function<void(std::size_t, const ItemResult&)>& on_result,
                            const std::function<bool()>& stop, const QueueOptions& options = {});
 
 /// Runs `fn` in a forked child process and returns what it returned; ok = false with the reason
-/// when it threw (the exception's message), crashed ("crashed: signal 11 (Segmentation fault)") or exited
-/// without an answer. The child never returns into the caller's code (it ends with _exit), so it
-/// runs no MPI call and no exit handler of the parent.
+/// when it threw (the exception's message), crashed ("crashed: signal 11 (Segmentation fault)") or
+/// exited without an answer. The child never returns into the caller's code (it ends with _exit),
+/// so it runs no MPI call and no exit handler of the parent.
 ItemResult run_isolated(const std::function<std::string()>& fn);
 
 }  // namespace routesolve::distributed

@@ -24,7 +24,8 @@ std::filesystem::path unique_temp_path(const std::filesystem::path& file);
 /// Writes through `write` into a unique temporary file, then renames it to `file`. Throws
 /// Error(InvalidInput) naming the file when it cannot be written; an exception thrown by `write`
 /// is rethrown after the temporary file is removed.
-void write_atomically(const std::filesystem::path& file, const std::function<void(std::ostream&)>& write,
+void write_atomically(const std::filesystem::path& file,
+                      const std::function<void(std::ostream&)>& write,
                       AtomicWriteOptions options = {});
 
 /// write_atomically of a block of bytes.

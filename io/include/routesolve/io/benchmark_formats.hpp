@@ -21,7 +21,8 @@ ProblemSpec parse_cvrplib(std::string_view text, const std::string& source);
 
 /// CVRPLIB .sol ("Route #k: 3 5 9", "Cost N"): routes as job-id sequences, checked against problem.
 /// The numbers are 0-based node indices (job id - 1), as the X instances' Cost lines confirm.
-Solution parse_cvrplib_solution(std::string_view text, const std::string& source, const Problem& problem);
+Solution parse_cvrplib_solution(std::string_view text, const std::string& source,
+                                const Problem& problem);
 
 /// The "Cost N" line of a CVRPLIB .sol: its figure in output units, the digits after the decimal
 /// point it was written with, and its line number.
@@ -39,10 +40,12 @@ std::string cvrplib_solution_to_string(const Problem& problem, const Solution& s
 
 /// Solomon / Gehring & Homberger text format. Distances = travel times = Euclidean, exact
 /// (stored x1000) or truncated to one decimal (stored x10).
-ProblemSpec parse_solomon(std::string_view text, const std::string& source, bool truncate_one_decimal);
+ProblemSpec parse_solomon(std::string_view text, const std::string& source,
+                          bool truncate_one_decimal);
 
 /// Li & Lim PDPTW format: "vehicles capacity speed", then "id x y demand ready due service
 /// pickup_index delivery_index". Pickup/delivery pairs become shipments.
-ProblemSpec parse_lilim(std::string_view text, const std::string& source, bool truncate_one_decimal);
+ProblemSpec parse_lilim(std::string_view text, const std::string& source,
+                        bool truncate_one_decimal);
 
 }  // namespace routesolve::io

@@ -14,7 +14,9 @@ namespace routesolve::io {
 
 std::string encode_polyline(const std::vector<Coordinates>& points, int precision = 5);
 
-/// The inverse (to the format's precision); throws invalid_input naming `where` on a malformed text.
-std::vector<Coordinates> decode_polyline(std::string_view text, int precision = 5, std::string_view where = "geometry");
+/// The inverse (to the format's precision); throws invalid_input naming `where` on a malformed
+/// text.
+std::vector<Coordinates> decode_polyline(std::string_view text, int precision = 5,
+                                         std::string_view where = "geometry");
 
 }  // namespace routesolve::io

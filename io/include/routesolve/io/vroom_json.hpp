@@ -28,7 +28,8 @@ std::string vroom_solution_to_string(const Problem& problem, const Solution& sol
 
 /// Parses a VROOM output JSON into a Solution with task/vehicle indices resolved against
 /// `problem` (unknown ids are kept with kNone indices so the validator reports them).
-Solution parse_vroom_solution(std::string_view text, const std::string& source, const Problem& problem);
+Solution parse_vroom_solution(std::string_view text, const std::string& source,
+                              const Problem& problem);
 Solution read_vroom_solution(const std::filesystem::path& file, const Problem& problem);
 
 }  // namespace routesolve::io

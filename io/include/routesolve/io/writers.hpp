@@ -2,10 +2,10 @@
 // Solution outputs besides VROOM JSON: CSV of stops, GeoJSON, SVG map.
 
 #include <cstddef>
-#include <map>
-#include <utility>
 #include <iosfwd>
+#include <map>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "routesolve/network/matrix_provider.hpp"
@@ -27,7 +27,8 @@ std::vector<std::pair<std::size_t, std::size_t>> solution_legs(const Solution& s
 
 /// The road path of every leg of the solution, asked once per leg of the provider that filled
 /// the matrices (`fill`): what the GeoJSON map and the JSON `geometry` draw.
-LegLines road_legs(const Solution& solution, const network::MatrixProvider& provider, const network::MatrixFill& fill);
+LegLines road_legs(const Solution& solution, const network::MatrixProvider& provider,
+                   const network::MatrixFill& fill);
 
 /// "json" | "csv" | "geojson" | "svg" | "sol"; throws invalid_input otherwise.
 OutputFormat parse_output_format(std::string_view text);
@@ -35,7 +36,8 @@ std::string_view to_string(OutputFormat format) noexcept;
 /// File extension for a format (".json", ".csv", ".geojson", ".svg", ".sol").
 std::string_view extension(OutputFormat format) noexcept;
 
-/// One row per step: vehicle,step,type,id,location,lon,lat,arrival,waiting_time,service,duration,distance,load.
+/// One row per step:
+/// vehicle,step,type,id,location,lon,lat,arrival,waiting_time,service,duration,distance,load.
 void write_csv(std::ostream& out, const Problem& problem, const Solution& solution);
 /// FeatureCollection: a LineString per route and a Point per stop. Throws invalid_input when
 /// the problem has no coordinates. With `legs`, each route's line follows the leg geometry.
@@ -47,7 +49,7 @@ void write_svg(std::ostream& out, const Problem& problem, const Solution& soluti
 /// Dispatches on format (Json -> write_vroom_solution, Sol -> CVRPLIB .sol).
 /// `legs` is used by the GeoJSON output, and by the JSON output with `geometry` (each route's
 /// encoded polyline).
-void write_solution(std::ostream& out, const Problem& problem, const Solution& solution, OutputFormat format,
-                    const LegLines& legs = {}, bool geometry = false);
+void write_solution(std::ostream& out, const Problem& problem, const Solution& solution,
+                    OutputFormat format, const LegLines& legs = {}, bool geometry = false);
 
 }  // namespace routesolve::io

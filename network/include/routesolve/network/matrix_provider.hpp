@@ -36,8 +36,8 @@ struct ProviderStage {
 /// kUnreachable to and from every other point (0 to itself).
 struct ProvidedMatrices {
   Matrix durations, distances;
-  std::vector<bool> placed;          ///< one per point
-  std::vector<SnapResult> snaps;     ///< road providers: where each point joined the roads
+  std::vector<bool> placed;       ///< one per point
+  std::vector<SnapResult> snaps;  ///< road providers: where each point joined the roads
   std::vector<ProviderStage> stages;
 };
 
@@ -60,9 +60,9 @@ class MatrixProvider {
 
 /// What fill_matrices did, by location index.
 struct MatrixFill {
-  std::vector<Coordinates> points;     ///< coordinates of each location index
-  std::vector<std::string> unplaced;   ///< JSON paths of tasks the provider could not place
-  ProvidedMatrices matrices;           ///< the provider's answer (matrices moved into the spec)
+  std::vector<Coordinates> points;    ///< coordinates of each location index
+  std::vector<std::string> unplaced;  ///< JSON paths of tasks the provider could not place
+  ProvidedMatrices matrices;          ///< the provider's answer (matrices moved into the spec)
 };
 
 /// Fills the spec's matrices from `provider` for every profile used by a vehicle and assigns a
@@ -73,8 +73,8 @@ struct MatrixFill {
 /// Refuses (Error OutOfMemory) before allocating matrices that cannot fit.
 bool fill_matrices(ProblemSpec& spec, const MatrixProvider& provider, MatrixFill* fill = nullptr);
 
-/// Great-circle (haversine_m of snap.hpp) distances on a spherical Earth and a constant speed: the estimate
-/// VROOM users get without a routing server.
+/// Great-circle (haversine_m of snap.hpp) distances on a spherical Earth and a constant speed: the
+/// estimate VROOM users get without a routing server.
 class GreatCircleProvider final : public MatrixProvider {
  public:
   static constexpr double kDefaultSpeedMps = 50.0 / 3.6;

@@ -77,15 +77,17 @@ PointMatrices node_point_matrices(const RoadRouter& router, std::span<const Node
 class RoadProvider final : public MatrixProvider {
  public:
   RoadProvider(std::shared_ptr<const RoadRouter> router, double max_snap_m = kDefaultMaxSnapM,
-               unsigned threads = 1, NodeMatrixFunction engine = {}, std::string engine_name = "Boost.Graph Dijkstra");
+               unsigned threads = 1, NodeMatrixFunction engine = {},
+               std::string engine_name = "Boost.Graph Dijkstra");
   [[nodiscard]] std::string name() const override { return "road network (" + engine_name_ + ")"; }
   [[nodiscard]] ProvidedMatrices compute(std::span<const Coordinates> points,
                                          const MatrixScale& scale) const override;
   [[nodiscard]] std::string unplaced_reason(const Coordinates& point) const override;
   /// The first stop, the road nodes of a shortest path, the second stop; just the two stops
   /// when either did not snap or no path exists.
-  [[nodiscard]] std::vector<Coordinates> leg(const ProvidedMatrices& m, std::span<const Coordinates> points,
-                                             std::size_t from, std::size_t to) const override;
+  [[nodiscard]] std::vector<Coordinates> leg(const ProvidedMatrices& m,
+                                             std::span<const Coordinates> points, std::size_t from,
+                                             std::size_t to) const override;
   [[nodiscard]] const RoadRouter& router() const noexcept { return *router_; }
 
  private:

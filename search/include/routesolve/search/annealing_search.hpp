@@ -16,11 +16,11 @@
 #include <random>
 #include <vector>
 
+#include "routesolve/backend.hpp"
 #include "routesolve/search/blink_insertion.hpp"
 #include "routesolve/search/descent.hpp"
 #include "routesolve/search/insertion_engine.hpp"
 #include "routesolve/search/reloads.hpp"
-#include "routesolve/backend.hpp"
 #include "routesolve/search/string_removal.hpp"
 #include "routesolve/search/working_solution.hpp"
 
@@ -32,7 +32,8 @@ class AnnealingSearch {
     double start_temperature = 1.0;  ///< in cost units
     double end_temperature = 0.01;
     double fleet_phase = 0.6;  ///< vehicles-then-cost: share of the budget for fleet minimisation
-    double fleet_round = 0.15; ///< a fleet round failing this long (share of the budget) ends the phase
+    double fleet_round =
+        0.15;  ///< a fleet round failing this long (share of the budget) ends the phase
     /// Cost phase in cycles of this many iterations per insertable task (0: one schedule over
     /// the whole budget). A cycle ends after its iterations or, if sooner, with the budget.
     double cycle_per_task = 0.0;
@@ -120,9 +121,10 @@ class AnnealingSearch {
     StringRemoval::Parameters removal;
   };
 
-  AnnealingSearch(const SegmentModel& model, const Neighbours& adjacency, const VehicleClasses& classes,
-                  const std::vector<std::size_t>& insertable, Objective objective, std::uint64_t seed,
-                  Parameters parameters, InsertionEngine& engine);
+  AnnealingSearch(const SegmentModel& model, const Neighbours& adjacency,
+                  const VehicleClasses& classes, const std::vector<std::size_t>& insertable,
+                  Objective objective, std::uint64_t seed, Parameters parameters,
+                  InsertionEngine& engine);
 
   /// Starts from a plan (it becomes the current and the best solution).
   void start(const TourPlan& plan);
@@ -157,7 +159,9 @@ class AnnealingSearch {
   }
   [[nodiscard]] TourPlan current_plan() const { return current_.plan(); }
   /// The current tour of vehicle v.
-  [[nodiscard]] const std::vector<std::size_t>& current_tour(std::size_t v) const { return current_.tour(v).tasks; }
+  [[nodiscard]] const std::vector<std::size_t>& current_tour(std::size_t v) const {
+    return current_.tour(v).tasks;
+  }
   /// The best state since begin_region when region_improved(): the tours of the region's
   /// vehicles (the rest is as it was then, and not kept here).
   [[nodiscard]] const TourPlan& region_best_plan() const noexcept { return epoch_best_plan_; }
@@ -179,11 +183,14 @@ class AnnealingSearch {
   }
   /// The factor on the end temperature for the budget (Parameters::hot_end_per_task): 1 until
   /// the pace is known and when not used.
-  [[nodiscard]] double end_temperature_scale() const noexcept { return end_scale_ > 0.0 ? end_scale_ : 1.0; }
+  [[nodiscard]] double end_temperature_scale() const noexcept {
+    return end_scale_ > 0.0 ? end_scale_ : 1.0;
+  }
   /// The share of the cost phase from which every step gets the descent: descent_every_step_from,
   /// or early_descent_from once the projected pace reaches early_descent_per_task.
   [[nodiscard]] double every_step_from() const noexcept {
-    if (parameters_.early_descent_per_task > 0.0 && projected_per_task_ >= parameters_.early_descent_per_task)
+    if (parameters_.early_descent_per_task > 0.0 &&
+        projected_per_task_ >= parameters_.early_descent_per_task)
       return std::min(parameters_.descent_every_step_from, parameters_.early_descent_from);
     return parameters_.descent_every_step_from;
   }
@@ -238,9 +245,9 @@ class AnnealingSearch {
   BlinkInsertion::Pass pass_;
   Score step_before_;
   double temperature_ = 0.0;
-  double threshold_ = 0.0;       // the cost step's acceptance threshold, drawn when it begins
+  double threshold_ = 0.0;         // the cost step's acceptance threshold, drawn when it begins
   bool may_reject_early_ = false;  // whether its recreate may stop at the threshold
-  double step_fraction_ = 0.0;  // share of the budget used when the current cost step began
+  double step_fraction_ = 0.0;     // share of the budget used when the current cost step began
   std::vector<std::size_t> fleet_before_;
   std::mt19937_64 rng_;
   TourPlan best_plan_;
@@ -251,24 +258,26 @@ class AnnealingSearch {
   std::size_t iterations_ = 0;
   std::size_t early_rejects_ = 0;
   std::size_t infeasible_steps_ = 0;  // accepted by the segments, refused by the schedule
-  std::size_t last_descent_ = 0;  // iterations_ at the last descent on a new best
-  bool descended_ = false;        // whether any descent ran yet
+  std::size_t last_descent_ = 0;      // iterations_ at the last descent on a new best
+  bool descended_ = false;            // whether any descent ran yet
   // fleet minimisation
   bool fleet_active_ = false;
   bool fleet_done_ = false;
   std::size_t fleet_target_ = 0;  // routes allowed in the current round
   std::size_t fleet_base_unassigned_ = 0;
   double fleet_round_start_ = 0.0;  // budget share when the current round began
-  double cost_phase_start_ = -1.0;  // budget share when the cost phase began (its annealing restarts)
+  double cost_phase_start_ =
+      -1.0;  // budget share when the cost phase began (its annealing restarts)
   std::vector<std::uint64_t> absences_;
   // cycles of the cost phase
   std::size_t cycle_length_ = 0;  // iterations, 0: one cycle over the budget
   std::size_t cost_iterations_ = 0;
   std::size_t cycle_begin_ = 0;     // cost_iterations_ when the current cycle began
   double cycle_phase_start_ = 0.0;  // phase share when the current cycle began
-  bool cycle_phase_unknown_ = false;  // resumed inside a later cycle: the next phase share begins it
-  std::size_t cycles_ = 0;          // cycles begun after the first
-  double best_phase_ = 0.0;         // step_fraction_ of the last new best
+  bool cycle_phase_unknown_ =
+      false;                 // resumed inside a later cycle: the next phase share begins it
+  std::size_t cycles_ = 0;   // cycles begun after the first
+  double best_phase_ = 0.0;  // step_fraction_ of the last new best
   // short budgets: the temperatures' factor once the pace is known (0: not yet)
   double budget_scale_ = 0.0;
   double end_scale_ = 0.0;  // 0: not known yet

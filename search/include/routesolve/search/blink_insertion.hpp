@@ -29,10 +29,10 @@ class BlinkInsertion {
     std::vector<std::size_t> tasks;  ///< in insertion order
     std::size_t next = 0;            ///< tasks[next] is being placed
     std::size_t max_routes = 0;
-    bool widened = false;            ///< the request for tasks[next] covers every other tour
-    bool opening = false;            ///< tasks[0] is asked first for an empty vehicle only
-    std::uint64_t key = 0;           ///< blink keys of this pass
-    std::uint64_t asked = 0;         ///< requests so far
+    bool widened = false;     ///< the request for tasks[next] covers every other tour
+    bool opening = false;     ///< tasks[0] is asked first for an empty vehicle only
+    std::uint64_t key = 0;    ///< blink keys of this pass
+    std::uint64_t asked = 0;  ///< requests so far
     std::vector<std::size_t> candidates;
     std::vector<char> tried;
     /// Per vehicle class: members before this one are used or outside the region (a pass only
@@ -77,8 +77,10 @@ class BlinkInsertion {
              Order order = Order::Drawn) const;
 
  private:
-  void sort(const WorkingSolution& solution, std::vector<std::size_t>& tasks, std::mt19937_64& rng) const;
-  static void farthest_first(const WorkingSolution& solution, std::vector<std::size_t>& tasks, std::mt19937_64& rng);
+  void sort(const WorkingSolution& solution, std::vector<std::size_t>& tasks,
+            std::mt19937_64& rng) const;
+  static void farthest_first(const WorkingSolution& solution, std::vector<std::size_t>& tasks,
+                             std::mt19937_64& rng);
   void advance(Pass& pass) const;
 
   const Neighbours* near_;

@@ -19,20 +19,19 @@
 //   - polish_tour: intra-route first-improvement descent with TourTwoOpt and TourOrOpt.
 
 #include <cstddef>
-#include <random>
-
 #include <cstdint>
+#include <random>
 #include <vector>
 
+#include "routesolve/backend.hpp"
 #include "routesolve/search/neighbours.hpp"
-#include "routesolve/search/search_control.hpp"
 #include "routesolve/search/operators/or_opt.hpp"
 #include "routesolve/search/operators/relocate.hpp"
 #include "routesolve/search/operators/swap.hpp"
 #include "routesolve/search/operators/swap_star.hpp"
 #include "routesolve/search/operators/two_opt.hpp"
 #include "routesolve/search/operators/two_opt_star.hpp"
-#include "routesolve/backend.hpp"
+#include "routesolve/search/search_control.hpp"
 #include "routesolve/search/vehicle_classes.hpp"
 #include "routesolve/search/working_solution.hpp"
 
@@ -40,9 +39,10 @@ namespace routesolve::search {
 
 /// What the descents on one WorkingSolution have examined (clock values of that solution).
 struct DescentMemory {
-  std::vector<std::uint64_t> examined;  ///< per task: clock when its neighbourhood was last examined
-  std::uint64_t swap_star = 0;          ///< clock at the start of the last complete SWAP* pass
-  std::vector<char> queued;             ///< run_around's scratch: per task, whether it is queued
+  std::vector<std::uint64_t>
+      examined;                 ///< per task: clock when its neighbourhood was last examined
+  std::uint64_t swap_star = 0;  ///< clock at the start of the last complete SWAP* pass
+  std::vector<char> queued;     ///< run_around's scratch: per task, whether it is queued
   /// Forget everything (the next descent examines the whole solution): for a new solution
   /// object. (The memory stays valid when a region moves: WorkingSolution::set_region counts
   /// the tours that become movable as changed.)
@@ -73,15 +73,15 @@ class GranularDescent {
   /// Runs the descent until no operator improves; returns the number of moves applied. With
   /// `memory` (always the same for `s`), only what changed since the last run is examined; with
   /// `deadline`, the descent stops when it expires (polled every 64 tasks and tour pairs).
-  std::size_t run(WorkingSolution& s, std::mt19937_64& rng, Objective objective, DescentMemory* memory = nullptr,
-                  const Deadline* deadline = nullptr) const;
+  std::size_t run(WorkingSolution& s, std::mt19937_64& rng, Objective objective,
+                  DescentMemory* memory = nullptr, const Deadline* deadline = nullptr) const;
 
   /// The descent around tasks `seeds`: they are examined (in random order), then the tasks
   /// whose predecessor or successor each applied move changed, until none improves or
   /// `max_moves` moves were applied. Returns the number of moves applied.
-  std::size_t run_around(WorkingSolution& s, const std::vector<std::size_t>& seeds, std::mt19937_64& rng,
-                         Objective objective, DescentMemory& memory, std::size_t max_moves,
-                         const Deadline* deadline = nullptr) const;
+  std::size_t run_around(WorkingSolution& s, const std::vector<std::size_t>& seeds,
+                         std::mt19937_64& rng, Objective objective, DescentMemory& memory,
+                         std::size_t max_moves, const Deadline* deadline = nullptr) const;
 
  private:
   /// For each partner w of task u in another tour (or in its own, Parameters::intra_route), the
@@ -89,16 +89,17 @@ class GranularDescent {
   /// with `seen`, pairs whose two tours have not changed since that clock are skipped. The
   /// tasks whose predecessor or successor a move changed are appended to `rewired` (when
   /// given). At most `max_moves` moves; returns the moves.
-  std::size_t improve_task(WorkingSolution& s, std::size_t u, Objective objective, const std::uint64_t* seen,
-                           std::vector<std::size_t>* rewired, std::size_t max_moves) const;
+  std::size_t improve_task(WorkingSolution& s, std::size_t u, Objective objective,
+                           const std::uint64_t* seen, std::vector<std::size_t>* rewired,
+                           std::size_t max_moves) const;
   /// The best improving intra-route move of u and w (one tour) applied; true when one was.
-  bool improve_within(WorkingSolution& s, const TourCosts& costs, std::size_t u, std::size_t w, Objective objective,
-                      std::vector<std::size_t>* rewired) const;
+  bool improve_within(WorkingSolution& s, const TourCosts& costs, std::size_t u, std::size_t w,
+                      Objective objective, std::vector<std::size_t>* rewired) const;
 
   /// SWAP* on every pair of tours that hold granular neighbours, one of them changed since
   /// memory.swap_star; true when a move was applied, false also when the deadline expired.
-  bool swap_star_pass(WorkingSolution& s, Objective objective, DescentMemory& memory, const Deadline* deadline,
-                      std::size_t& moves) const;
+  bool swap_star_pass(WorkingSolution& s, Objective objective, DescentMemory& memory,
+                      const Deadline* deadline, std::size_t& moves) const;
 
   const Neighbours* near_;
   const VehicleClasses* classes_;

@@ -24,7 +24,8 @@ namespace routesolve::search {
 
 /// The score of a state; `insertable` are the tasks that count when unassigned (the hopeless
 /// ones are left out, as in WorkingSolution::score).
-[[nodiscard]] Score state_score(const SearchState& state, const std::vector<std::size_t>& insertable);
+[[nodiscard]] Score state_score(const SearchState& state,
+                                const std::vector<std::size_t>& insertable);
 
 /// Temperatures in internal cost units, from `start_temperature` at the first step down to
 /// `end_temperature` at the last (geometrically, over the steps or the time limit); 0: descent.
@@ -38,16 +39,18 @@ class ExactSearch {
   using Parameters = ExactSearchParameters;
 
   /// `insertable`: tasks (jobs, shipment pickups) that may be routed when unassigned.
-  ExactSearch(SearchState& state, const Neighbours& neighbours, const VehicleClasses& classes, Objective objective,
-              const Deadline& deadline, std::mt19937_64& rng, std::vector<std::size_t> insertable,
-              Parameters parameters = {});
+  ExactSearch(SearchState& state, const Neighbours& neighbours, const VehicleClasses& classes,
+              Objective objective, const Deadline& deadline, std::mt19937_64& rng,
+              std::vector<std::size_t> insertable, Parameters parameters = {});
 
   /// Runs `steps` steps (0: until the deadline); `on_step` (may be empty) is called after each.
   /// Returns the steps made (fewer when no task is routed: there is nothing to ruin).
   std::size_t run(std::size_t steps, const std::function<void()>& on_step = {});
 
   /// Why the tasks the best plan leaves unassigned could not be inserted.
-  [[nodiscard]] const std::vector<std::pair<std::size_t, UnassignedReason>>& left_out() const { return left_out_; }
+  [[nodiscard]] const std::vector<std::pair<std::size_t, UnassignedReason>>& left_out() const {
+    return left_out_;
+  }
 
  private:
   /// One step at `temperature`; false when the deadline cut it short or no task is routed.

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "routesolve/solution.hpp"
 #include "routesolve/search/search_state.hpp"
+#include "routesolve/solution.hpp"
 
 namespace routesolve::search {
 
@@ -34,7 +34,7 @@ struct Insertion {
   std::size_t vehicle = kNone;
   std::size_t position = 0;   ///< the task goes before tasks[position] (position == n: at the end)
   std::size_t position2 = 0;  ///< shipments: the delivery goes before tasks[position2], >= position
-  Cost delta = kInfiniteCost; ///< cost change, fixed cost included when the route was empty
+  Cost delta = kInfiniteCost;  ///< cost change, fixed cost included when the route was empty
 };
 
 /// The route's task sequence with the insertion applied (pickup and delivery for shipments).

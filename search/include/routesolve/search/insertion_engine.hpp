@@ -50,7 +50,8 @@ class InsertionEngine {
   virtual ~InsertionEngine() = default;
   [[nodiscard]] virtual std::string name() const = 0;
   /// out[r]: the best insertion of requests[r] (not found() when no position is feasible).
-  virtual void price(std::span<const InsertionRequest> requests, std::span<InsertionChoice> out) = 0;
+  virtual void price(std::span<const InsertionRequest> requests,
+                     std::span<InsertionChoice> out) = 0;
 };
 
 /// The CPU engine: positions priced one after the other.
@@ -59,8 +60,8 @@ std::unique_ptr<InsertionEngine> make_segment_engine();
 /// How the engines see tour v of a solution for a task, given as inserted(solution, task) gives
 /// it (computed once for all its candidate tours); nullopt when the task cannot go there at all
 /// (skills, max_tasks, or a job whose load cannot fit at any position).
-std::optional<hd::TourView> tour_view(const WorkingSolution& solution, std::size_t task, const hd::Inserted& x,
-                                      std::size_t v);
+std::optional<hd::TourView> tour_view(const WorkingSolution& solution, std::size_t task,
+                                      const hd::Inserted& x, std::size_t v);
 
 /// The task (and its sibling) as the pricing reads it.
 hd::Inserted inserted(const WorkingSolution& solution, std::size_t task);

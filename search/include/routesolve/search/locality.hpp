@@ -26,6 +26,7 @@ std::vector<std::size_t> locality_order(const Problem& problem);
 /// would not pay or cannot be made: fewer than `min_locations` locations, or a copy of the
 /// matrices of more than `max_bytes` or more than half of the available memory
 /// (memory_budget.hpp).
-ProblemPtr locality_ordered(const Problem& problem, std::size_t min_locations, std::uint64_t max_bytes);
+ProblemPtr locality_ordered(const Problem& problem, std::size_t min_locations,
+                            std::uint64_t max_bytes);
 
 }  // namespace routesolve::search

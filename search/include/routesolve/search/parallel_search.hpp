@@ -45,9 +45,10 @@ class ParallelSearch {
     unsigned workers = 1;
   };
 
-  ParallelSearch(const SegmentModel& model, const Neighbours& adjacency, const VehicleClasses& classes,
-                 const std::vector<std::size_t>& insertable, Objective objective, std::uint64_t seed,
-                 Chains chains, AnnealingSearch::Parameters parameters, InsertionEngine& engine);
+  ParallelSearch(const SegmentModel& model, const Neighbours& adjacency,
+                 const VehicleClasses& classes, const std::vector<std::size_t>& insertable,
+                 Objective objective, std::uint64_t seed, Chains chains,
+                 AnnealingSearch::Parameters parameters, InsertionEngine& engine);
 
   /// Resuming: `fraction_done` (0..1) of the budget and `iterations_done` (all threads) were
   /// spent by earlier runs; the annealing schedule continues from there over what is left.
@@ -59,8 +60,8 @@ class ParallelSearch {
   /// Runs from `start` until the deadline (time_limit_s > 0), `iterations` steps per thread
   /// (when non-zero; with a time limit as well, whichever comes first), or the stop flag;
   /// returns the best plan.
-  TourPlan run(const TourPlan& start, const Deadline& deadline, double time_limit_s, std::size_t iterations,
-               const ProgressFn& on_epoch = {});
+  TourPlan run(const TourPlan& start, const Deadline& deadline, double time_limit_s,
+               std::size_t iterations, const ProgressFn& on_epoch = {});
 
   [[nodiscard]] Score best_score() const noexcept { return best_score_; }
   /// Iterations of every thread, earlier runs (resume_from) included.
@@ -77,8 +78,8 @@ class ParallelSearch {
   bool regions_ = true;
   InsertionEngine* engine_;
   std::unique_ptr<WorkerPool> pool_;  // the chains' threads (persistent: no thread per epoch)
-  WorkingSolution scratch_;  // scores put-together plans
-  std::size_t epoch_steps_;  // steps of every chain per epoch
+  WorkingSolution scratch_;           // scores put-together plans
+  std::size_t epoch_steps_;           // steps of every chain per epoch
   TourPlan best_plan_;
   Score best_score_;
   std::size_t cycles_seen_ = 0;  // annealing cycles of the first chain at the last epoch

@@ -4,8 +4,8 @@
 #include <optional>
 #include <vector>
 
-#include "routesolve/solution.hpp"
 #include "routesolve/search/vehicle_classes.hpp"
+#include "routesolve/solution.hpp"
 
 namespace routesolve::search {
 

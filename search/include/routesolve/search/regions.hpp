@@ -13,9 +13,9 @@
 namespace routesolve::search {
 
 struct Regions {
-  std::vector<std::size_t> owner;              ///< region of every vehicle
-  std::vector<std::vector<char>> vehicles;     ///< per region: its vehicles
-  std::vector<std::vector<char>> tasks;        ///< per region: the unassigned tasks it may insert
+  std::vector<std::size_t> owner;           ///< region of every vehicle
+  std::vector<std::vector<char>> vehicles;  ///< per region: its vehicles
+  std::vector<std::vector<char>> tasks;     ///< per region: the unassigned tasks it may insert
 };
 
 /// Splits `plan` into `count` regions, or returns no region (empty) when it has fewer than two
@@ -23,6 +23,7 @@ struct Regions {
 /// middle visits (travel cost between them, both ways), starting at the `start`-th used tour
 /// (mod their number: a different start moves the borders), and cut into `count` runs of about
 /// equal task counts; empty vehicles and unassigned tasks are dealt out in turn.
-Regions split_regions(const Problem& problem, const TourPlan& plan, std::size_t count, std::size_t start);
+Regions split_regions(const Problem& problem, const TourPlan& plan, std::size_t count,
+                      std::size_t start);
 
 }  // namespace routesolve::search

@@ -8,10 +8,10 @@
 #include <utility>
 #include <vector>
 
-#include "routesolve/solution.hpp"
 #include "routesolve/search/search_control.hpp"
 #include "routesolve/search/search_state.hpp"
 #include "routesolve/search/vehicle_classes.hpp"
+#include "routesolve/solution.hpp"
 
 namespace routesolve::search {
 
@@ -23,8 +23,8 @@ class RegretInsertion {
   /// Inserts `tasks` (jobs and shipment pickups) into the state's routes: every non-empty route,
   /// or those `routes` marks (indexed by vehicle), and an empty vehicle of every class. Returns
   /// the tasks left out and why (NotRouted for those the deadline left untried).
-  std::vector<std::pair<std::size_t, UnassignedReason>> run(const std::vector<std::size_t>& tasks,
-                                                            const std::vector<char>* routes = nullptr);
+  std::vector<std::pair<std::size_t, UnassignedReason>> run(
+      const std::vector<std::size_t>& tasks, const std::vector<char>* routes = nullptr);
 
  private:
   SearchState& state_;

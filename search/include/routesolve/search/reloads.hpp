@@ -5,8 +5,9 @@
 // the descents move them like tasks; this pass decides how many there are:
 //  - a reload is taken out when the tour stays feasible and no dearer without it;
 //  - an unassigned task goes into a multi-trip tour as it is where it fits (a reload placed
-//    before may have made room), else with a new reload where one makes room: the cheapest (reload gap, task gap) pair of a multi-trip tour, priced in O(1) per
-//    pair from the tour's prefix and suffix segments (O(n^2) per tour).
+//    before may have made room), else with a new reload where one makes room: the cheapest (reload
+//    gap, task gap) pair of a multi-trip tour, priced in O(1) per pair from the tour's prefix and
+//    suffix segments (O(n^2) per tour).
 
 #include <cstddef>
 #include <vector>

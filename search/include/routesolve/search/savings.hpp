@@ -20,7 +20,8 @@ namespace routesolve::search {
 /// the routes outnumber the vehicles, or the deadline (time limit or stop flag) passed first
 /// (polled every few thousand merges: a SIGINT is honoured within milliseconds).
 std::optional<TourPlan> savings_plan(const SegmentModel& model, const VehicleClasses& classes,
-                                     const Neighbours& near, const std::vector<std::size_t>& insertable,
+                                     const Neighbours& near,
+                                     const std::vector<std::size_t>& insertable,
                                      const Deadline& deadline = Deadline(0.0, nullptr));
 
 }  // namespace routesolve::search

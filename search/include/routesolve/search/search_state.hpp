@@ -10,8 +10,8 @@
 
 #include "routesolve/hd/route_segment.hpp"
 #include "routesolve/problem.hpp"
-#include "routesolve/solution.hpp"
 #include "routesolve/search/tour_plan.hpp"
+#include "routesolve/solution.hpp"
 
 namespace routesolve::search {
 
@@ -37,11 +37,13 @@ inline Duration arc_duration(const TravelView& tv, std::size_t a, std::size_t b)
 }
 /// True when the arc exists and has no path.
 inline bool arc_unreachable(const TravelView& tv, std::size_t a, std::size_t b) {
-  return a != kNone && b != kNone && (tv.duration(a, b) >= kUnreachable || tv.cost(a, b) >= kUnreachable);
+  return a != kNone && b != kNone &&
+         (tv.duration(a, b) >= kUnreachable || tv.cost(a, b) >= kUnreachable);
 }
 
 /// Travel cost of a task sequence on vehicle v, fixed cost excluded (0 when empty).
-Cost sequence_travel_cost(const Problem& problem, std::size_t v, const std::vector<std::size_t>& tasks);
+Cost sequence_travel_cost(const Problem& problem, std::size_t v,
+                          const std::vector<std::size_t>& tasks);
 /// Cost of a route in internal units: travel cost plus the fixed cost when not empty.
 Cost route_cost(const Problem& problem, std::size_t v, const std::vector<std::size_t>& tasks);
 
@@ -56,14 +58,14 @@ Duration latest_in_windows(const std::vector<TimeWindow>& windows, Duration t);
 struct RouteData {
   std::size_t vehicle = 0;
   std::vector<std::size_t> tasks;
-  std::vector<std::size_t> locations;     ///< per node; kNone for a missing start/end
-  std::vector<Cost> forward_cost;         ///< [k]: cost of arcs node 0 -> ... -> node k
-  std::vector<Cost> backward_cost;        ///< [k]: sum over m < k of cost(node m+1 -> node m)
-  std::vector<Amount> load;               ///< [k], k = 0..n: load after node k
-  std::vector<Amount> load_prefix_max;    ///< [k]: max of load[0..k]
-  std::vector<Amount> load_suffix_max;    ///< [k]: max of load[k..n]
-  std::vector<Amount> delivery_prefix;    ///< [k]: job deliveries of the first k tasks
-  std::vector<Amount> pickup_prefix;      ///< [k]: job pickups of the first k tasks
+  std::vector<std::size_t> locations;        ///< per node; kNone for a missing start/end
+  std::vector<Cost> forward_cost;            ///< [k]: cost of arcs node 0 -> ... -> node k
+  std::vector<Cost> backward_cost;           ///< [k]: sum over m < k of cost(node m+1 -> node m)
+  std::vector<Amount> load;                  ///< [k], k = 0..n: load after node k
+  std::vector<Amount> load_prefix_max;       ///< [k]: max of load[0..k]
+  std::vector<Amount> load_suffix_max;       ///< [k]: max of load[k..n]
+  std::vector<Amount> delivery_prefix;       ///< [k]: job deliveries of the first k tasks
+  std::vector<Amount> pickup_prefix;         ///< [k]: job pickups of the first k tasks
   std::vector<Duration> earliest_departure;  ///< [k]: relaxed earliest departure from node k
   std::vector<Duration> latest_start;        ///< [k]: relaxed latest service start (n+1: arrival)
   Cost travel_cost = 0;
@@ -125,6 +127,7 @@ class SearchState {
 };
 
 /// Schedules a sequence on v with core (empty sequences are feasible).
-ScheduleResult schedule(const Problem& problem, std::size_t v, const std::vector<std::size_t>& tasks);
+ScheduleResult schedule(const Problem& problem, std::size_t v,
+                        const std::vector<std::size_t>& tasks);
 
 }  // namespace routesolve::search

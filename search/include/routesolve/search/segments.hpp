@@ -34,7 +34,8 @@ using routesolve::SegmentLimits;
 static_assert(routesolve::kNoLocation == kNone);
 
 /// A's time profile followed by B's after `travel` time units (routesolve::merge).
-inline DurationSegment merge_durations(const DurationSegment& a, const DurationSegment& b, Duration travel) {
+inline DurationSegment merge_durations(const DurationSegment& a, const DurationSegment& b,
+                                       Duration travel) {
   return routesolve::merge(a, b, travel);
 }
 /// A's load profile followed by B's, over `dims` dimensions (routesolve::merge).
@@ -78,9 +79,11 @@ class SegmentModel {
   [[nodiscard]] const RouteSegment* unused_route(std::size_t v) const { return &ends_[end_of_[v]]; }
 
   /// A followed by B on vehicle v.
-  [[nodiscard]] RouteSegment merge(std::size_t v, const RouteSegment& a, const RouteSegment& b) const;
+  [[nodiscard]] RouteSegment merge(std::size_t v, const RouteSegment& a,
+                                   const RouteSegment& b) const;
   /// The same into `out` (not `a` or `b`), without a temporary.
-  void merge_into(RouteSegment& out, std::size_t v, const RouteSegment& a, const RouteSegment& b) const {
+  void merge_into(RouteSegment& out, std::size_t v, const RouteSegment& a,
+                  const RouteSegment& b) const {
     routesolve::merge_into(out, travel_[v], dims_, a, b);
   }
 
@@ -112,8 +115,8 @@ class SegmentModel {
   std::vector<Cost> fixed_costs_;
   std::vector<char> single_trip_;
   std::vector<RouteSegment> tasks_;
-  std::vector<RouteSegment> ends_;    // per distinct vehicle end: start, start + end, end
-  std::vector<std::size_t> end_of_;   // per vehicle: its three in ends_
+  std::vector<RouteSegment> ends_;   // per distinct vehicle end: start, start + end, end
+  std::vector<std::size_t> end_of_;  // per vehicle: its three in ends_
 };
 
 }  // namespace routesolve::search

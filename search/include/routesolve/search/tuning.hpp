@@ -34,7 +34,8 @@ inline constexpr unsigned kDeviceChainsPerMultiprocessor = 4;
 /// Chains the device engine runs in lockstep: one per kTasksPerDeviceChain tasks, at most
 /// kDeviceChainsPerMultiprocessor per multiprocessor, never fewer than the threads. The cuda
 /// backend runs that many and the auto policy prices that many.
-[[nodiscard]] unsigned device_chains(std::size_t tasks, unsigned threads, unsigned multiprocessors) noexcept;
+[[nodiscard]] unsigned device_chains(std::size_t tasks, unsigned threads,
+                                     unsigned multiprocessors) noexcept;
 /// Nearest tasks the ruin and the recreate look at (and the descent's pool of time partners).
 inline constexpr std::size_t kAdjacency = 100;
 /// Nearest tasks of the exact search (problems beyond the segment model's kMaxDims dimensions).
@@ -59,6 +60,7 @@ inline constexpr std::size_t kExactInsertionChecks = 32;
 
 /// The annealing search's parameters for an instance, whose starting solution costs `visit_cost`
 /// per routed task (the unit of the temperatures).
-[[nodiscard]] AnnealingSearch::Parameters search_parameters(const InstanceTraits& instance, double visit_cost);
+[[nodiscard]] AnnealingSearch::Parameters search_parameters(const InstanceTraits& instance,
+                                                            double visit_cost);
 
 }  // namespace routesolve::search

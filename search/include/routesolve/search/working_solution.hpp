@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "routesolve/hd/score.hpp"
 #include "routesolve/backend.hpp"
+#include "routesolve/hd/score.hpp"
 #include "routesolve/search/segments.hpp"
 #include "routesolve/search/tour_plan.hpp"
 
@@ -28,7 +28,9 @@ struct Tour {
   /// The n + 2 prefix segments ([k]: nodes 0..k) and suffix segments ([k]: nodes k..n+1). An
   /// empty tour stores none: it reads its vehicle's, which the model shares between vehicles with
   /// the same ends (a CVRPLIB file without a fleet size has n - 1 vehicles, nearly all unused).
-  [[nodiscard]] const RouteSegment* prefix() const noexcept { return tasks.empty() ? unused_ : prefix_.data(); }
+  [[nodiscard]] const RouteSegment* prefix() const noexcept {
+    return tasks.empty() ? unused_ : prefix_.data();
+  }
   [[nodiscard]] const RouteSegment* suffix() const noexcept {
     return tasks.empty() ? unused_ + 1 : suffix_.data();
   }
@@ -101,7 +103,9 @@ class WorkingSolution {
   [[nodiscard]] bool in_region(std::size_t v) const { return region_.empty() || region_[v] != 0; }
   [[nodiscard]] bool has_region() const noexcept { return !region_.empty(); }
   /// An unassigned task this search may insert.
-  [[nodiscard]] bool may_insert(std::size_t t) const { return region_tasks_.empty() || region_tasks_[t] != 0; }
+  [[nodiscard]] bool may_insert(std::size_t t) const {
+    return region_tasks_.empty() || region_tasks_[t] != 0;
+  }
   /// A routed task whose tour is in the region.
   [[nodiscard]] bool movable(std::size_t t) const { return assigned(t) && in_region(route_of(t)); }
 
@@ -126,7 +130,7 @@ class WorkingSolution {
   const SegmentModel* model_;
   std::vector<std::size_t> insertable_;
   std::vector<Tour> tours_;
-  std::vector<char> empty_;  // per vehicle: its tour is empty
+  std::vector<char> empty_;                // per vehicle: its tour is empty
   std::vector<std::uint64_t> changed_at_;  // per vehicle: clock_ at its last change
   std::uint64_t clock_ = 0;
   std::vector<std::size_t> route_of_, position_of_;

@@ -34,8 +34,9 @@ RS_HD constexpr std::uint64_t mix(std::uint64_t z) noexcept {
 RS_HD constexpr bool blinks(std::uint64_t key, std::size_t v, std::size_t i, std::size_t j,
                             std::uint32_t threshold) noexcept {
   if (threshold == 0) return false;
-  const std::uint64_t h = mix(key ^ mix(0x9E3779B97F4A7C15ULL * (v + 1) + 0xD1B54A32D192ED03ULL * (i + 1) +
-                                        0x8CB92BA72F3D8DD7ULL * (j + 1)));
+  const std::uint64_t h =
+      mix(key ^ mix(0x9E3779B97F4A7C15ULL * (v + 1) + 0xD1B54A32D192ED03ULL * (i + 1) +
+                    0x8CB92BA72F3D8DD7ULL * (j + 1)));
   return static_cast<std::uint32_t>(h >> 32) < threshold;
 }
 
@@ -74,7 +75,8 @@ RS_HD inline bool job_may_fit(const TourView& t, const Inserted& x, std::size_t 
   for (std::size_t d = 0; d < dims && d < kMaxDims; ++d) {
     const std::int64_t start = whole.load.head[d].carried + x.segment->load.head[d].carried;
     const std::int64_t capacity = t.limits.capacity[d];
-    if (start > capacity || start + whole.load.head[d].net + x.segment->load.head[d].net > capacity) return false;
+    if (start > capacity || start + whole.load.head[d].net + x.segment->load.head[d].net > capacity)
+      return false;
   }
   return true;
 }
@@ -95,11 +97,12 @@ RS_HD inline JobArcs job_arcs(const TourView& t, const Inserted& x, std::size_t 
 
 /// A job before tasks[k] (k = 0..n) given its arcs (job_arcs): its delta when it is below
 /// `bound`, feasible and not blinked; kNoInsertion otherwise.
-RS_HD inline Priced price_job_from(const TourView& t, const Inserted& x, std::size_t dims, std::size_t k,
-                                   const JobArcs& arcs, std::int64_t bound, std::uint64_t key,
-                                   std::uint32_t blink) noexcept {
+RS_HD inline Priced price_job_from(const TourView& t, const Inserted& x, std::size_t dims,
+                                   std::size_t k, const JobArcs& arcs, std::int64_t bound,
+                                   std::uint64_t key, std::uint32_t blink) noexcept {
   Priced out;
-  if (arcs.in >= kUnreachable || arcs.out >= kUnreachable) return out;  // durations: checked by feasible()
+  if (arcs.in >= kUnreachable || arcs.out >= kUnreachable)
+    return out;  // durations: checked by feasible()
   const std::int64_t delta = arcs.in + arcs.out - arcs.replaced + t.opening;
   if (delta >= bound || blinks(key, t.vehicle, k, k, blink)) return out;
   if (!feasible(t.travel, t.limits, dims, t.prefix[k], *x.segment, t.suffix[k + 1])) return out;
@@ -127,15 +130,18 @@ RS_HD Priced price_pair_row(const TourView& t, const Inserted& x, std::size_t di
   const std::size_t p = x.location, d = x.sibling_location;
   const std::size_t a = t.prefix[i].last, b = t.suffix[i + 1].first;
   if (!reachable(tv, a, p)) return best;
-  const std::int64_t pickup_delta = arc_cost(tv, a, p) + arc_cost(tv, p, b) - arc_cost(tv, a, b) + t.opening;
+  const std::int64_t pickup_delta =
+      arc_cost(tv, a, p) + arc_cost(tv, p, b) - arc_cost(tv, a, b) + t.opening;
   RouteSegment current = merge(tv, dims, t.prefix[i], *x.segment);
   if (current.time.time_warp > 0 || current.unreachable) return best;
   for (std::size_t j = i; j <= t.n; ++j) {
     const std::size_t from = j == i ? p : t.prefix[j].last, to = t.suffix[j + 1].first;
-    const std::int64_t delta =
-        j == i ? arc_cost(tv, a, p) + arc_cost(tv, p, d) + arc_cost(tv, d, b) - arc_cost(tv, a, b) + t.opening
-               : pickup_delta + arc_cost(tv, from, d) + arc_cost(tv, d, to) - arc_cost(tv, from, to);
-    if (reachable(tv, from, d) && reachable(tv, d, to) && delta < bound && !blinks(key, t.vehicle, i, j, blink) &&
+    const std::int64_t delta = j == i ? arc_cost(tv, a, p) + arc_cost(tv, p, d) +
+                                            arc_cost(tv, d, b) - arc_cost(tv, a, b) + t.opening
+                                      : pickup_delta + arc_cost(tv, from, d) + arc_cost(tv, d, to) -
+                                            arc_cost(tv, from, to);
+    if (reachable(tv, from, d) && reachable(tv, d, to) && delta < bound &&
+        !blinks(key, t.vehicle, i, j, blink) &&
         feasible(tv, t.limits, dims, current, *x.sibling, t.suffix[j + 1])) {
       best.delta = bound = delta;
       best.j = j;

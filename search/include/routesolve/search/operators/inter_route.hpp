@@ -5,8 +5,8 @@
 
 #include <cstddef>
 
-#include "routesolve/search/working_solution.hpp"
 #include "routesolve/hd/score.hpp"
+#include "routesolve/search/working_solution.hpp"
 
 namespace routesolve::search::inter_route {
 
@@ -23,7 +23,8 @@ inline std::size_t before_location(const WorkingSolution& s, std::size_t v, std:
 }
 inline std::size_t after_location(const WorkingSolution& s, std::size_t v, std::size_t i) {
   const auto& tasks = s.tour(v).tasks;
-  return i + 1 >= tasks.size() ? s.problem().vehicle(v).end : s.problem().task(tasks[i + 1]).location;
+  return i + 1 >= tasks.size() ? s.problem().vehicle(v).end
+                               : s.problem().task(tasks[i + 1]).location;
 }
 
 /// Cost of a whole route segment on vehicle v as WorkingSolution counts it.
@@ -44,10 +45,14 @@ inline bool settle(const WorkingSolution& s, std::size_t v1, const RouteSegment&
   return better(delta, bound, objective);
 }
 
-inline bool is_job(const WorkingSolution& s, std::size_t t) { return s.problem().task(t).sibling == kNone; }
+inline bool is_job(const WorkingSolution& s, std::size_t t) {
+  return s.problem().task(t).sibling == kNone;
+}
 
-/// Change of the number of used tours when two tours go from before1/before2 to after1/after2 tasks.
-inline std::int64_t used_change(std::size_t before1, std::size_t after1, std::size_t before2, std::size_t after2) {
+/// Change of the number of used tours when two tours go from before1/before2 to after1/after2
+/// tasks.
+inline std::int64_t used_change(std::size_t before1, std::size_t after1, std::size_t before2,
+                                std::size_t after2) {
   auto used = [](std::size_t n) -> std::int64_t { return n > 0 ? 1 : 0; };
   return used(after1) - used(before1) + used(after2) - used(before2);
 }

@@ -18,8 +18,8 @@
 #include <array>
 #include <concepts>
 #include <cstddef>
-#include <utility>
 #include <type_traits>
+#include <utility>
 #include <variant>
 
 #include "routesolve/hd/score.hpp"

@@ -7,17 +7,18 @@
 #include <cstddef>
 #include <vector>
 
-#include "routesolve/search/working_solution.hpp"
 #include "routesolve/search/operators/operator.hpp"
 #include "routesolve/search/operators/tour_costs.hpp"
+#include "routesolve/search/working_solution.hpp"
 
 namespace routesolve::search {
 
 class TourOrOpt {
  public:
-  /// The move of tasks[i..i+length-1] of tour v before tasks[to] (`to` in [0, n] \ [i, i + length]).
-  TourOrOpt(const WorkingSolution& s, const TourCosts& costs, std::size_t v, std::size_t i, std::size_t length,
-            std::size_t to);
+  /// The move of tasks[i..i+length-1] of tour v before tasks[to] (`to` in [0, n] \ [i, i +
+  /// length]).
+  TourOrOpt(const WorkingSolution& s, const TourCosts& costs, std::size_t v, std::size_t i,
+            std::size_t length, std::size_t to);
 
   [[nodiscard]] Score delta() const noexcept { return delta_; }
   /// Checks the new tour (O(n)).
@@ -28,8 +29,8 @@ class TourOrOpt {
   /// Cost change of the move (0-based indices; `to` in [0, n] \ [i, i + length]).
   static Cost delta(const TourCosts& costs, std::size_t i, std::size_t length, std::size_t to);
   /// The tour's tasks after the move.
-  static std::vector<std::size_t> moved(const std::vector<std::size_t>& tasks, std::size_t i, std::size_t length,
-                                        std::size_t to);
+  static std::vector<std::size_t> moved(const std::vector<std::size_t>& tasks, std::size_t i,
+                                        std::size_t length, std::size_t to);
 
  private:
   const WorkingSolution* s_;

@@ -7,21 +7,23 @@
 #include <cstddef>
 #include <vector>
 
-#include "routesolve/search/working_solution.hpp"
 #include "routesolve/search/operators/operator.hpp"
+#include "routesolve/search/working_solution.hpp"
 
 namespace routesolve::search {
 
 class InterRelocate {
  public:
   /// The best variant of moving u's chain next to w that beats `bound` (see operator.hpp).
-  InterRelocate(const WorkingSolution& s, std::size_t u, std::size_t w, std::size_t max_length, Objective objective,
-                const Score& bound = Score{});
+  InterRelocate(const WorkingSolution& s, std::size_t u, std::size_t w, std::size_t max_length,
+                Objective objective, const Score& bound = Score{});
 
   [[nodiscard]] Score delta() const noexcept { return delta_; }
   [[nodiscard]] bool is_valid() const noexcept { return found_; }
   void apply(WorkingSolution& s) const;
-  [[nodiscard]] TouchedRoutes routes() const { return found_ ? TouchedRoutes(v1_, v2_) : TouchedRoutes(); }
+  [[nodiscard]] TouchedRoutes routes() const {
+    return found_ ? TouchedRoutes(v1_, v2_) : TouchedRoutes();
+  }
 
   [[nodiscard]] std::size_t length() const noexcept { return length_; }
 

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "routesolve/search/working_solution.hpp"
 #include "routesolve/search/operators/operator.hpp"
+#include "routesolve/search/working_solution.hpp"
 
 namespace routesolve::search {
 
@@ -19,13 +19,15 @@ class InterSwap {
  public:
   /// The best exchange of a string from u on with a string from w on (each of 1..max_string
   /// jobs) when it beats `bound` (see operator.hpp).
-  InterSwap(const WorkingSolution& s, std::size_t u, std::size_t w, Objective objective, const Score& bound = Score{},
-            std::size_t max_string = 1);
+  InterSwap(const WorkingSolution& s, std::size_t u, std::size_t w, Objective objective,
+            const Score& bound = Score{}, std::size_t max_string = 1);
 
   [[nodiscard]] Score delta() const noexcept { return delta_; }
   [[nodiscard]] bool is_valid() const noexcept { return found_; }
   void apply(WorkingSolution& s) const;
-  [[nodiscard]] TouchedRoutes routes() const { return found_ ? TouchedRoutes(v1_, v2_) : TouchedRoutes(); }
+  [[nodiscard]] TouchedRoutes routes() const {
+    return found_ ? TouchedRoutes(v1_, v2_) : TouchedRoutes();
+  }
   /// The lengths of the strings that leave u's tour and w's tour.
   [[nodiscard]] std::pair<std::size_t, std::size_t> lengths() const noexcept { return {a_, b_}; }
 

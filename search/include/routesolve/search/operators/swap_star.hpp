@@ -8,28 +8,31 @@
 #include <cstddef>
 #include <vector>
 
-#include "routesolve/search/working_solution.hpp"
 #include "routesolve/search/operators/operator.hpp"
+#include "routesolve/search/working_solution.hpp"
 
 namespace routesolve::search {
 
 class SwapStar {
  public:
   /// The best confirmed SWAP* between tours v1 and v2 that beats `bound` (see operator.hpp).
-  SwapStar(const WorkingSolution& s, std::size_t v1, std::size_t v2, Objective objective, const Score& bound = Score{});
+  SwapStar(const WorkingSolution& s, std::size_t v1, std::size_t v2, Objective objective,
+           const Score& bound = Score{});
 
   [[nodiscard]] Score delta() const noexcept { return delta_; }
   [[nodiscard]] bool is_valid() const noexcept { return found_; }
   void apply(WorkingSolution& s) const;
-  [[nodiscard]] TouchedRoutes routes() const { return found_ ? TouchedRoutes(v1_, v2_) : TouchedRoutes(); }
+  [[nodiscard]] TouchedRoutes routes() const {
+    return found_ ? TouchedRoutes(v1_, v2_) : TouchedRoutes();
+  }
 
   /// The task leaving v1 (u) and the one leaving v2 (w), kNone when none was found.
   [[nodiscard]] std::size_t u() const noexcept { return u_; }
   [[nodiscard]] std::size_t w() const noexcept { return w_; }
 
   /// Tour v's tasks after the swap (u leaves, w arrives before tasks[to], or in u's place).
-  static std::vector<std::size_t> swapped(const std::vector<std::size_t>& tasks, std::size_t u_position,
-                                          std::size_t w, std::size_t to);
+  static std::vector<std::size_t> swapped(const std::vector<std::size_t>& tasks,
+                                          std::size_t u_position, std::size_t w, std::size_t to);
 
  private:
   std::size_t v1_, v2_, u_ = kNone, w_ = kNone;

@@ -19,9 +19,13 @@ class TourCosts {
   /// Cost of the arc between two locations (0 if one is missing).
   [[nodiscard]] Cost arc(std::size_t a, std::size_t b) const;
   /// Cost of the path node i -> ... -> node j (i <= j), forwards.
-  [[nodiscard]] Cost forward(std::size_t i, std::size_t j) const { return forward_[j] - forward_[i]; }
+  [[nodiscard]] Cost forward(std::size_t i, std::size_t j) const {
+    return forward_[j] - forward_[i];
+  }
   /// Cost of the path node j -> ... -> node i (i <= j), backwards.
-  [[nodiscard]] Cost backward(std::size_t i, std::size_t j) const { return backward_[j] - backward_[i]; }
+  [[nodiscard]] Cost backward(std::size_t i, std::size_t j) const {
+    return backward_[j] - backward_[i];
+  }
 
  private:
   TravelView travel_;
@@ -30,6 +34,7 @@ class TourCosts {
 };
 
 /// Feasible under the segment model, with shipments in order, on vehicle v.
-bool sequence_feasible(const WorkingSolution& solution, std::size_t v, const std::vector<std::size_t>& tasks);
+bool sequence_feasible(const WorkingSolution& solution, std::size_t v,
+                       const std::vector<std::size_t>& tasks);
 
 }  // namespace routesolve::search

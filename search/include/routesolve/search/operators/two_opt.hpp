@@ -6,16 +6,17 @@
 #include <cstddef>
 #include <vector>
 
-#include "routesolve/search/working_solution.hpp"
 #include "routesolve/search/operators/operator.hpp"
 #include "routesolve/search/operators/tour_costs.hpp"
+#include "routesolve/search/working_solution.hpp"
 
 namespace routesolve::search {
 
 class TourTwoOpt {
  public:
   /// Reversal of tasks[i..j] (0-based, i < j) of tour v; `costs` are tour v's.
-  TourTwoOpt(const WorkingSolution& s, const TourCosts& costs, std::size_t v, std::size_t i, std::size_t j);
+  TourTwoOpt(const WorkingSolution& s, const TourCosts& costs, std::size_t v, std::size_t i,
+             std::size_t j);
 
   [[nodiscard]] Score delta() const noexcept { return delta_; }
   /// Checks the reversed tour (O(n)).

@@ -7,22 +7,24 @@
 #include <cstddef>
 #include <vector>
 
+#include "routesolve/search/operators/operator.hpp"
 #include "routesolve/search/vehicle_classes.hpp"
 #include "routesolve/search/working_solution.hpp"
-#include "routesolve/search/operators/operator.hpp"
 
 namespace routesolve::search {
 
 class InterTwoOptStar {
  public:
   /// The best of the two tail exchanges between the tours of u and w that beats `bound`.
-  InterTwoOptStar(const WorkingSolution& s, const VehicleClasses& classes, std::size_t u, std::size_t w,
-                  Objective objective, const Score& bound = Score{});
+  InterTwoOptStar(const WorkingSolution& s, const VehicleClasses& classes, std::size_t u,
+                  std::size_t w, Objective objective, const Score& bound = Score{});
 
   [[nodiscard]] Score delta() const noexcept { return delta_; }
   [[nodiscard]] bool is_valid() const noexcept { return found_; }
   void apply(WorkingSolution& s) const;
-  [[nodiscard]] TouchedRoutes routes() const { return found_ ? TouchedRoutes(v1_, v2_) : TouchedRoutes(); }
+  [[nodiscard]] TouchedRoutes routes() const {
+    return found_ ? TouchedRoutes(v1_, v2_) : TouchedRoutes();
+  }
 
  private:
   std::size_t u_, w_, v1_ = kNone, v2_ = kNone;
