@@ -12,12 +12,7 @@
 #include <string>
 #include <vector>
 
-// One line per pass would reflow differently each time, so the list is laid out by hand.
-// clang-format off
-#define ROUTESOLVE_FUZZ_TARGETS(X) \
-  X(vroom_problem) X(vroom_solution) X(cvrplib) X(cvrplib_solution) X(solomon) X(lilim) \
-  X(dimacs) X(edge_list) X(osm_pbf) X(network_cache) X(checkpoint)
-// clang-format on
+#include "fuzz_target_list.hpp"  // ROUTESOLVE_FUZZ_TARGETS(X), generated from fuzz/CMakeLists.txt
 
 #define DECLARE(name) \
   extern "C" int routesolve_fuzz_##name(const std::uint8_t* data, std::size_t size);

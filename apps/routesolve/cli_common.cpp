@@ -44,10 +44,10 @@ void install_signal_handlers() {
 
 void add_run_options(CLI::App& cmd, RunOptions& o) {
   cmd.add_option("--format", o.format, "Input format")
-      ->check(CLI::IsMember({"auto", "vroom", "cvrplib", "solomon", "lilim"}))
+      ->check(CLI::IsMember(io::input_format_names()))
       ->capture_default_str();
   cmd.add_option("--output-format", o.output_format, "Output format")
-      ->check(CLI::IsMember({"json", "csv", "geojson", "svg", "sol"}))
+      ->check(CLI::IsMember(io::output_format_names()))
       ->capture_default_str();
   cmd.add_flag("-g,--geometry", o.geometry,
                "JSON output: each route's geometry as an encoded polyline (precision 5), along the "

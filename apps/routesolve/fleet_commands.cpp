@@ -179,7 +179,7 @@ void add_fleet_commands(CLI::App& app, int* exit_status) {
       ->add_option("SOLUTION", s->solution_file, "Solution (VROOM JSON output or CVRPLIB .sol)")
       ->required();
   validate_cmd->add_option("--format", s->validate_opts.format, "Input format")
-      ->check(CLI::IsMember({"auto", "vroom", "cvrplib", "solomon", "lilim"}));
+      ->check(CLI::IsMember(io::input_format_names()));
   validate_cmd->add_option("--solution-format", s->solution_format, "Solution format")
       ->check(CLI::IsMember({"auto", "json", "sol"}));
   validate_cmd->add_flag("--truncate-distances", s->validate_opts.truncate,

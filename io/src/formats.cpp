@@ -4,6 +4,7 @@
 #include "routesolve/io/formats.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cctype>
 #include <cerrno>
@@ -96,64 +97,101 @@ bool looks_binary(std::string_view text) {
   return control * 20 > n;  // more than 5%
 }
 
-InputFormat detect_text_format(std::string_view text, const std::string& source) {
+// What detection looks at: the text without a byte order mark, and its first non-blank lines.
+struct Sniff {
+  std::string_view body;
+  std::vector<std::string_view> lines;
+};
+
+bool is_vroom(const Sniff& s) { return trim(s.body).front() == '{'; }
+
+bool is_solomon(const Sniff& s) {
+  bool vehicle_heading = false;
+  for (const auto line : s.lines) {
+    const std::string u = upper(line);
+    if (u == "VEHICLE") vehicle_heading = true;
+    if (vehicle_heading && u.rfind("CUSTOMER", 0) == 0) return true;
+  }
+  return false;
+}
+
+bool is_cvrplib(const Sniff& s) {
+  for (const auto line : s.lines)
+    if (is_tsplib_keyword_line(line)) return true;
+  return false;
+}
+
+bool is_lilim(const Sniff& s) {
+  if (s.lines.size() < 2 || numeric_fields(s.lines[0]) != 3) return false;
+  for (std::size_t i = 1; i < std::min<std::size_t>(s.lines.size(), 6); ++i)
+    if (numeric_fields(s.lines[i]) != 9) return false;
+  return true;
+}
+
+struct Format {
+  std::string_view name;  ///< the `--format` value
+  bool (*detect)(const Sniff&);
+  ProblemSpec (*read)(std::string_view text, const std::string& source, const ReadOptions&);
+};
+
+// Every input format, in the order detection tries them (Solomon's headings before TSPLIB's
+// keywords, which a Solomon file's text may contain).
+constexpr Format kFormats[] = {
+    {"vroom", is_vroom,
+     [](std::string_view t, const std::string& src, const ReadOptions&) {
+       return parse_vroom_problem(t, src);
+     }},
+    {"solomon", is_solomon,
+     [](std::string_view t, const std::string& src, const ReadOptions& o) {
+       return parse_solomon(t, src, o.truncate_one_decimal);
+     }},
+    {"cvrplib", is_cvrplib,
+     [](std::string_view t, const std::string& src, const ReadOptions&) {
+       return parse_cvrplib(t, src);
+     }},
+    {"lilim", is_lilim,
+     [](std::string_view t, const std::string& src, const ReadOptions& o) {
+       return parse_lilim(t, src, o.truncate_one_decimal);
+     }},
+};
+
+const Format& detect_text_format(std::string_view text, const std::string& source) {
   std::string_view body = text;
   if (body.substr(0, 3) == "\xEF\xBB\xBF") body.remove_prefix(3);  // UTF-8 byte order mark
   if (trim(body).empty())
     throw invalid_input(source, fmt::format("empty file: nothing to read ({})", kSupported));
   if (looks_binary(body))
     throw invalid_input(source, fmt::format("binary data, not a fleet file ({})", kSupported));
-  if (trim(body).front() == '{') return InputFormat::Vroom;
-
-  const auto lines = leading_lines(body, 64);
-  bool vehicle_heading = false;
-  for (const auto line : lines) {
-    const std::string u = upper(line);
-    if (u == "VEHICLE") vehicle_heading = true;
-    if (vehicle_heading && u.rfind("CUSTOMER", 0) == 0) return InputFormat::Solomon;
-  }
-  for (const auto line : lines)
-    if (is_tsplib_keyword_line(line)) return InputFormat::Cvrplib;
-
-  if (lines.size() >= 2 && numeric_fields(lines[0]) == 3) {
-    bool all_nine = true;
-    for (std::size_t i = 1; i < std::min<std::size_t>(lines.size(), 6); ++i)
-      all_nine = all_nine && numeric_fields(lines[i]) == 9;
-    if (all_nine) return InputFormat::LiLim;
-  }
+  const Sniff sniff{body, leading_lines(body, 64)};
+  for (const auto& format : kFormats)
+    if (format.detect(sniff)) return format;
   throw invalid_input(
       source,
       fmt::format("unrecognised content: not a fleet file of a known format ({})", kSupported));
 }
 
-}  // namespace
-
-InputFormat parse_input_format(std::string_view text) {
-  if (text == "auto") return InputFormat::Auto;
-  if (text == "vroom") return InputFormat::Vroom;
-  if (text == "cvrplib") return InputFormat::Cvrplib;
-  if (text == "solomon") return InputFormat::Solomon;
-  if (text == "lilim") return InputFormat::LiLim;
-  throw invalid_input(
-      "--format",
-      fmt::format("unknown input format \"{}\" (expected auto, vroom, cvrplib, solomon or lilim)",
-                  text));
+const Format* find_format(std::string_view name) {
+  for (const auto& format : kFormats)
+    if (format.name == name) return &format;
+  return nullptr;
 }
 
-std::string_view to_string(InputFormat format) noexcept {
-  switch (format) {
-    case InputFormat::Auto:
-      return "auto";
-    case InputFormat::Vroom:
-      return "vroom";
-    case InputFormat::Cvrplib:
-      return "cvrplib";
-    case InputFormat::Solomon:
-      return "solomon";
-    case InputFormat::LiLim:
-      return "lilim";
-  }
-  return "auto";
+}  // namespace
+
+const std::vector<std::string>& input_format_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all{std::string(kAutoFormat)};
+    for (const auto& format : kFormats) all.emplace_back(format.name);
+    return all;
+  }();
+  return names;
+}
+
+std::string_view parse_input_format(std::string_view text) {
+  if (text == kAutoFormat) return kAutoFormat;
+  if (const Format* format = find_format(text)) return format->name;
+  throw invalid_input("--format", fmt::format("unknown input format \"{}\" (expected one of {})",
+                                              text, fmt::join(input_format_names(), ", ")));
 }
 
 std::string read_text_file(const std::filesystem::path& file) {
@@ -175,29 +213,17 @@ std::string read_text_file(const std::filesystem::path& file) {
   return std::move(buffer).str();
 }
 
-InputFormat detect_format(const std::filesystem::path& file) {
-  return detect_text_format(read_text_file(file), file.string());
+std::string_view detect_format(const std::filesystem::path& file) {
+  return detect_text_format(read_text_file(file), file.string()).name;
 }
 
 ProblemSpec read_problem(const std::filesystem::path& file, const ReadOptions& options) {
   const std::string text = read_text_file(file);
   const std::string source = file.string();
-  const InputFormat format =
-      options.format == InputFormat::Auto ? detect_text_format(text, source) : options.format;
-  switch (format) {
-    case InputFormat::Vroom:
-      return parse_vroom_problem(text, source);
-    case InputFormat::Cvrplib:
-      return parse_cvrplib(text, source);
-    case InputFormat::Solomon:
-      return parse_solomon(text, source, options.truncate_one_decimal);
-    case InputFormat::LiLim:
-      return parse_lilim(text, source, options.truncate_one_decimal);
-    case InputFormat::Auto:
-      break;
-  }
-  throw Error(ErrorCode::Internal,
-              fmt::format("{}: no parser for format {}", source, to_string(format)));
+  const Format& format = options.format == kAutoFormat
+                             ? detect_text_format(text, source)
+                             : *find_format(parse_input_format(options.format));
+  return format.read(text, source, options);
 }
 
 }  // namespace routesolve::io

@@ -119,48 +119,70 @@ constexpr std::array<const char*, 12> kPalette = {"#1f77b4", "#ff7f0e", "#2ca02c
 
 }  // namespace
 
+namespace {
+
+struct OutputEntry {
+  OutputFormat format;
+  std::string_view name;       ///< the `--output-format` value
+  std::string_view extension;  ///< of the files `batch` writes
+  void (*write)(std::ostream&, const Problem&, const Solution&, const LegLines&, bool geometry);
+};
+
+// Every output format: its name, its file extension and its writer.
+const OutputEntry kOutputs[] = {
+    {OutputFormat::Json, "json", ".json",
+     [](std::ostream& out, const Problem& p, const Solution& s, const LegLines& legs, bool g) {
+       write_vroom_solution(out, p, s, g ? &legs : nullptr);
+     }},
+    {OutputFormat::Csv, "csv", ".csv",
+     [](std::ostream& out, const Problem& p, const Solution& s, const LegLines&, bool) {
+       write_csv(out, p, s);
+     }},
+    {OutputFormat::GeoJson, "geojson", ".geojson",
+     [](std::ostream& out, const Problem& p, const Solution& s, const LegLines& legs, bool) {
+       write_geojson(out, p, s, legs);
+     }},
+    {OutputFormat::Svg, "svg", ".svg",
+     [](std::ostream& out, const Problem& p, const Solution& s, const LegLines&, bool) {
+       write_svg(out, p, s);
+     }},
+    {OutputFormat::Sol, "sol", ".sol",
+     [](std::ostream& out, const Problem& p, const Solution& s, const LegLines&, bool) {
+       out << cvrplib_solution_to_string(p, s);
+     }},
+};
+
+const OutputEntry& output_entry(OutputFormat format) {
+  for (const auto& entry : kOutputs)
+    if (entry.format == format) return entry;
+  throw Error(ErrorCode::Internal, "an output format without a row in kOutputs");
+}
+
+}  // namespace
+
+const std::vector<std::string>& output_format_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all;
+    for (const auto& entry : kOutputs) all.emplace_back(entry.name);
+    return all;
+  }();
+  return names;
+}
+
 OutputFormat parse_output_format(std::string_view text) {
   const std::string t = lowercase(text);
-  if (t == "json") return OutputFormat::Json;
-  if (t == "csv") return OutputFormat::Csv;
-  if (t == "geojson") return OutputFormat::GeoJson;
-  if (t == "svg") return OutputFormat::Svg;
-  if (t == "sol") return OutputFormat::Sol;
-  throw invalid_input("output format", "unknown format '" + std::string(text) +
-                                           "' (expected json, csv, geojson, svg or sol)");
+  for (const auto& entry : kOutputs)
+    if (entry.name == t) return entry.format;
+  std::string expected;
+  for (const auto& entry : kOutputs)
+    expected += (expected.empty() ? "" : ", ") + std::string(entry.name);
+  throw invalid_input("output format",
+                      "unknown format '" + std::string(text) + "' (expected one of " + expected + ")");
 }
 
-std::string_view to_string(OutputFormat format) noexcept {
-  switch (format) {
-    case OutputFormat::Json:
-      return "json";
-    case OutputFormat::Csv:
-      return "csv";
-    case OutputFormat::GeoJson:
-      return "geojson";
-    case OutputFormat::Svg:
-      return "svg";
-    case OutputFormat::Sol:
-      return "sol";
-  }
-  return "json";
-}
+std::string_view to_string(OutputFormat format) { return output_entry(format).name; }
 
-std::string_view extension(OutputFormat format) noexcept {
-  switch (format) {
-    case OutputFormat::Json:
-      return ".json";
-    case OutputFormat::Csv:
-      return ".csv";
-    case OutputFormat::GeoJson:
-      return ".geojson";
-    case OutputFormat::Svg:
-      return ".svg";
-    case OutputFormat::Sol:
-      return ".sol";
-  }
-  return ".json";
-}
+std::string_view extension(OutputFormat format) { return output_entry(format).extension; }
 
 void write_csv(std::ostream& out, const Problem& problem, const Solution& solution) {
   const UnitScale& scale = problem.spec().scale;
@@ -386,24 +408,7 @@ void write_svg(std::ostream& out, const Problem& problem, const Solution& soluti
 
 void write_solution(std::ostream& out, const Problem& problem, const Solution& solution,
                     OutputFormat format, const LegLines& legs, bool geometry) {
-  switch (format) {
-    case OutputFormat::Json:
-      write_vroom_solution(out, problem, solution, geometry ? &legs : nullptr);
-      return;
-    case OutputFormat::Csv:
-      write_csv(out, problem, solution);
-      return;
-    case OutputFormat::GeoJson:
-      write_geojson(out, problem, solution, legs);
-      return;
-    case OutputFormat::Svg:
-      write_svg(out, problem, solution);
-      return;
-    case OutputFormat::Sol:
-      out << cvrplib_solution_to_string(problem, solution);
-      return;
-  }
-  throw Error(ErrorCode::Internal, "write_solution: unknown output format");
+  output_entry(format).write(out, problem, solution, legs, geometry);
 }
 
 }  // namespace routesolve::io

@@ -140,7 +140,8 @@ def _from_document(document: Mapping[str, Any], source: str, options: Dict[str, 
 
 def read_problem(path: Union[str, "os.PathLike[str]"], format: str = "auto", network: Any = None,
                  backend: Optional[str] = None, matrix_engine: Optional[str] = None) -> Problem:
-    """Reads a fleet file: VROOM JSON, CVRPLIB (.vrp), Solomon or Li & Lim (``format`` or by content)."""
+    """Reads a fleet file of any format routesolve reads: ``format`` names it as the CLI's
+    ``--format`` does (docs/FORMATS.md); ``"auto"`` guesses it from the content."""
     self = Problem.__new__(Problem)
     self._matrices = {}
     self._handle = _core.problem_from_file(os.fspath(path), format,

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <iosfwd>
 #include <map>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -30,11 +31,14 @@ std::vector<std::pair<std::size_t, std::size_t>> solution_legs(const Solution& s
 LegLines road_legs(const Solution& solution, const network::MatrixProvider& provider,
                    const network::MatrixFill& fill);
 
-/// "json" | "csv" | "geojson" | "svg" | "sol"; throws invalid_input otherwise.
+/// Every name `--output-format` accepts, in the order of the table in io/src/writers.cpp (name,
+/// extension, writer: a new output format is a value here and a row there).
+const std::vector<std::string>& output_format_names();
+/// A name of output_format_names(), in any case; throws invalid_input otherwise.
 OutputFormat parse_output_format(std::string_view text);
-std::string_view to_string(OutputFormat format) noexcept;
+std::string_view to_string(OutputFormat format);
 /// File extension for a format (".json", ".csv", ".geojson", ".svg", ".sol").
-std::string_view extension(OutputFormat format) noexcept;
+std::string_view extension(OutputFormat format);
 
 /// One row per step:
 /// vehicle,step,type,id,location,lon,lat,arrival,waiting_time,service,duration,distance,load.
