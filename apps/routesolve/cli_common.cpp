@@ -88,13 +88,13 @@ void add_run_options(CLI::App& cmd, RunOptions& o) {
   cmd.add_option("--backend", o.backend,
                  "Backend of the search, and the matrix engine on a road network unless "
                  "--matrix-engine is given")
-      ->check(CLI::IsMember({"cpu", "cuda", "cuda-host", "auto"}))
+      ->check(CLI::IsMember(backend_names()))
       ->capture_default_str();
   cmd.add_option("--matrix-engine", o.matrix_engine,
                  "Matrix engine on a road network: cpu (Boost.Graph Dijkstra), cuda-host (PHAST on "
                  "the host), cuda "
                  "(PHAST on the device) or auto (default: as --backend)")
-      ->check(CLI::IsMember({"cpu", "cuda", "cuda-host", "auto"}));
+      ->check(CLI::IsMember(backend_names()));
   cmd.add_option("--objective", o.objective, "Objective")
       ->check(CLI::IsMember({"cost", "vehicles-then-cost"}))
       ->capture_default_str();

@@ -262,7 +262,7 @@ void add_matrix_command(CLI::App& app, int* exit_status) {
       ->required();
   matrix->add_option("-o,--output", m.output, "Output file (default: standard output)");
   matrix->add_option("--backend,--matrix-engine", m.backend, "Matrix engine")
-      ->check(CLI::IsMember({"cpu", "cuda", "cuda-host", "auto"}))
+      ->check(CLI::IsMember(backend_names()))
       ->capture_default_str();
   matrix
       ->add_option("--transfer", m.transfer,

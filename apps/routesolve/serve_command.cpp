@@ -43,11 +43,11 @@ void add_serve_command(CLI::App& app, int* exit_status) {
                   "Most points of one /table or /matrix request")
       ->capture_default_str();
   cmd->add_option("--backend", o.backend, "Search backend")
-      ->check(CLI::IsMember({"cpu", "cuda", "cuda-host", "auto"}))
+      ->check(CLI::IsMember(backend_names()))
       ->capture_default_str();
   cmd->add_option("--matrix-engine,--matrix-backend", o.matrix_backend,
                   "Matrix engine on a road network")
-      ->check(CLI::IsMember({"cpu", "cuda", "cuda-host", "auto"}))
+      ->check(CLI::IsMember(backend_names()))
       ->capture_default_str();
   cmd->add_option("--threads", o.solve_threads, "Threads of one solve or matrix")
       ->check(CLI::Range(1u, 1024u))

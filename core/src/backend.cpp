@@ -8,27 +8,48 @@
 
 namespace routesolve {
 
+namespace {
+
+struct BackendName {
+  BackendKind kind;
+  std::string_view name;
+};
+
+// Every backend by the name --backend, the C API and the Python module take, in the order the
+// CLI lists them.
+constexpr BackendName kBackends[] = {{BackendKind::Cpu, "cpu"},
+                                     {BackendKind::Cuda, "cuda"},
+                                     {BackendKind::CudaHost, "cuda-host"},
+                                     {BackendKind::Auto, "auto"}};
+
+std::string expected_backends() {
+  std::string out;
+  for (const auto& b : kBackends) out += (out.empty() ? "" : ", ") + std::string(b.name);
+  return out;
+}
+
+}  // namespace
+
 std::string_view to_string(BackendKind kind) noexcept {
-  switch (kind) {
-    case BackendKind::Cpu:
-      return "cpu";
-    case BackendKind::Cuda:
-      return "cuda";
-    case BackendKind::Auto:
-      return "auto";
-    case BackendKind::CudaHost:
-      return "cuda-host";
-  }
+  for (const auto& b : kBackends)
+    if (b.kind == kind) return b.name;
   return "?";
 }
 
+const std::vector<std::string>& backend_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all;
+    for (const auto& b : kBackends) all.emplace_back(b.name);
+    return all;
+  }();
+  return names;
+}
+
 BackendKind parse_backend(std::string_view text) {
-  if (text == "cpu") return BackendKind::Cpu;
-  if (text == "cuda") return BackendKind::Cuda;
-  if (text == "auto") return BackendKind::Auto;
-  if (text == "cuda-host") return BackendKind::CudaHost;
-  throw invalid_input("--backend", "unknown backend '" + std::string(text) +
-                                       "' (expected cpu, cuda, cuda-host or auto)");
+  for (const auto& b : kBackends)
+    if (b.name == text) return b.kind;
+  throw invalid_input("--backend", "unknown backend '" + std::string(text) + "' (expected one of " +
+                                       expected_backends() + ")");
 }
 
 Timeline chosen_timeline(const Problem& problem, const SolveOptions& options) {

@@ -248,7 +248,7 @@ def solve(
 
     ``problem``: a :class:`Problem`, a VROOM-style dict, JSON text, or a path to a fleet file.
     ``time_limit`` in seconds (None or 0: a fixed amount of work, ``iterations`` per chain);
-    ``backend``: ``"auto"``, ``"cpu"``, ``"cuda-host"`` or ``"cuda"``; ``network``: a road network
+    ``backend``: a name the CLI's ``--backend`` takes (docs/CLI.md), default ``"auto"``; ``network``: a road network
     for problems given with coordinates only, its matrices computed by ``matrix_engine`` (the
     same names; default: as ``backend``). ``progress(report)`` is called on this thread
     with ``elapsed_s``, ``fraction``, ``best_cost``, ``routes`` and ``unassigned``; ``stop`` is

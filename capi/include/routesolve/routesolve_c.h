@@ -53,7 +53,7 @@ typedef void (*rs_progress_fn)(void* user, double elapsed_s, double fraction, do
  * versions go at the end and struct_size tells the library which ones the caller knows. */
 typedef struct rs_options {
   uint32_t struct_size;  /**< sizeof(rs_options), set by rs_options_init */
-  const char* backend;   /**< "auto" (NULL), "cpu", "cuda-host" or "cuda" */
+  const char* backend;   /**< a name --backend takes (docs/CLI.md); NULL: "auto" */
   double time_limit_s;   /**< 0: a fixed amount of work (iterations) instead */
   uint64_t iterations;   /**< search iterations per chain; 0: the default (1,000 without a limit) */
   uint64_t seed;         /**< default 1 */

@@ -22,9 +22,11 @@ namespace routesolve {
 /// CudaHost: the search with the CUDA backend's batched insertion engine on the host (its twin).
 enum class BackendKind { Cpu, Cuda, Auto, CudaHost };
 
-/// "cpu", "cuda", "auto", "cuda-host".
+/// The backend's name: "cpu", "cuda", "cuda-host" or "auto" (one table in core/src/backend.cpp).
 std::string_view to_string(BackendKind kind) noexcept;
-/// Parses "cpu" | "cuda" | "cuda-host" | "auto"; throws invalid_input otherwise.
+/// Every backend name, in the order the CLI lists them (what --backend and --matrix-engine take).
+const std::vector<std::string>& backend_names();
+/// Parses a name of backend_names(); throws invalid_input otherwise.
 BackendKind parse_backend(std::string_view text);
 /// Parses "cost" | "vehicles-then-cost", the objective's name in every entry point; throws
 /// invalid_input (field "objective") otherwise.

@@ -37,7 +37,7 @@ struct ServiceOptions {
   std::size_t max_body = 64u << 20;     ///< bytes; larger bodies get 413 unread
   double max_time_limit_s = 30.0;       ///< cap of a solve's time limit (and of its run time)
   std::size_t max_locations = 1000;     ///< points of one /table or /matrix request
-  std::string backend = "auto";         ///< search backend: cpu | cuda | cuda-host | auto
+  std::string backend = "auto";         ///< search backend: a name of backend_names()
   std::string matrix_backend = "auto";  ///< matrix engine on a road network
   unsigned solve_threads = 1;           ///< threads of one solve (and of one matrix)
   int device = 0;                       ///< CUDA device index
