@@ -176,8 +176,8 @@ OutputFormat parse_output_format(std::string_view text) {
   std::string expected;
   for (const auto& entry : kOutputs)
     expected += (expected.empty() ? "" : ", ") + std::string(entry.name);
-  throw invalid_input("output format",
-                      "unknown format '" + std::string(text) + "' (expected one of " + expected + ")");
+  throw invalid_input("output format", "unknown format '" + std::string(text) +
+                                           "' (expected one of " + expected + ")");
 }
 
 std::string_view to_string(OutputFormat format) { return output_entry(format).name; }
