@@ -178,12 +178,18 @@ Duration window_violation(const std::vector<TimeWindow>& windows, Duration t) {
   return std::min(t - std::prev(w)->end, w->start - t);
 }
 
-/// The step VROOM's plan mode refuses as an infeasible route because of its planning horizon,
-/// kNone if none. VROOM bounds each step's start by that horizon unless the step has its own
-/// bound on that side: from the earliest window start of the vehicle and its steps, less the lead
-/// its sample schedule allows, to the latest window end, plus the delay it allows. A
-/// service_before before the horizon, or a service_after past it, then has no solution.
-std::size_t before_vroom_horizon(const Layout& l, const Vehicle& veh) {
+struct VroomBounds {
+  std::size_t refused = kNone;  ///< the step to name when the bounds leave no solution
+  std::vector<Duration> upper;  ///< VROOM's upper bound on each step's start
+};
+
+/// VROOM's bounds on the starts of a plan route, or the step its plan mode refuses as an
+/// infeasible route because of its planning horizon. VROOM bounds each step's start by that horizon
+/// unless the step has its own bound on that side: from the earliest window start of the vehicle
+/// and its steps, less the lead its sample schedule allows, to the latest window end, plus the
+/// delay it allows. A service_before before the horizon, or a service_after past it, then has no
+/// solution.
+VroomBounds vroom_bounds(const Layout& l, const Vehicle& veh) {
   const std::vector<plan_eta::Step>& st = l.route.steps;
   const std::size_t n = st.size();
   const TimeWindow& vtw = veh.time_window;
@@ -204,7 +210,7 @@ std::size_t before_vroom_horizon(const Layout& l, const Vehicle& veh) {
   Duration candidate = kMaxTime;
   for (std::size_t i = 0; i < n; ++i)
     if (l.forced[i].before) {
-      if (*l.forced[i].before < rel[i]) return i;
+      if (*l.forced[i].before < rel[i]) return {i, {}};
       candidate = std::min(candidate, *l.forced[i].before - rel[i]);
     }
   if (vehicle_window)
@@ -217,7 +223,7 @@ std::size_t before_vroom_horizon(const Layout& l, const Vehicle& veh) {
   for (std::size_t i = 0; i < n; ++i) {
     if (i > 0) at += rel[i] - rel[i - 1];
     if (l.forced[i].after) at = std::max(at, *l.forced[i].after);
-    if (l.forced[i].before && at > *l.forced[i].before) return i;
+    if (l.forced[i].before && at > *l.forced[i].before) return {i, {}};
     if (i == 0 || i + 1 == n) {
       if (!vehicle_window) continue;
       windowed[i] = true;
@@ -231,9 +237,8 @@ std::size_t before_vroom_horizon(const Layout& l, const Vehicle& veh) {
       delay[i] = he - st[i].windows.back().end;
     }
   }
-  if (hs == kMaxTime) return kNone;  // no window anywhere: the horizon starts at 0
   Duration margin = 0;
-  for (std::size_t s = 0; s < n; ++s) {
+  for (std::size_t s = 0; s < n && hs < kMaxTime; ++s) {
     if (rel[s] > hs) {
       margin = 0;
       break;
@@ -244,8 +249,8 @@ std::size_t before_vroom_horizon(const Layout& l, const Vehicle& veh) {
       minimal_lead += lead[u] + (windowed[u] ? rel[s] - rel[u] : 0);
     if (minimal_lead > sample) break;
   }
-  hs -= margin;
-  for (std::size_t s = 0; s < n; ++s) {
+  hs = hs == kMaxTime ? 0 : hs - margin;  // no window anywhere: the horizon starts at 0
+  for (std::size_t s = 0; s < n && he > 0; ++s) {
     const std::size_t r = n - 1 - s;
     margin = rel.back() - rel[r];
     Duration minimal_delay = 0;
@@ -253,29 +258,48 @@ std::size_t before_vroom_horizon(const Layout& l, const Vehicle& veh) {
       minimal_delay += delay[u] + (windowed[u] ? rel[u] - rel[r] : 0);
     if (minimal_delay > sample) break;
   }
-  he += margin;
+  he = he == 0 ? kMaxTime : he + margin;
   // VROOM's bounds on each start: the horizon (widened by each given bound on the way), or the
   // step's own bounds; the lower one raised by the lower bounds of the steps before it.
   Duration prev = hs, action = 0, travel = l.route.legs.empty() ? 0 : l.route.legs[0];
+  std::vector<Duration> upper(n);
   std::size_t bounded = kNone;  // the last step with a bound of its own: the one to name
   for (std::size_t i = 0, leg = 0; i < n; ++i) {
-    Duration lb = hs, ub = he;
+    Duration lb = hs, &ub = upper[i];
+    ub = he;
     const Forced& f = l.forced[i];
     if (f.after || f.before) bounded = i;
     if (f.after) hs = std::min(hs, *f.after), he = std::max(he, *f.after), lb = *f.after;
     if (f.before) hs = std::min(hs, *f.before), he = std::max(he, *f.before), ub = *f.before;
     if (i > 0) lb = std::max(lb, prev + action + (st[i].is_break ? 0 : travel));
-    if (ub < lb) return bounded == kNone ? i : bounded;
+    if (ub < lb) return {bounded == kNone ? i : bounded, {}};
     prev = lb;
     if (i + 1 < n) {
       action = st[i].action;
       if (!st[i].is_break) travel = l.route.legs[leg++];
     }
   }
-  return kNone;
+  // Backward: each start no later than the next step's bound allows; after a break with room
+  // to spare before its own bound, the travel that fits in that room is not counted.
+  Duration next = upper.back(), spare = 0;
+  for (std::size_t i = n - 1, leg = l.route.legs.size(); i-- > 0;) {
+    if (!st[i].is_break) --leg;
+    if (i == 0) {
+      upper[0] = std::min(upper[0], next - l.route.legs[0]);
+    } else if (!st[i].is_break) {
+      const Duration travel = l.route.legs[leg];
+      upper[i] = std::min(upper[i], next - (spare < travel ? travel - spare : 0) - st[i].action);
+      spare = 0;
+    } else if (upper[i] < next - st[i].action) {
+      spare += next - st[i].action - upper[i];
+    } else {
+      upper[i] = next - st[i].action;
+    }
+    next = upper[i];
+  }
+  return {kNone, std::move(upper)};
 }
-
-void check_bounds(const Layout& l, const Vehicle& veh, std::size_t v) {
+void check_bounds(Layout& l, const Vehicle& veh, std::size_t v) {
   auto where = [&](std::size_t bad) {
     const std::size_t k = l.spec_step[bad];
     return k == kNone ? "vehicles[" + std::to_string(v) + "].steps" : step_path(v, k);
@@ -285,7 +309,16 @@ void check_bounds(const Layout& l, const Vehicle& veh, std::size_t v) {
         where(bad),
         "infeasible route: the service_at / service_after / service_before bounds of the steps "
         "cannot all hold with the travel and service times between them");
-  if (const std::size_t bad = before_vroom_horizon(l, veh); bad != kNone)
+  const VroomBounds vb = vroom_bounds(l, veh);
+  // VROOM bounds the route's start by the next step's bound less the whole first leg, even when
+  // that step is a break taken before the leg is driven; its answers follow that bound.
+  std::size_t bad = vb.refused;
+  if (bad == kNone && l.route.steps.size() > 2 && l.route.steps[1].is_break &&
+      vb.upper[0] < std::min(l.route.steps[0].latest, kMaxTime / 2)) {
+    l.route.steps[0].latest = vb.upper[0];
+    if (plan_eta::first_unreachable(l.route) != kNone) bad = 0;
+  }
+  if (bad != kNone)
     throw invalid_input(where(bad),
                         "infeasible route: the step's service bounds lie outside the planning "
                         "horizon (the time windows of the vehicle and its steps, widened by the "
@@ -296,7 +329,7 @@ Route check_route(const Problem& p, std::size_t v) {
   const Vehicle& veh = p.vehicle(v);
   const TravelView tv = p.travel(v);
   const std::size_t dims = p.dimensions();
-  const Layout l = lay_out(p, v);
+  Layout l = lay_out(p, v);
   check_bounds(l, veh, v);
   const plan_eta::Times times = plan_eta::choose(l.route);
   const std::vector<plan_eta::Step>& ps = l.route.steps;

@@ -304,6 +304,30 @@ TEST(CheckMode, ServiceBoundsOutsideTheHorizonAreRefusedAsVroomDoes) {
   EXPECT_EQ(early.routes[0].steps[1].arrival, 90);  // as vroom -c
 }
 
+// VROOM bounds the start by the next step's bound less the whole first leg, even when that step is
+// a break taken before the leg is driven: with the break before 400 and a 50 s leg, `vroom -c`
+// leaves at 350, not 400, and so does plan mode.
+TEST(CheckMode, StartBeforeABreakIsBoundedByTheWholeFirstLeg) {
+  ProblemSpec spec =
+      parse_vroom_problem(R"({"vehicles": [{"id": 1, "start_index": 0, "end_index": 0,
+     "time_window": [0, 10000], "breaks": [{"id": 10, "service": 100, "time_windows": [[0, 500]]}],
+     "steps": [{"type": "break", "id": 10, "service_before": 400}, {"type": "job", "id": 1}]}],
+   "jobs": [{"id": 1, "location_index": 1, "time_windows": [[1000, 1100]]}],
+   "matrices": {"car": {"durations": [[0, 50], [50, 0]]}}})",
+                          "break-first.json");
+  spec.plan = true;
+  const Solution s = check_plan(*Problem::create(std::move(spec)));
+  ASSERT_EQ(s.routes.size(), 1u);
+  const Route& r = s.routes[0];
+  ASSERT_EQ(r.steps.size(), 4u);
+  EXPECT_EQ(r.steps[0].arrival, 350);
+  EXPECT_EQ(r.steps[1].arrival, 350);
+  EXPECT_EQ(r.steps[2].arrival, 500);
+  EXPECT_EQ(r.steps[2].waiting_time, 500);
+  EXPECT_EQ(r.steps[3].arrival, 1050);
+  EXPECT_TRUE(r.violations.empty());
+}
+
 // An unknown field of a step is refused with its path (a misspelt bound would be lost).
 TEST(CheckMode, UnknownStepFieldIsRefused) {
   try {
