@@ -177,7 +177,7 @@ class SolutionWriter {
 
   /// VROOM's start step of a route without a start location: at the first task, when the route
   /// begins, with the load it leaves with.
-  static Step open_start(const Route& r) {
+  Step open_start(const Route& r) const {
     Step out;
     out.type = StepType::Start;
     const auto first = std::find_if(r.steps.begin(), r.steps.end(),
@@ -185,7 +185,12 @@ class SolutionWriter {
     out.location = first->location;
     out.task = first->task;
     out.arrival = r.steps.front().arrival;
-    out.load = r.delivery.size() > 0 ? r.delivery : r.steps.front().load;
+    out.load = r.steps.front().load;  // before the first step: undo what its task loads
+    if (r.steps.front().task < problem_.tasks().size()) {
+      const Task& t = problem_.task(r.steps.front().task);
+      if (t.pickup.size() == out.load.size()) out.load -= t.pickup;
+      if (t.delivery.size() == out.load.size()) out.load += t.delivery;
+    }
     return out;
   }
 
