@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,19 @@ void vroom_lower_bounds(plan_eta::Route& r) {
   }
 }
 
+/// A step's given bounds: service_after (else service_at) below, service_before (else
+/// service_at) above.
+struct Forced {
+  std::optional<Duration> after, before;
+};
+
+Forced forced_of(const VehicleStepSpec& spec) {
+  Forced f;
+  f.after = spec.service_after ? spec.service_after : spec.service_at;
+  f.before = spec.service_before ? spec.service_before : spec.service_at;
+  return f;
+}
+
 /// A plan route laid out for plan_eta: start, the visits, end; the legs between non-break steps.
 struct Layout {
   plan_eta::Route route;
@@ -83,6 +97,7 @@ struct Layout {
       spec_step;  ///< each step's index in the vehicle's spec steps (kNone: implied)
   std::vector<std::size_t> locations;  ///< the matrix index of each non-break step (kNone: none)
   std::vector<Distance> leg_distance;
+  std::vector<Forced> forced;  ///< each step's given service bounds, as VROOM reads them
 };
 
 Layout lay_out(const Problem& p, std::size_t v) {
@@ -96,6 +111,7 @@ Layout lay_out(const Problem& p, std::size_t v) {
   if (!given.empty() && given.front().type == VehicleStepType::Start) start_step = 0;
   if (!given.empty() && given.back().type == VehicleStepType::End) end_step = given.size() - 1;
   if (start_step != kNone) bound(start, given[start_step]);
+  l.forced.push_back(start_step != kNone ? forced_of(given[start_step]) : Forced{});
   l.route.steps.push_back(start);
   l.spec_step.push_back(start_step);
   l.locations.push_back(veh.start);
@@ -123,12 +139,14 @@ Layout lay_out(const Problem& p, std::size_t v) {
     }
     route_time += s.action;
     bound(s, given[visit.step]);
+    l.forced.push_back(forced_of(given[visit.step]));
     l.route.steps.push_back(s);
     l.spec_step.push_back(visit.step);
   }
   plan_eta::Step end;
   if (veh.time_window.end < kMaxTime) end.windows = {{0, veh.time_window.end}};
   if (end_step != kNone) bound(end, given[end_step]);
+  l.forced.push_back(end_step != kNone ? forced_of(given[end_step]) : Forced{});
   leg_to(veh.end);
   l.route.steps.push_back(end);
   l.spec_step.push_back(end_step);
@@ -148,24 +166,171 @@ Layout lay_out(const Problem& p, std::size_t v) {
   return l;
 }
 
-void check_bounds(const Layout& l, std::size_t v) {
-  const std::size_t bad = plan_eta::first_unreachable(l.route);
-  if (bad == kNone) return;
-  const std::size_t k = l.spec_step[bad];
-  const std::string where =
-      k == kNone ? "vehicles[" + std::to_string(v) + "].steps" : step_path(v, k);
-  throw invalid_input(
-      where,
-      "infeasible route: the service_at / service_after / service_before bounds of the steps "
-      "cannot all hold with the travel and service times between them");
+/// VROOM's violation of a soft start time against sorted windows: the lead to the first, the
+/// delay past the last, the nearer of the two windows around it.
+Duration window_violation(const std::vector<TimeWindow>& windows, Duration t) {
+  if (windows.empty()) return 0;
+  const auto w =
+      std::find_if(windows.begin(), windows.end(), [&](const TimeWindow& c) { return t <= c.end; });
+  if (w == windows.end()) return t - windows.back().end;
+  if (t >= w->start) return 0;
+  if (w == windows.begin()) return w->start - t;
+  return std::min(t - std::prev(w)->end, w->start - t);
+}
+
+struct VroomBounds {
+  std::size_t refused = kNone;  ///< the step to name when the bounds leave no solution
+  std::vector<Duration> upper;  ///< VROOM's upper bound on each step's start
+};
+
+/// VROOM's bounds on the starts of a plan route, or the step its plan mode refuses as an
+/// infeasible route because of its planning horizon. VROOM bounds each step's start by that horizon
+/// unless the step has its own bound on that side: from the earliest window start of the vehicle
+/// and its steps, less the lead its sample schedule allows, to the latest window end, plus the
+/// delay it allows. A service_before before the horizon, or a service_after past it, then has no
+/// solution.
+VroomBounds vroom_bounds(const Layout& l, const Vehicle& veh) {
+  const std::vector<plan_eta::Step>& st = l.route.steps;
+  const std::size_t n = st.size();
+  const TimeWindow& vtw = veh.time_window;
+  const bool vehicle_window = vtw.start > 0 || vtw.end < kMaxTime;
+  Duration hs = kMaxTime, he = 0;
+  if (vehicle_window) hs = vtw.start, he = vtw.end;
+  std::vector<Duration> rel(n, 0);  // start times with no waiting, the route leaving at 0
+  Duration t = 0;
+  for (std::size_t i = 0, leg = 0; i < n; ++i) {
+    if (i > 0 && !st[i].is_break) t += l.route.legs[leg++];
+    rel[i] = t;
+    t += st[i].action;
+    if (i > 0 && i + 1 < n && !st[i].windows.empty())
+      hs = std::min(hs, st[i].windows.front().start), he = std::max(he, st[i].windows.back().end);
+  }
+  // VROOM's sample schedule: as early as the bounds and the vehicle's or the data's first window
+  // allow; its total violation caps the lead allowed before the horizon.
+  Duration candidate = kMaxTime;
+  for (std::size_t i = 0; i < n; ++i)
+    if (l.forced[i].before) {
+      if (*l.forced[i].before < rel[i]) return {i, {}};
+      candidate = std::min(candidate, *l.forced[i].before - rel[i]);
+    }
+  if (vehicle_window)
+    candidate = std::min(candidate, vtw.start);
+  else
+    candidate = hs == kMaxTime ? 0 : std::min(candidate, hs);
+  Duration sample = 0, at = candidate;
+  std::vector<Duration> lead(n, 0), delay(n, 0);
+  std::vector<bool> windowed(n, false);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i > 0) at += rel[i] - rel[i - 1];
+    if (l.forced[i].after) at = std::max(at, *l.forced[i].after);
+    if (l.forced[i].before && at > *l.forced[i].before) return {i, {}};
+    if (i == 0 || i + 1 == n) {
+      if (!vehicle_window) continue;
+      windowed[i] = true;
+      if (i == 0) sample += std::max<Duration>(vtw.start - at, 0), lead[i] = vtw.start - hs;
+      if (i + 1 == n) sample += std::max<Duration>(at - vtw.end, 0), delay[i] = he - vtw.end;
+    } else {
+      sample += window_violation(st[i].windows, at);
+      if (st[i].windows.empty()) continue;
+      windowed[i] = true;
+      lead[i] = st[i].windows.front().start - hs;
+      delay[i] = he - st[i].windows.back().end;
+    }
+  }
+  Duration margin = 0;
+  for (std::size_t s = 0; s < n && hs < kMaxTime; ++s) {
+    if (rel[s] > hs) {
+      margin = 0;
+      break;
+    }
+    margin = rel[s];
+    Duration minimal_lead = 0;
+    for (std::size_t u = 0; u <= s; ++u)
+      minimal_lead += lead[u] + (windowed[u] ? rel[s] - rel[u] : 0);
+    if (minimal_lead > sample) break;
+  }
+  hs = hs == kMaxTime ? 0 : hs - margin;  // no window anywhere: the horizon starts at 0
+  for (std::size_t s = 0; s < n && he > 0; ++s) {
+    const std::size_t r = n - 1 - s;
+    margin = rel.back() - rel[r];
+    Duration minimal_delay = 0;
+    for (std::size_t u = r; u < n; ++u)
+      minimal_delay += delay[u] + (windowed[u] ? rel[u] - rel[r] : 0);
+    if (minimal_delay > sample) break;
+  }
+  he = he == 0 ? kMaxTime : he + margin;
+  // VROOM's bounds on each start: the horizon (widened by each given bound on the way), or the
+  // step's own bounds; the lower one raised by the lower bounds of the steps before it.
+  Duration prev = hs, action = 0, travel = l.route.legs.empty() ? 0 : l.route.legs[0];
+  std::vector<Duration> upper(n);
+  std::size_t bounded = kNone;  // the last step with a bound of its own: the one to name
+  for (std::size_t i = 0, leg = 0; i < n; ++i) {
+    Duration lb = hs, &ub = upper[i];
+    ub = he;
+    const Forced& f = l.forced[i];
+    if (f.after || f.before) bounded = i;
+    if (f.after) hs = std::min(hs, *f.after), he = std::max(he, *f.after), lb = *f.after;
+    if (f.before) hs = std::min(hs, *f.before), he = std::max(he, *f.before), ub = *f.before;
+    if (i > 0) lb = std::max(lb, prev + action + (st[i].is_break ? 0 : travel));
+    if (ub < lb) return {bounded == kNone ? i : bounded, {}};
+    prev = lb;
+    if (i + 1 < n) {
+      action = st[i].action;
+      if (!st[i].is_break) travel = l.route.legs[leg++];
+    }
+  }
+  // Backward: each start no later than the next step's bound allows; after a break with room
+  // to spare before its own bound, the travel that fits in that room is not counted.
+  Duration next = upper.back(), spare = 0;
+  for (std::size_t i = n - 1, leg = l.route.legs.size(); i-- > 0;) {
+    if (!st[i].is_break) --leg;
+    if (i == 0) {
+      upper[0] = std::min(upper[0], next - l.route.legs[0]);
+    } else if (!st[i].is_break) {
+      const Duration travel = l.route.legs[leg];
+      upper[i] = std::min(upper[i], next - (spare < travel ? travel - spare : 0) - st[i].action);
+      spare = 0;
+    } else if (upper[i] < next - st[i].action) {
+      spare += next - st[i].action - upper[i];
+    } else {
+      upper[i] = next - st[i].action;
+    }
+    next = upper[i];
+  }
+  return {kNone, std::move(upper)};
+}
+void check_bounds(Layout& l, const Vehicle& veh, std::size_t v) {
+  auto where = [&](std::size_t bad) {
+    const std::size_t k = l.spec_step[bad];
+    return k == kNone ? "vehicles[" + std::to_string(v) + "].steps" : step_path(v, k);
+  };
+  if (const std::size_t bad = plan_eta::first_unreachable(l.route); bad != kNone)
+    throw invalid_input(
+        where(bad),
+        "infeasible route: the service_at / service_after / service_before bounds of the steps "
+        "cannot all hold with the travel and service times between them");
+  const VroomBounds vb = vroom_bounds(l, veh);
+  // VROOM bounds the route's start by the next step's bound less the whole first leg, even when
+  // that step is a break taken before the leg is driven; its answers follow that bound.
+  std::size_t bad = vb.refused;
+  if (bad == kNone && l.route.steps.size() > 2 && l.route.steps[1].is_break &&
+      vb.upper[0] < std::min(l.route.steps[0].latest, kMaxTime / 2)) {
+    l.route.steps[0].latest = vb.upper[0];
+    if (plan_eta::first_unreachable(l.route) != kNone) bad = 0;
+  }
+  if (bad != kNone)
+    throw invalid_input(where(bad),
+                        "infeasible route: the step's service bounds lie outside the planning "
+                        "horizon (the time windows of the vehicle and its steps, widened by the "
+                        "lead and delay allowed), which VROOM refuses too");
 }
 
 Route check_route(const Problem& p, std::size_t v) {
   const Vehicle& veh = p.vehicle(v);
   const TravelView tv = p.travel(v);
   const std::size_t dims = p.dimensions();
-  const Layout l = lay_out(p, v);
-  check_bounds(l, v);
+  Layout l = lay_out(p, v);
+  check_bounds(l, veh, v);
   const plan_eta::Times times = plan_eta::choose(l.route);
   const std::vector<plan_eta::Step>& ps = l.route.steps;
 

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <filesystem>
@@ -160,11 +161,53 @@ class SolutionWriter {
     if (vehicle != nullptr && !vehicle->description.empty())
       out["description"] = vehicle->description;
     OJson steps = OJson::array();
+    const bool located = std::any_of(r.steps.begin(), r.steps.end(),
+                                     [](const Step& s) { return s.location != kNone; });
+    if (located && r.steps.front().type != StepType::Start)
+      steps.push_back(step(open_start(r), vehicle));
     for (const auto& s : r.steps) steps.push_back(step(s, vehicle));
+    if (located && r.steps.back().type != StepType::End)
+      steps.push_back(step(open_end(r), vehicle));
     out["steps"] = std::move(steps);
     out["violations"] = violations(r.violations);
     if (geometry_ != nullptr)
       if (const auto path = route_path(r, vehicle)) out["geometry"] = encode_polyline(*path);
+    return out;
+  }
+
+  /// VROOM's start step of a route without a start location: at the first task, when the route
+  /// begins, with the load it leaves with.
+  Step open_start(const Route& r) const {
+    Step out;
+    out.type = StepType::Start;
+    const auto first = std::find_if(r.steps.begin(), r.steps.end(),
+                                    [](const Step& s) { return s.location != kNone; });
+    out.location = first->location;
+    out.task = first->task;
+    out.arrival = r.steps.front().arrival;
+    out.load = r.steps.front().load;  // before the first step: undo what its task loads
+    if (r.steps.front().task < problem_.tasks().size()) {
+      const Task& t = problem_.task(r.steps.front().task);
+      if (t.pickup.size() == out.load.size()) out.load -= t.pickup;
+      if (t.delivery.size() == out.load.size()) out.load += t.delivery;
+    }
+    return out;
+  }
+
+  /// VROOM's end step of a route without an end location: at the last task, when the last step
+  /// is done, with the figures of that step.
+  static Step open_end(const Route& r) {
+    Step out;
+    out.type = StepType::End;
+    const auto last = std::find_if(r.steps.rbegin(), r.steps.rend(),
+                                   [](const Step& s) { return s.location != kNone; });
+    out.location = last->location;
+    out.task = last->task;
+    const Step& done = r.steps.back();
+    out.arrival = done.arrival + done.waiting_time + done.setup + done.service;
+    out.duration = done.duration;
+    out.distance = done.distance;
+    out.load = done.load;
     return out;
   }
 
@@ -205,11 +248,12 @@ class SolutionWriter {
     std::string description;
     switch (s.type) {
       case StepType::Start:
-        if (vehicle != nullptr) coords = vehicle->start_coords;
+      case StepType::End: {  // a route without that location ends (starts) at a task
+        const bool start = s.type == StepType::Start;
+        if (vehicle != nullptr) coords = start ? vehicle->start_coords : vehicle->end_coords;
+        if (!coords && s.task < problem_.tasks().size()) coords = problem_.task(s.task).coords;
         break;
-      case StepType::End:
-        if (vehicle != nullptr) coords = vehicle->end_coords;
-        break;
+      }
       case StepType::Break:
         out["id"] = s.id;
         if (vehicle != nullptr)

@@ -267,6 +267,67 @@ TEST(CheckMode, ImpossibleServiceBoundsNameTheStep) {
   }
 }
 
+// VROOM bounds every start by its planning horizon (the windows of the vehicle and the steps,
+// widened by the lead and delay it allows): a service_after past it or a service_before before it
+// is an infeasible route there, and is refused here the same way (`vroom -c` refuses these three
+// and accepts the other two).
+TEST(CheckMode, ServiceBoundsOutsideTheHorizonAreRefusedAsVroomDoes) {
+  auto check = [](const std::string& bound) {
+    ProblemSpec spec =
+        parse_vroom_problem(R"({"vehicles": [{"id": 1, "start_index": 0, "end_index": 0,
+       "steps": [{"type": "job", "id": 1, )" +
+                                bound + R"(}, {"type": "job", "id": 2}]}],
+     "jobs": [{"id": 1, "location_index": 1, "time_windows": [[100, 200]]},
+              {"id": 2, "location_index": 2, "time_windows": [[300, 400]]}],
+     "matrices": {"car": {"durations": [[0, 10, 20], [10, 0, 10], [20, 10, 0]]}}})",
+                            "horizon.json");
+    spec.plan = true;  // in solving mode a bound outside the task's windows is refused anyway
+    return Problem::create(std::move(spec));
+  };
+  for (const char* bound :
+       {R"("service_after": 5000)", R"("service_after": 415)", R"("service_before": 60)"}) {
+    const ProblemPtr p = check(bound);
+    try {
+      (void)check_plan(*p);
+      ADD_FAILURE() << bound << ": expected an error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::InvalidInput);
+      EXPECT_NE(std::string(e.what()).find("vehicles[0].steps[0]"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("planning horizon"), std::string::npos) << e.what();
+    }
+  }
+  const Solution late = check_plan(*check(R"("service_after": 150)"));
+  ASSERT_EQ(late.routes.size(), 1u);
+  EXPECT_EQ(late.routes[0].steps[1].arrival, 200);  // as vroom -c
+  const Solution early = check_plan(*check(R"("service_before": 90)"));
+  ASSERT_EQ(early.routes.size(), 1u);
+  EXPECT_EQ(early.routes[0].steps[1].arrival, 90);  // as vroom -c
+}
+
+// VROOM bounds the start by the next step's bound less the whole first leg, even when that step is
+// a break taken before the leg is driven: with the break before 400 and a 50 s leg, `vroom -c`
+// leaves at 350, not 400, and so does plan mode.
+TEST(CheckMode, StartBeforeABreakIsBoundedByTheWholeFirstLeg) {
+  ProblemSpec spec =
+      parse_vroom_problem(R"({"vehicles": [{"id": 1, "start_index": 0, "end_index": 0,
+     "time_window": [0, 10000], "breaks": [{"id": 10, "service": 100, "time_windows": [[0, 500]]}],
+     "steps": [{"type": "break", "id": 10, "service_before": 400}, {"type": "job", "id": 1}]}],
+   "jobs": [{"id": 1, "location_index": 1, "time_windows": [[1000, 1100]]}],
+   "matrices": {"car": {"durations": [[0, 50], [50, 0]]}}})",
+                          "break-first.json");
+  spec.plan = true;
+  const Solution s = check_plan(*Problem::create(std::move(spec)));
+  ASSERT_EQ(s.routes.size(), 1u);
+  const Route& r = s.routes[0];
+  ASSERT_EQ(r.steps.size(), 4u);
+  EXPECT_EQ(r.steps[0].arrival, 350);
+  EXPECT_EQ(r.steps[1].arrival, 350);
+  EXPECT_EQ(r.steps[2].arrival, 500);
+  EXPECT_EQ(r.steps[2].waiting_time, 500);
+  EXPECT_EQ(r.steps[3].arrival, 1050);
+  EXPECT_TRUE(r.violations.empty());
+}
+
 // An unknown field of a step is refused with its path (a misspelt bound would be lost).
 TEST(CheckMode, UnknownStepFieldIsRefused) {
   try {

@@ -14,6 +14,7 @@
 #include "routesolve/error.hpp"
 #include "routesolve/io/formats.hpp"
 #include "routesolve/io/vroom_json.hpp"
+#include "routesolve/plan_check.hpp"
 #include "routesolve/problem.hpp"
 #include "routesolve/solution.hpp"
 #include "routesolve/validator.hpp"
@@ -183,6 +184,50 @@ TEST(VroomSolution, WriterThenParserRoundTrip) {
   EXPECT_DOUBLE_EQ(back.profile[1].seconds, 0.125);
   const ValidationReport report = validate(p, back);
   EXPECT_TRUE(report.ok()) << report.to_text();
+}
+
+// A route without a start (end) location gets a start (end) step at its first (last) task, as
+// VROOM writes it: the start when the route begins with the load it leaves with, the end when the
+// last step is done. The figures are `vroom -c`'s on the same file.
+TEST(VroomSolution, OpenRoutesGetStartAndEndStepsAtTheirTasks) {
+  // The break first, then the pickup first: the start's load is the load before either.
+  for (const char* steps :
+       {R"([{"type": "break", "id": 5}, {"type": "job", "id": 2}, {"type": "job", "id": 1}])",
+        R"([{"type": "job", "id": 2}, {"type": "break", "id": 5}, {"type": "job", "id": 1}])"}) {
+    ProblemSpec spec = parse_vroom_problem(std::string(R"({"vehicles": [
+    {"id": 1, "end_index": 0, "capacity": [10], "time_window": [0, 10000],
+     "breaks": [{"id": 5, "service": 30, "time_windows": [[0, 20]]}],
+     "steps": )") + steps + R"(},
+    {"id": 2, "start_index": 0, "capacity": [10], "steps": [{"type": "job", "id": 3}]}],
+   "jobs": [{"id": 1, "location_index": 1, "service": 40, "delivery": [3], "time_windows": [[100, 200]]},
+            {"id": 2, "location_index": 2, "service": 15, "pickup": [2], "setup": 5},
+            {"id": 3, "location_index": 1, "service": 25, "delivery": [4]}],
+   "matrices": {"car": {"durations": [[0, 50, 60], [50, 0, 70], [60, 70, 0]],
+                        "distances": [[0, 500, 600], [500, 0, 700], [600, 700, 0]]}}})",
+                                           "open.json");
+    SCOPED_TRACE(steps);
+    spec.plan = true;
+    const ProblemPtr p = Problem::create(std::move(spec));
+    const nlohmann::json out = nlohmann::json::parse(vroom_solution_to_string(*p, check_plan(*p)));
+    ASSERT_EQ(out["routes"].size(), 2u);
+    auto figures = [](const nlohmann::json& step) {
+      return std::vector<long>{step["location_index"].get<long>(), step["arrival"].get<long>(),
+                               step["duration"].get<long>(), step["distance"].get<long>(),
+                               step["load"][0].get<long>()};
+    };
+    const nlohmann::json& no_start = out["routes"][0]["steps"];
+    ASSERT_EQ(no_start.size(), 5u);
+    EXPECT_EQ(no_start.front()["type"], "start");
+    EXPECT_EQ(figures(no_start.front()), (std::vector<long>{2, 0, 0, 0, 3}));
+    EXPECT_EQ(figures(no_start.back()), (std::vector<long>{0, 210, 120, 1200, 2}));
+    const nlohmann::json& no_end = out["routes"][1]["steps"];
+    ASSERT_EQ(no_end.size(), 3u);
+    EXPECT_EQ(no_end.back()["type"], "end");
+    EXPECT_EQ(figures(no_end.back()), (std::vector<long>{1, 75, 50, 500, 0}));
+    // The file reads back and validates with those steps.
+    const Solution back = parse_vroom_solution(out.dump(), "open.sol.json", *p);
+    EXPECT_TRUE(validate(*p, back).ok()) << validate(*p, back).violations.front().message;
+  }
 }
 
 TEST(VroomSolution, NoDistancesWhenUnknown) {
