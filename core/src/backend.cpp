@@ -5,6 +5,7 @@
 #include <string>
 
 #include "routesolve/error.hpp"
+#include "routesolve/text.hpp"
 
 namespace routesolve {
 
@@ -22,11 +23,6 @@ constexpr BackendName kBackends[] = {{BackendKind::Cpu, "cpu"},
                                      {BackendKind::CudaHost, "cuda-host"},
                                      {BackendKind::Auto, "auto"}};
 
-std::string expected_backends() {
-  std::string out;
-  for (const auto& b : kBackends) out += (out.empty() ? "" : ", ") + std::string(b.name);
-  return out;
-}
 
 }  // namespace
 
@@ -37,11 +33,7 @@ std::string_view to_string(BackendKind kind) noexcept {
 }
 
 const std::vector<std::string>& backend_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> all;
-    for (const auto& b : kBackends) all.emplace_back(b.name);
-    return all;
-  }();
+  static const std::vector<std::string> names = routesolve::text::names_of(kBackends);
   return names;
 }
 
@@ -49,7 +41,7 @@ BackendKind parse_backend(std::string_view text) {
   for (const auto& b : kBackends)
     if (b.name == text) return b.kind;
   throw invalid_input("--backend", "unknown backend '" + std::string(text) + "' (expected one of " +
-                                       expected_backends() + ")");
+                                       routesolve::text::join(backend_names()) + ")");
 }
 
 Timeline chosen_timeline(const Problem& problem, const SolveOptions& options) {

@@ -26,4 +26,13 @@ std::string upper(std::string_view s) {
   return out;
 }
 
+std::string join(const std::vector<std::string>& items, std::string_view separator) {
+  std::string out;
+  for (const auto& item : items) {
+    if (!out.empty()) out += separator;
+    out += item;
+  }
+  return out;
+}
+
 }  // namespace routesolve::text

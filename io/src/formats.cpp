@@ -181,7 +181,7 @@ const Format* find_format(std::string_view name) {
 const std::vector<std::string>& input_format_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> all{std::string(kAutoFormat)};
-    for (const auto& format : kFormats) all.emplace_back(format.name);
+    for (auto& name : routesolve::text::names_of(kFormats)) all.push_back(std::move(name));
     return all;
   }();
   return names;

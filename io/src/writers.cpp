@@ -21,6 +21,7 @@
 #include "routesolve/error.hpp"
 #include "routesolve/io/benchmark_formats.hpp"
 #include "routesolve/io/vroom_json.hpp"
+#include "routesolve/text.hpp"
 
 namespace routesolve::io {
 
@@ -161,11 +162,7 @@ const OutputEntry& output_entry(OutputFormat format) {
 }  // namespace
 
 const std::vector<std::string>& output_format_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> all;
-    for (const auto& entry : kOutputs) all.emplace_back(entry.name);
-    return all;
-  }();
+  static const std::vector<std::string> names = routesolve::text::names_of(kOutputs);
   return names;
 }
 
@@ -173,11 +170,9 @@ OutputFormat parse_output_format(std::string_view text) {
   const std::string t = lowercase(text);
   for (const auto& entry : kOutputs)
     if (entry.name == t) return entry.format;
-  std::string expected;
-  for (const auto& entry : kOutputs)
-    expected += (expected.empty() ? "" : ", ") + std::string(entry.name);
   throw invalid_input("output format", "unknown format '" + std::string(text) +
-                                           "' (expected one of " + expected + ")");
+                                           "' (expected one of " +
+                                           routesolve::text::join(output_format_names()) + ")");
 }
 
 std::string_view to_string(OutputFormat format) { return output_entry(format).name; }
